@@ -1,0 +1,89 @@
+//! Errors of the runtime: every failure is a value, never a panic.
+
+use std::fmt;
+
+/// What went wrong while evaluating or integrating a system.
+#[derive(Debug)]
+pub enum Error {
+    /// `M q̈ = f` has no unique finite solution at this state.
+    SingularMassMatrix {
+        /// Time of the state.
+        t: f64,
+        /// Coordinates of the state.
+        q: Vec<f64>,
+        /// Velocities of the state.
+        qd: Vec<f64>,
+    },
+    /// The integrated state stopped being finite.
+    NonFiniteState {
+        /// Time at which it happened.
+        t: f64,
+    },
+    /// The adaptive step size fell below what floating point can resolve.
+    StepSizeUnderflow {
+        /// Time at which it happened.
+        t: f64,
+        /// The rejected step size.
+        h: f64,
+    },
+    /// The integration needed more steps than allowed.
+    MaxStepsExceeded {
+        /// Time reached when the budget ran out.
+        t: f64,
+        /// The step budget (accepted and rejected steps).
+        steps: usize,
+    },
+    /// A setting or argument is out of its domain.
+    InvalidInput(String),
+    /// Derived equations disagree with reference equations (see [`crate::verify`]).
+    CheckFailed(String),
+    /// Writing output failed.
+    Io(std::io::Error),
+}
+
+impl Error {
+    /// The error for a singular mass matrix (or a non-finite solution) at a state.
+    pub fn singular(t: f64, q: &[f64], qd: &[f64]) -> Self {
+        Error::SingularMassMatrix {
+            t,
+            q: q.to_vec(),
+            qd: qd.to_vec(),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::SingularMassMatrix { t, q, qd } => write!(
+                f,
+                "mass matrix is singular or the accelerations are not finite at t = {t}, q = {q:?}, q̇ = {qd:?}"
+            ),
+            Error::NonFiniteState { t } => write!(f, "the state is not finite at t = {t}"),
+            Error::StepSizeUnderflow { t, h } => {
+                write!(f, "step size underflow at t = {t} (h = {h:e})")
+            }
+            Error::MaxStepsExceeded { t, steps } => {
+                write!(f, "more than {steps} steps needed (stopped at t = {t})")
+            }
+            Error::InvalidInput(what) => write!(f, "invalid input: {what}"),
+            Error::CheckFailed(what) => write!(f, "check failed: {what}"),
+            Error::Io(e) => write!(f, "I/O error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error::Io(e)
+    }
+}

@@ -1,0 +1,463 @@
+//! Integrators for the first-order form `y = (q, q̇)`, `ẏ = (q̇, q̈(t, q, q̇))`.
+//!
+//! Two methods, chosen with [`Integrator`]:
+//!
+//! - [`Integrator::Rk4`]: the classic fixed-step Runge–Kutta method, order 4, no error control.
+//! - [`Integrator::DormandPrince`]: the adaptive embedded Dormand–Prince 5(4) pair with a
+//!   continuous extension of order 4 (Hairer's `dopri5`).
+//!
+//! Both report every accepted step as a [`Step`] that can be sampled anywhere inside it.
+
+use std::ops::{Add, Mul, Sub};
+
+use nalgebra::SVector;
+
+use crate::error::Error;
+use crate::system::LagrangianSystem;
+
+mod dopri;
+mod rk4;
+
+/// How to integrate the equations of motion.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Integrator {
+    /// Classic Runge–Kutta of order 4 with a fixed step `dt`; the last step is shortened to
+    /// land exactly on the end time. No error control: the global error is `O(dt⁴)`.
+    /// Dense output is cubic Hermite interpolation, which keeps order 4 globally.
+    Rk4 {
+        /// The step size.
+        dt: f64,
+    },
+    /// Adaptive Dormand–Prince 5(4): order 5 propagation (local extrapolation), order 4
+    /// embedded error estimate. A step is accepted when the RMS over all components of
+    /// `err / (atol + rtol·max(|y|, |y_new|))` is at most 1; the step size follows a PI
+    /// controller (safety 0.9, factor within 0.2..10). Dense output is the 4th-order
+    /// continuous extension of `dopri5`.
+    DormandPrince {
+        /// Relative tolerance.
+        rtol: f64,
+        /// Absolute tolerance.
+        atol: f64,
+        /// Initial step; `None` chooses it automatically (Hairer's heuristic).
+        h0: Option<f64>,
+        /// Largest step; `None` means the whole interval.
+        h_max: Option<f64>,
+    },
+}
+
+impl Default for Integrator {
+    /// Dormand–Prince with `rtol = atol = 1e-10`.
+    fn default() -> Self {
+        Integrator::dormand_prince(1e-10, 1e-10)
+    }
+}
+
+impl Integrator {
+    /// Dormand–Prince with the given tolerances, automatic initial step and no step limit.
+    pub fn dormand_prince(rtol: f64, atol: f64) -> Self {
+        Integrator::DormandPrince {
+            rtol,
+            atol,
+            h0: None,
+            h_max: None,
+        }
+    }
+
+    /// Integrates from `(t0, y0)` to `t_end`, calling `on_step` after every accepted step.
+    ///
+    /// Errors on invalid settings or arguments ([`Error::InvalidInput`]), when the system's
+    /// accelerations fail, when the state stops being finite ([`Error::NonFiniteState`]),
+    /// when the step size underflows ([`Error::StepSizeUnderflow`]) or when more than
+    /// `max_steps` steps (accepted and rejected) would be needed ([`Error::MaxStepsExceeded`]).
+    pub fn run<S: LagrangianSystem<N>, const N: usize>(
+        &self,
+        system: &S,
+        t0: f64,
+        y0: State<N>,
+        t_end: f64,
+        max_steps: usize,
+        on_step: impl FnMut(&Step<N>),
+    ) -> Result<Stats, Error> {
+        self.validate()?;
+        if !t0.is_finite() || !t_end.is_finite() {
+            return Err(Error::InvalidInput(format!("times must be finite (t0 = {t0}, t_end = {t_end})")));
+        }
+        if t_end <= t0 {
+            return Err(Error::InvalidInput(format!("t_end = {t_end} must exceed t0 = {t0}")));
+        }
+        if !y0.is_finite() {
+            return Err(Error::InvalidInput(format!(
+                "initial state is not finite: q = {:?}, q̇ = {:?}",
+                y0.q.as_slice(),
+                y0.qd.as_slice()
+            )));
+        }
+        let mut rhs = Rhs {
+            system,
+            evaluations: 0,
+        };
+        let (accepted, rejected) = match *self {
+            Integrator::Rk4 { dt } => {
+                rk4::integrate(&mut rhs, dt, t0, y0, t_end, max_steps, on_step)?
+            }
+            Integrator::DormandPrince {
+                rtol,
+                atol,
+                h0,
+                h_max,
+            } => {
+                let settings = dopri::Settings {
+                    rtol,
+                    atol,
+                    h0,
+                    h_max: h_max.unwrap_or(t_end - t0),
+                    max_steps,
+                };
+                dopri::integrate(&mut rhs, &settings, t0, y0, t_end, on_step)?
+            }
+        };
+        Ok(Stats {
+            accepted,
+            rejected,
+            evaluations: rhs.evaluations,
+        })
+    }
+
+    /// Checks the settings: step sizes and tolerances must be finite and positive.
+    pub fn validate(&self) -> Result<(), Error> {
+        let positive = |name: &str, x: f64| {
+            if x.is_finite() && x > 0.0 {
+                Ok(())
+            } else {
+                Err(Error::InvalidInput(format!("{name} must be finite and positive, got {x}")))
+            }
+        };
+        match *self {
+            Integrator::Rk4 { dt } => positive("dt", dt),
+            Integrator::DormandPrince {
+                rtol,
+                atol,
+                h0,
+                h_max,
+            } => {
+                positive("rtol", rtol)?;
+                positive("atol", atol)?;
+                h0.map_or(Ok(()), |h| positive("h0", h))?;
+                h_max.map_or(Ok(()), |h| positive("h_max", h))
+            }
+        }
+    }
+}
+
+/// Counters of one integration.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Accepted steps.
+    pub accepted: usize,
+    /// Rejected steps (always 0 for RK4).
+    pub rejected: usize,
+    /// Evaluations of the accelerations.
+    pub evaluations: usize,
+}
+
+/// A point `(q, q̇)` of the first-order state space (also used for its time derivative).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct State<const N: usize> {
+    /// Generalized coordinates.
+    pub q: SVector<f64, N>,
+    /// Generalized velocities.
+    pub qd: SVector<f64, N>,
+}
+
+impl<const N: usize> State<N> {
+    /// The state `(q, q̇)`.
+    pub fn new(q: SVector<f64, N>, qd: SVector<f64, N>) -> Self {
+        State { q, qd }
+    }
+
+    /// Whether every component is finite.
+    pub fn is_finite(&self) -> bool {
+        self.components().all(f64::is_finite)
+    }
+
+    /// All `2N` components: `q` then `q̇`.
+    pub fn components(&self) -> impl Iterator<Item = f64> + '_ {
+        self.q.iter().chain(self.qd.iter()).copied()
+    }
+}
+
+impl<const N: usize> Add for State<N> {
+    type Output = Self;
+    fn add(self, rhs: Self) -> Self {
+        State::new(self.q + rhs.q, self.qd + rhs.qd)
+    }
+}
+
+impl<const N: usize> Sub for State<N> {
+    type Output = Self;
+    fn sub(self, rhs: Self) -> Self {
+        State::new(self.q - rhs.q, self.qd - rhs.qd)
+    }
+}
+
+impl<const N: usize> Mul<f64> for State<N> {
+    type Output = Self;
+    fn mul(self, rhs: f64) -> Self {
+        State::new(self.q * rhs, self.qd * rhs)
+    }
+}
+
+/// One accepted step from `t0` to `t1`, with its continuous extension.
+///
+/// The extension is `y(θ) = r₀ + θ(r₁ + (1−θ)(r₂ + θ(r₃ + (1−θ) r₄)))`, `θ = (t − t0)/(t1 − t0)`:
+/// cubic Hermite interpolation plus, for Dormand–Prince, the quartic correction `r₄`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Step<const N: usize> {
+    t0: f64,
+    t1: f64,
+    y1: State<N>,
+    r: [State<N>; 5],
+}
+
+impl<const N: usize> Step<N> {
+    /// The Hermite part of the extension, from the end points and their derivatives `f0`, `f1`,
+    /// plus the correction `r4` (zero for plain Hermite interpolation).
+    fn new(
+        (t0, y0, f0): (f64, State<N>, State<N>),
+        (t1, y1, f1): (f64, State<N>, State<N>),
+        r4: State<N>,
+    ) -> Self {
+        let h = t1 - t0;
+        let dy = y1 - y0;
+        let r2 = f0 * h - dy;
+        let r3 = dy - f1 * h - r2;
+        Step {
+            t0,
+            t1,
+            y1,
+            r: [y0, dy, r2, r3, r4],
+        }
+    }
+
+    /// Start time of the step.
+    pub fn start_time(&self) -> f64 {
+        self.t0
+    }
+
+    /// End time of the step.
+    pub fn end_time(&self) -> f64 {
+        self.t1
+    }
+
+    /// State at the start of the step.
+    pub fn start(&self) -> State<N> {
+        self.r[0]
+    }
+
+    /// State at the end of the step.
+    pub fn end(&self) -> State<N> {
+        self.y1
+    }
+
+    /// The state at `t`, meant for `t` within the step (outside it, this extrapolates).
+    pub fn interpolate(&self, t: f64) -> State<N> {
+        let theta = (t - self.t0) / (self.t1 - self.t0);
+        let theta1 = 1.0 - theta;
+        let [r0, r1, r2, r3, r4] = self.r;
+        r0 + (r1 + (r2 + (r3 + r4 * theta1) * theta) * theta1) * theta
+    }
+}
+
+/// The right-hand side `ẏ = (q̇, q̈)`, counting evaluations.
+struct Rhs<'a, S> {
+    system: &'a S,
+    evaluations: usize,
+}
+
+impl<S> Rhs<'_, S> {
+    fn eval<const N: usize>(&mut self, t: f64, y: &State<N>) -> Result<State<N>, Error>
+    where
+        S: LagrangianSystem<N>,
+    {
+        if !y.is_finite() {
+            return Err(Error::NonFiniteState { t });
+        }
+        self.evaluations += 1;
+        let qdd = self.system.accelerations(t, &y.q, &y.qd)?;
+        Ok(State::new(y.qd, qdd))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_systems::{BlowUp, Oscillator};
+    use nalgebra::Vector1;
+
+    /// Harmonic oscillator with ω = 2 from x = 1, ẋ = 0: x(t) = cos 2t.
+    fn oscillator() -> (Oscillator, State<1>) {
+        let sys = Oscillator { m: 1.0, k: 4.0 };
+        (sys, State::new(Vector1::new(1.0), Vector1::new(0.0)))
+    }
+
+    fn final_state(integrator: Integrator, t_end: f64) -> (f64, State<1>, Stats) {
+        let (sys, y0) = oscillator();
+        let mut last = (0.0, y0);
+        let stats = integrator
+            .run(&sys, 0.0, y0, t_end, 1_000_000, |s| {
+                last = (s.end_time(), s.end())
+            })
+            .unwrap();
+        (last.0, last.1, stats)
+    }
+
+    #[test]
+    fn rk4_converges_at_order_four() {
+        let t_end = 5.0;
+        let error = |dt: f64| {
+            let (_, y, _) = final_state(Integrator::Rk4 { dt }, t_end);
+            (y.q[0] - (2.0 * t_end).cos()).abs() + (y.qd[0] + 2.0 * (2.0 * t_end).sin()).abs()
+        };
+        let ratio = error(0.05) / error(0.025);
+        assert!((12.0..20.0).contains(&ratio), "ratio {ratio}");
+    }
+
+    #[test]
+    fn rk4_lands_exactly_on_the_end_time() {
+        let (t, _, stats) = final_state(Integrator::Rk4 { dt: 0.3 }, 1.0);
+        assert_eq!(t, 1.0);
+        assert_eq!(stats.accepted, 4);
+        assert_eq!(stats.rejected, 0);
+        // 4 stages per step, the first reused from the previous step's end.
+        assert_eq!(stats.evaluations, 1 + 4 * 4);
+    }
+
+    #[test]
+    fn rk4_does_not_add_a_sliver_step() {
+        let (t, _, stats) = final_state(Integrator::Rk4 { dt: 0.1 }, 1.0);
+        assert_eq!(t, 1.0);
+        assert_eq!(stats.accepted, 10);
+    }
+
+    #[test]
+    fn dormand_prince_matches_closed_form() {
+        let (t, y, stats) = final_state(Integrator::dormand_prince(1e-12, 1e-12), 10.0);
+        assert_eq!(t, 10.0);
+        assert!((y.q[0] - 20f64.cos()).abs() < 1e-9, "{}", y.q[0]);
+        assert!((y.qd[0] + 2.0 * 20f64.sin()).abs() < 1e-9);
+        assert!(stats.accepted > 0);
+        assert!(stats.evaluations >= 6 * (stats.accepted + stats.rejected));
+    }
+
+    #[test]
+    fn dense_output_matches_closed_form_inside_steps() {
+        let (sys, y0) = oscillator();
+        let mut worst = 0.0f64;
+        let mut steps = 0;
+        Integrator::dormand_prince(1e-6, 1e-6)
+            .run(&sys, 0.0, y0, 10.0, 100_000, |s| {
+                steps += 1;
+                for frac in [0.13, 0.5, 0.77] {
+                    let t = s.start_time() + frac * (s.end_time() - s.start_time());
+                    let y = s.interpolate(t);
+                    worst = worst.max((y.q[0] - (2.0 * t).cos()).abs());
+                    worst = worst.max((y.qd[0] + 2.0 * (2.0 * t).sin()).abs());
+                }
+                assert!((s.interpolate(s.start_time()).q - s.start().q).norm() < 1e-15);
+                assert!((s.interpolate(s.end_time()).q - s.end().q).norm() < 1e-14);
+            })
+            .unwrap();
+        assert!(steps > 10, "steps should be long for the test to mean something");
+        assert!(worst < 1e-5, "worst {worst}");
+    }
+
+    #[test]
+    fn given_initial_and_maximal_step_are_used() {
+        let integrator = Integrator::DormandPrince {
+            rtol: 1e-3,
+            atol: 1e-3,
+            h0: Some(1e-3),
+            h_max: Some(0.01),
+        };
+        let (sys, y0) = oscillator();
+        let mut first = None;
+        let mut longest = 0.0f64;
+        integrator
+            .run(&sys, 0.0, y0, 1.0, 100_000, |s| {
+                first.get_or_insert(s.end_time() - s.start_time());
+                longest = longest.max(s.end_time() - s.start_time());
+            })
+            .unwrap();
+        assert_eq!(first, Some(1e-3));
+        assert!(longest <= 0.01 * (1.0 + 1e-12));
+    }
+
+    #[test]
+    fn blow_up_is_an_error() {
+        let sys = BlowUp;
+        let y0 = State::new(Vector1::new(1.0), Vector1::new(0.0));
+        let err = Integrator::default()
+            .run(&sys, 0.0, y0, 10.0, 1_000_000, |_| {})
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::StepSizeUnderflow { .. } | Error::NonFiniteState { .. }
+            ),
+            "{err}"
+        );
+        let err = Integrator::Rk4 { dt: 0.01 }
+            .run(&sys, 0.0, y0, 10.0, 1_000_000, |_| {})
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::NonFiniteState { .. } | Error::SingularMassMatrix { .. }
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn step_budget_is_enforced() {
+        let (sys, y0) = oscillator();
+        for integrator in [Integrator::default(), Integrator::Rk4 { dt: 1e-3 }] {
+            let err = integrator.run(&sys, 0.0, y0, 10.0, 50, |_| {}).unwrap_err();
+            assert!(matches!(err, Error::MaxStepsExceeded { steps: 50, .. }), "{err}");
+        }
+    }
+
+    #[test]
+    fn bad_settings_are_rejected() {
+        let (sys, y0) = oscillator();
+        let bad = [
+            Integrator::Rk4 { dt: 0.0 },
+            Integrator::Rk4 { dt: f64::NAN },
+            Integrator::dormand_prince(0.0, 1e-6),
+            Integrator::dormand_prince(1e-6, -1.0),
+            Integrator::dormand_prince(f64::INFINITY, 1e-6),
+            Integrator::DormandPrince {
+                rtol: 1e-6,
+                atol: 1e-6,
+                h0: Some(-1.0),
+                h_max: None,
+            },
+            Integrator::DormandPrince {
+                rtol: 1e-6,
+                atol: 1e-6,
+                h0: None,
+                h_max: Some(0.0),
+            },
+        ];
+        for integrator in bad {
+            let err = integrator.run(&sys, 0.0, y0, 1.0, 100, |_| {}).unwrap_err();
+            assert!(matches!(err, Error::InvalidInput(_)), "{integrator:?}: {err}");
+        }
+        let nan = State::new(Vector1::new(f64::NAN), Vector1::new(0.0));
+        let integrator = Integrator::default();
+        for (t0, y, t_end) in [(0.0, y0, 0.0), (1.0, y0, 0.0), (0.0, nan, 1.0), (f64::NAN, y0, 1.0)] {
+            let err = integrator.run(&sys, t0, y, t_end, 100, |_| {}).unwrap_err();
+            assert!(matches!(err, Error::InvalidInput(_)), "{err}");
+        }
+    }
+}

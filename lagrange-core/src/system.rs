@@ -1,0 +1,89 @@
+//! The trait that `#[derive(Lagrangian)]` implements, and what it says about a model.
+
+use nalgebra::{SMatrix, SVector};
+
+use crate::error::Error;
+use crate::linalg;
+
+/// The scalar first integral a model conserves, if any, as decided from its equations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conserved {
+    /// `T + V`: no explicit time, no forces or dissipation, `T` homogeneous quadratic in the velocities.
+    Energy,
+    /// The Jacobi integral `h = Σ q̇ᵢ ∂L/∂q̇ᵢ − L`: no explicit time, no forces or dissipation.
+    JacobiIntegral,
+    /// Neither: the model has explicit time dependence, generalized forces or dissipation.
+    None,
+}
+
+/// A mechanical system with `N` generalized coordinates whose equations of motion are
+/// `M(t, q, q̇) q̈ = f(t, q, q̇)`.
+///
+/// The derive generates every required item as straight-line code; `accelerations` is
+/// provided and solves the linear system numerically (Cholesky, LU fallback).
+pub trait LagrangianSystem<const N: usize>: Sized {
+    /// Names of the generalized coordinates, in the order of `q`.
+    const COORDINATES: [&'static str; N];
+    /// Names of the parameters (the struct's fields), in the order of [`parameter_values`](Self::parameter_values).
+    const PARAMETERS: &'static [&'static str];
+    /// Indices of the cyclic coordinates: `∂L/∂qᵢ ≡ 0` and no force or dissipation acts on `qᵢ`.
+    const CYCLIC: &'static [usize];
+    /// Which scalar integral the equations conserve.
+    const CONSERVED: Conserved;
+    /// The Euler–Lagrange equations as plain text, one line per coordinate.
+    const EQUATIONS_TEXT: &'static str;
+    /// The Euler–Lagrange equations as LaTeX (an `align`-ready body, one row per coordinate).
+    const EQUATIONS_LATEX: &'static str;
+
+    /// Parameter values, in the order of [`PARAMETERS`](Self::PARAMETERS).
+    fn parameter_values(&self) -> Vec<f64>;
+    /// Builds the system from parameter values in the order of [`PARAMETERS`](Self::PARAMETERS).
+    fn from_parameter_values(values: &[f64]) -> Result<Self, Error>;
+
+    /// The generalized mass matrix `M = ∂²L/∂q̇∂q̇`.
+    fn mass_matrix(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SMatrix<f64, N, N>;
+    /// The right-hand side `f` of `M q̈ = f` (forces, dissipation and velocity terms included).
+    fn forcing(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N>;
+    /// `M` and `f` from one evaluation that shares their common subexpressions.
+    fn mass_matrix_and_forcing(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> (SMatrix<f64, N, N>, SVector<f64, N>) {
+        (self.mass_matrix(t, q, qd), self.forcing(t, q, qd))
+    }
+    /// The Lagrangian `L(t, q, q̇)`.
+    fn lagrangian(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64;
+    /// The energy `T + V` (for a model given by `L` alone: the Jacobi integral).
+    fn energy(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64;
+    /// The Jacobi integral `h = Σ q̇ᵢ pᵢ − L`.
+    fn jacobi_integral(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64;
+    /// The generalized momenta `p = ∂L/∂q̇`.
+    fn momenta(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N>;
+
+    /// The accelerations `q̈` solving `M q̈ = f`.
+    ///
+    /// Errors when `M` is singular at this state or the result is not finite; the error
+    /// carries the state.
+    fn accelerations(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<SVector<f64, N>, Error> {
+        let (m, f) = self.mass_matrix_and_forcing(t, q, qd);
+        linalg::solve_mass_matrix(m, f)
+            .filter(|qdd| qdd.iter().all(|x| x.is_finite()))
+            .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))
+    }
+
+    /// The value of the integral named by [`CONSERVED`](Self::CONSERVED), if there is one.
+    fn conserved_value(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> Option<f64> {
+        match Self::CONSERVED {
+            Conserved::Energy => Some(self.energy(t, q, qd)),
+            Conserved::JacobiIntegral => Some(self.jacobi_integral(t, q, qd)),
+            Conserved::None => None,
+        }
+    }
+}

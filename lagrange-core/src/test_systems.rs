@@ -1,0 +1,180 @@
+//! Hand-written systems for the tests, with textbook equations of motion.
+
+use nalgebra::{Matrix1, Matrix2, SVector, Vector1, Vector2};
+
+use crate::error::Error;
+use crate::system::{Conserved, LagrangianSystem};
+
+fn params<const K: usize>(values: &[f64]) -> Result<[f64; K], Error> {
+    values.try_into().map_err(|_| {
+        Error::InvalidInput(format!("expected {K} parameters, got {}", values.len()))
+    })
+}
+
+/// `L = ½ m ẋ² − ½ k x²`.
+pub struct Oscillator {
+    pub m: f64,
+    pub k: f64,
+}
+
+impl LagrangianSystem<1> for Oscillator {
+    const COORDINATES: [&'static str; 1] = ["x"];
+    const PARAMETERS: &'static [&'static str] = &["m", "k"];
+    const CYCLIC: &'static [usize] = &[];
+    const CONSERVED: Conserved = Conserved::Energy;
+    const EQUATIONS_TEXT: &'static str = "m*ddot(x) + k*x = 0";
+    const EQUATIONS_LATEX: &'static str = r"m \ddot{x} + k x &= 0";
+
+    fn parameter_values(&self) -> Vec<f64> {
+        vec![self.m, self.k]
+    }
+    fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
+        let [m, k] = params(values)?;
+        Ok(Oscillator { m, k })
+    }
+    fn mass_matrix(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
+        Matrix1::new(self.m)
+    }
+    fn forcing(&self, _: f64, q: &Vector1<f64>, _: &Vector1<f64>) -> Vector1<f64> {
+        Vector1::new(-self.k * q[0])
+    }
+    fn lagrangian(&self, _: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> f64 {
+        0.5 * self.m * qd[0].powi(2) - 0.5 * self.k * q[0].powi(2)
+    }
+    fn energy(&self, _: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> f64 {
+        0.5 * self.m * qd[0].powi(2) + 0.5 * self.k * q[0].powi(2)
+    }
+    fn jacobi_integral(&self, t: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> f64 {
+        self.energy(t, q, qd)
+    }
+    fn momenta(&self, _: f64, _: &Vector1<f64>, qd: &Vector1<f64>) -> Vector1<f64> {
+        qd * self.m
+    }
+}
+
+/// `L = ½ m l² θ̇² + m g l cos θ`.
+pub struct Pendulum {
+    pub m: f64,
+    pub l: f64,
+    pub g: f64,
+}
+
+impl LagrangianSystem<1> for Pendulum {
+    const COORDINATES: [&'static str; 1] = ["theta"];
+    const PARAMETERS: &'static [&'static str] = &["m", "l", "g"];
+    const CYCLIC: &'static [usize] = &[];
+    const CONSERVED: Conserved = Conserved::Energy;
+    const EQUATIONS_TEXT: &'static str = "m*l^2*ddot(theta) + m*g*l*sin(theta) = 0";
+    const EQUATIONS_LATEX: &'static str = r"m l^2 \ddot\theta + m g l \sin\theta &= 0";
+
+    fn parameter_values(&self) -> Vec<f64> {
+        vec![self.m, self.l, self.g]
+    }
+    fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
+        let [m, l, g] = params(values)?;
+        Ok(Pendulum { m, l, g })
+    }
+    fn mass_matrix(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
+        Matrix1::new(self.m * self.l * self.l)
+    }
+    fn forcing(&self, _: f64, q: &Vector1<f64>, _: &Vector1<f64>) -> Vector1<f64> {
+        Vector1::new(-self.m * self.g * self.l * q[0].sin())
+    }
+    fn lagrangian(&self, _: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> f64 {
+        0.5 * self.m * (self.l * qd[0]).powi(2) + self.m * self.g * self.l * q[0].cos()
+    }
+    fn energy(&self, _: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> f64 {
+        0.5 * self.m * (self.l * qd[0]).powi(2) - self.m * self.g * self.l * q[0].cos()
+    }
+    fn jacobi_integral(&self, t: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> f64 {
+        self.energy(t, q, qd)
+    }
+    fn momenta(&self, _: f64, _: &Vector1<f64>, qd: &Vector1<f64>) -> Vector1<f64> {
+        qd * (self.m * self.l * self.l)
+    }
+}
+
+/// A free particle in polar coordinates: `L = ½ m (ṙ² + r² φ̇²)`, `φ` cyclic.
+pub struct PolarParticle {
+    pub m: f64,
+}
+
+impl LagrangianSystem<2> for PolarParticle {
+    const COORDINATES: [&'static str; 2] = ["r", "phi"];
+    const PARAMETERS: &'static [&'static str] = &["m"];
+    const CYCLIC: &'static [usize] = &[1];
+    const CONSERVED: Conserved = Conserved::Energy;
+    const EQUATIONS_TEXT: &'static str =
+        "m*ddot(r) - m*r*dot(phi)^2 = 0\nm*r^2*ddot(phi) + 2*m*r*dot(r)*dot(phi) = 0";
+    const EQUATIONS_LATEX: &'static str = r"m \ddot r - m r \dot\phi^2 &= 0 \\ m r^2 \ddot\phi + 2 m r \dot r \dot\phi &= 0";
+
+    fn parameter_values(&self) -> Vec<f64> {
+        vec![self.m]
+    }
+    fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
+        let [m] = params(values)?;
+        Ok(PolarParticle { m })
+    }
+    fn mass_matrix(&self, _: f64, q: &Vector2<f64>, _: &Vector2<f64>) -> Matrix2<f64> {
+        Matrix2::new(self.m, 0.0, 0.0, self.m * q[0] * q[0])
+    }
+    fn forcing(&self, _: f64, q: &Vector2<f64>, qd: &Vector2<f64>) -> Vector2<f64> {
+        let (r, rd, phid) = (q[0], qd[0], qd[1]);
+        Vector2::new(self.m * r * phid * phid, -2.0 * self.m * r * rd * phid)
+    }
+    fn lagrangian(&self, _: f64, q: &Vector2<f64>, qd: &Vector2<f64>) -> f64 {
+        0.5 * self.m * (qd[0].powi(2) + (q[0] * qd[1]).powi(2))
+    }
+    fn energy(&self, t: f64, q: &Vector2<f64>, qd: &Vector2<f64>) -> f64 {
+        self.lagrangian(t, q, qd)
+    }
+    fn jacobi_integral(&self, t: f64, q: &Vector2<f64>, qd: &Vector2<f64>) -> f64 {
+        self.lagrangian(t, q, qd)
+    }
+    fn momenta(&self, _: f64, q: &Vector2<f64>, qd: &Vector2<f64>) -> Vector2<f64> {
+        Vector2::new(self.m * qd[0], self.m * q[0] * q[0] * qd[1])
+    }
+}
+
+/// `q̈ = q²` (`L = ½ q̇² + q³/3`): from `q = 1`, `q̇ = 0` it blows up at a finite time.
+pub struct BlowUp;
+
+impl LagrangianSystem<1> for BlowUp {
+    const COORDINATES: [&'static str; 1] = ["q"];
+    const PARAMETERS: &'static [&'static str] = &[];
+    const CYCLIC: &'static [usize] = &[];
+    const CONSERVED: Conserved = Conserved::Energy;
+    const EQUATIONS_TEXT: &'static str = "ddot(q) - q^2 = 0";
+    const EQUATIONS_LATEX: &'static str = r"\ddot q - q^2 &= 0";
+
+    fn parameter_values(&self) -> Vec<f64> {
+        Vec::new()
+    }
+    fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
+        let [] = params(values)?;
+        Ok(BlowUp)
+    }
+    fn mass_matrix(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
+        Matrix1::new(1.0)
+    }
+    fn forcing(&self, _: f64, q: &Vector1<f64>, _: &Vector1<f64>) -> Vector1<f64> {
+        Vector1::new(q[0] * q[0])
+    }
+    fn lagrangian(&self, _: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> f64 {
+        0.5 * qd[0].powi(2) + q[0].powi(3) / 3.0
+    }
+    fn energy(&self, _: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> f64 {
+        0.5 * qd[0].powi(2) - q[0].powi(3) / 3.0
+    }
+    fn jacobi_integral(&self, t: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> f64 {
+        self.energy(t, q, qd)
+    }
+    fn momenta(&self, _: f64, _: &Vector1<f64>, qd: &Vector1<f64>) -> Vector1<f64> {
+        *qd
+    }
+}
+
+/// `(q, q̇)` from arrays.
+pub fn state<const N: usize>(q: [f64; N], qd: [f64; N]) -> (SVector<f64, N>, SVector<f64, N>) {
+    (SVector::from(q), SVector::from(qd))
+}

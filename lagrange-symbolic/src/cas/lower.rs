@@ -1,0 +1,91 @@
+//! Lowering of symbolic expressions to the crate's [`Program`] IR through symbolica's
+//! optimizing evaluator (Horner schemes and common-subexpression elimination over all
+//! outputs together).
+
+use symbolica::evaluate::{Instruction, OptimizationSettings, Slot as SymSlot};
+use symbolica::prelude::*;
+
+use super::{Sym, Var, symbol_of};
+use crate::ir::{Instr, Intrinsic, Program, Slot};
+
+/// Horner-scheme iterations: more shrinks the code a little and costs derivation time.
+const HORNER_ITERATIONS: usize = 10;
+
+/// Compiles `outputs` into one program over `inputs`.
+pub fn compile(outputs: &[Sym], inputs: &[Var]) -> Result<Program, String> {
+    // `pi` is passed as one extra parameter, then turned into a constant.
+    let mut params: Vec<Atom> = inputs.iter().map(|&v| Atom::var(symbol_of(v))).collect();
+    params.push(Atom::var(Symbol::PI));
+    let exprs: Vec<Atom> = outputs.iter().map(|s| s.0.clone()).collect();
+    let evaluator = Atom::evaluator_multiple(&exprs, &params)
+        .optimization_settings(
+            OptimizationSettings::new()
+                .horner_iterations(HORNER_ITERATIONS)
+                // Restricted mode allows one symbolica thread: never fan out.
+                .cores(1),
+        )
+        .build()
+        .map_err(|e| format!("cannot build an evaluator: {e}"))?
+        .map_coeff(&|c| c.re.to_f64());
+    let exported = evaluator.export_instructions();
+    if !exported.sub_evaluators.is_empty() {
+        return Err("the evaluator uses sub-evaluators, which lagrange does not lower".into());
+    }
+
+    let pi_input = inputs.len();
+    let mut constants = exported.constants.clone();
+    let pi_const = constants.len();
+    constants.push(std::f64::consts::PI);
+    let slot = |s: SymSlot| match s {
+        SymSlot::Param(i) if i == pi_input => Slot::Const(pi_const),
+        SymSlot::Param(i) => Slot::Input(i),
+        SymSlot::Const(i) => Slot::Const(i),
+        SymSlot::Temp(i) => Slot::Temp(i),
+        SymSlot::Out(i) => Slot::Out(i),
+    };
+    let mut instructions = Vec::with_capacity(exported.instructions.len());
+    for instruction in &exported.instructions {
+        instructions.push(match instruction {
+            Instruction::Add(dst, args, _) => {
+                Instr::Add(slot(*dst), args.iter().map(|&a| slot(a)).collect())
+            }
+            Instruction::Mul(dst, args, _) => {
+                Instr::Mul(slot(*dst), args.iter().map(|&a| slot(a)).collect())
+            }
+            Instruction::Pow(dst, base, n, _) => {
+                let n = i32::try_from(*n).map_err(|_| format!("exponent {n} is too large"))?;
+                Instr::Powi(slot(*dst), slot(*base), n)
+            }
+            Instruction::Powf(dst, base, e, _) => Instr::Powf(slot(*dst), slot(*base), slot(*e)),
+            Instruction::Fun(dst, call, _) => {
+                let (symbol, _tags, args) = &**call;
+                let f = if *symbol == Symbol::SIN {
+                    Intrinsic::Sin
+                } else if *symbol == Symbol::COS {
+                    Intrinsic::Cos
+                } else if *symbol == Symbol::EXP {
+                    Intrinsic::Exp
+                } else if *symbol == Symbol::LOG {
+                    Intrinsic::Log
+                } else if *symbol == Symbol::SQRT {
+                    Intrinsic::Sqrt
+                } else {
+                    return Err(format!("cannot lower a call of `{symbol}`"));
+                };
+                let [arg] = args.as_slice() else {
+                    return Err(format!("`{symbol}` called with {} arguments", args.len()));
+                };
+                Instr::Call(slot(*dst), f, slot(*arg))
+            }
+            Instruction::Assign(dst, src) => Instr::Copy(slot(*dst), slot(*src)),
+            other => return Err(format!("cannot lower control flow ({other})")),
+        });
+    }
+    Ok(Program {
+        inputs: inputs.len(),
+        outputs: exported.output_count,
+        temporaries: exported.temporary_count,
+        constants,
+        instructions,
+    })
+}

@@ -1,0 +1,357 @@
+//! The only door to symbolica.
+//!
+//! Everything symbolic runs inside [`session`], on a worker thread that holds the
+//! per-user lock (see [`lock`]). Inside, mechanics code works with [`Sym`], an opaque
+//! symbolic expression; what leaves a session is plain data of this crate: [`Expr`]
+//! trees for printing and [`Program`]s for evaluation. No symbolica type crosses the
+//! boundary.
+
+mod lock;
+mod lower;
+
+use std::ops::{Add, Mul, Neg, Sub};
+
+use symbolica::prelude::*;
+
+use crate::expr::{self, Expr, Func, Rational};
+use crate::ir::Program;
+use crate::model::{PI, TIME};
+
+/// A variable of the symbolic world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Var {
+    /// Time `t`.
+    Time,
+    /// Coordinate `i`.
+    Coordinate(usize),
+    /// Velocity of coordinate `i`.
+    Velocity(usize),
+    /// Acceleration of coordinate `i`.
+    Acceleration(usize),
+    /// Parameter `i`.
+    Parameter(usize),
+    /// An auxiliary variable for manipulations (e.g. a scaling factor).
+    Auxiliary(usize),
+}
+
+/// Names of coordinates and parameters, to translate [`Expr`] leaves to [`Var`]s and back.
+#[derive(Debug, Clone)]
+pub struct Names {
+    /// Coordinate names, in order.
+    pub coordinates: Vec<String>,
+    /// Parameter names, in order.
+    pub parameters: Vec<String>,
+}
+
+/// Runs `work` with exclusive use of symbolica; see the module documentation.
+pub fn session<R: Send + 'static>(
+    names: Names,
+    work: impl FnOnce(&Session) -> Result<R, String> + Send + 'static,
+) -> Result<R, String> {
+    lock::exclusive(move || work(&Session { names })).and_then(|r| r)
+}
+
+/// The context of one symbolic computation.
+pub struct Session {
+    names: Names,
+}
+
+/// An opaque symbolic expression; only usable inside a [`session`].
+#[derive(Clone)]
+pub struct Sym(Atom);
+
+fn symbol_of(var: Var) -> Symbol {
+    let name = match var {
+        Var::Time => "lagrange::t".to_string(),
+        Var::Coordinate(i) => format!("lagrange::q{i}"),
+        Var::Velocity(i) => format!("lagrange::v{i}"),
+        Var::Acceleration(i) => format!("lagrange::a{i}"),
+        Var::Parameter(i) => format!("lagrange::p{i}"),
+        Var::Auxiliary(i) => format!("lagrange::x{i}"),
+    };
+    symbol!(&name)
+}
+
+fn var_of(symbol: Symbol) -> Option<Var> {
+    let name = symbol.get_stripped_name();
+    let (kind, index) = name.split_at_checked(1)?;
+    let index: usize = index.parse().ok()?;
+    Some(match kind {
+        "q" => Var::Coordinate(index),
+        "v" => Var::Velocity(index),
+        "a" => Var::Acceleration(index),
+        "p" => Var::Parameter(index),
+        "x" => Var::Auxiliary(index),
+        _ => return None,
+    })
+}
+
+impl Session {
+    /// The symbolic value of a variable.
+    pub fn var(&self, var: Var) -> Sym {
+        Sym(Atom::var(symbol_of(var)))
+    }
+
+    /// An exact integer.
+    pub fn int(&self, n: i64) -> Sym {
+        Sym(Atom::num(n))
+    }
+
+    /// Converts a checked model expression (names must be known).
+    pub fn expr(&self, e: &Expr) -> Result<Sym, String> {
+        Ok(Sym(self.atom(e)?))
+    }
+
+    fn atom(&self, e: &Expr) -> Result<Atom, String> {
+        let index_of = |list: &[String], name: &str| list.iter().position(|n| n == name);
+        let coordinate = |q: &str| {
+            index_of(&self.names.coordinates, q).ok_or_else(|| format!("unknown coordinate `{q}`"))
+        };
+        Ok(match e {
+            Expr::Number(r) => rational(*r),
+            Expr::Name(n) if n == TIME => Atom::var(symbol_of(Var::Time)),
+            Expr::Name(n) if n == PI => Atom::var(Symbol::PI),
+            Expr::Name(n) => match index_of(&self.names.coordinates, n) {
+                Some(i) => Atom::var(symbol_of(Var::Coordinate(i))),
+                None => match index_of(&self.names.parameters, n) {
+                    Some(i) => Atom::var(symbol_of(Var::Parameter(i))),
+                    None => return Err(format!("unknown name `{n}`")),
+                },
+            },
+            Expr::Velocity(q) => Atom::var(symbol_of(Var::Velocity(coordinate(q)?))),
+            Expr::Acceleration(q) => Atom::var(symbol_of(Var::Acceleration(coordinate(q)?))),
+            Expr::Neg(a) => -self.atom(a)?,
+            Expr::Add(terms) => {
+                let terms = terms
+                    .iter()
+                    .map(|t| self.atom(t))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Atom::add_many(terms.iter())
+            }
+            Expr::Mul(factors) => {
+                let factors = factors
+                    .iter()
+                    .map(|t| self.atom(t))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Atom::mul_many(factors.iter())
+            }
+            Expr::Div(a, b) => self.atom(a)? / self.atom(b)?,
+            Expr::Pow(a, b) => self.atom(a)?.pow(self.atom(b)?),
+            Expr::Call(f, a) => {
+                let x = self.atom(a)?;
+                match f {
+                    Func::Sin => x.sin(),
+                    Func::Cos => x.cos(),
+                    Func::Tan => x.sin() / x.cos(),
+                    Func::Exp => x.exp(),
+                    Func::Log => x.log(),
+                    Func::Sqrt => x.sqrt(),
+                    Func::Sinh => (x.exp() - (-&x).exp()) / 2,
+                    Func::Cosh => (x.exp() + (-&x).exp()) / 2,
+                    Func::Tanh => (x.exp() - (-&x).exp()) / (x.exp() + (-&x).exp()),
+                }
+            }
+        })
+    }
+
+    /// Reads an expression back as a tree of this crate, with the model's names.
+    pub fn to_expr(&self, s: &Sym) -> Result<Expr, String> {
+        self.read(s.0.as_view())
+    }
+
+    /// Builds an optimized straight-line program for `outputs` over `inputs` (in order).
+    pub fn compile(&self, outputs: &[Sym], inputs: &[Var]) -> Result<Program, String> {
+        lower::compile(outputs, inputs)
+    }
+}
+
+impl Session {
+    /// Reads a symbolica expression back into an [`Expr`].
+    fn read(&self, view: AtomView<'_>) -> Result<Expr, String> {
+        Ok(match view {
+            AtomView::Num(_) => Expr::Number(parse_rational(&view.to_string())?),
+            AtomView::Var(v) => {
+                let s = v.get_symbol();
+                if s == Symbol::PI {
+                    Expr::Name(PI.into())
+                } else if s == symbol_of(Var::Time) {
+                    Expr::Name(TIME.into())
+                } else {
+                    let var = var_of(s).ok_or_else(|| format!("unexpected symbol {s}"))?;
+                    self.leaf(var)
+                }
+            }
+            AtomView::Fun(f) => {
+                let s = f.get_symbol();
+                let func = if s == Symbol::SIN {
+                    Func::Sin
+                } else if s == Symbol::COS {
+                    Func::Cos
+                } else if s == Symbol::EXP {
+                    Func::Exp
+                } else if s == Symbol::LOG {
+                    Func::Log
+                } else if s == Symbol::SQRT {
+                    Func::Sqrt
+                } else {
+                    return Err(format!("unexpected function {s}"));
+                };
+                if f.get_nargs() != 1 {
+                    return Err(format!("{s} with {} arguments", f.get_nargs()));
+                }
+                Expr::Call(func, Box::new(self.read(f.get(0))?))
+            }
+            AtomView::Pow(p) => {
+                let (base, exponent) = p.get_base_exp();
+                let base = self.read(base)?;
+                match self.read(exponent)? {
+                    Expr::Number(Rational { num: 1, den: 2 }) => {
+                        Expr::Call(Func::Sqrt, Box::new(base))
+                    }
+                    Expr::Number(r) if r.num < 0 => {
+                        let positive = Expr::Number(Rational {
+                            num: -r.num,
+                            den: r.den,
+                        });
+                        let denominator = if positive == Expr::Number(Rational::int(1)) {
+                            base
+                        } else {
+                            Expr::Pow(Box::new(base), Box::new(positive))
+                        };
+                        Expr::Div(
+                            Box::new(Expr::Number(Rational::int(1))),
+                            Box::new(denominator),
+                        )
+                    }
+                    e => Expr::Pow(Box::new(base), Box::new(e)),
+                }
+            }
+            AtomView::Mul(m) => {
+                Expr::Mul(m.iter().map(|v| self.read(v)).collect::<Result<_, _>>()?)
+            }
+            AtomView::Add(a) => {
+                Expr::Add(a.iter().map(|v| self.read(v)).collect::<Result<_, _>>()?)
+            }
+        })
+    }
+
+    fn leaf(&self, var: Var) -> Expr {
+        let coordinate = |i: usize| self.names.coordinates[i].clone();
+        match var {
+            Var::Time => Expr::Name(TIME.into()),
+            Var::Coordinate(i) => Expr::Name(coordinate(i)),
+            Var::Velocity(i) => Expr::Velocity(coordinate(i)),
+            Var::Acceleration(i) => Expr::Acceleration(coordinate(i)),
+            Var::Parameter(i) => Expr::Name(self.names.parameters[i].clone()),
+            Var::Auxiliary(i) => Expr::Name(format!("aux{i}")),
+        }
+    }
+}
+
+fn rational(r: Rational) -> Atom {
+    let num = Atom::num(Integer::from(r.num));
+    if r.den == 1 {
+        num
+    } else {
+        num / Atom::num(Integer::from(r.den))
+    }
+}
+
+impl Sym {
+    /// `∂self/∂var`.
+    pub fn diff(&self, var: Var) -> Sym {
+        Sym(self.0.derivative(symbol_of(var)))
+    }
+
+    /// The expanded form (products and integer powers of sums multiplied out).
+    pub fn expand(&self) -> Sym {
+        Sym(self.0.expand())
+    }
+
+    /// Whether the expression is zero after expansion (a structural test: identities
+    /// such as `sin² + cos² = 1` are not recognized).
+    pub fn is_zero(&self) -> bool {
+        self.0.is_zero() || self.0.expand().is_zero()
+    }
+
+    /// Whether `var` occurs in the expression.
+    pub fn contains(&self, var: Var) -> bool {
+        self.0.contains_symbol(symbol_of(var))
+    }
+
+    /// `self` with `var` replaced by `value`.
+    pub fn substitute(&self, var: Var, value: &Sym) -> Sym {
+        let pattern = Atom::var(symbol_of(var)).to_pattern();
+        Sym(self.0.replace(pattern).with(value.0.to_pattern()))
+    }
+
+    /// The coefficients of `self` as a polynomial in `var`, by power (index `k` holds the
+    /// coefficient of `var^k`). `None` when `self` is not a polynomial in `var`.
+    pub fn polynomial_coefficients(&self, var: Var) -> Option<Vec<Sym>> {
+        let x = Atom::var(symbol_of(var));
+        let mut by_power: Vec<Atom> = Vec::new();
+        for (key, coefficient) in self
+            .0
+            .expand()
+            .coefficient_list::<u8>(std::slice::from_ref(&x))
+        {
+            if coefficient.contains_symbol(symbol_of(var)) {
+                return None;
+            }
+            let power = match key.as_view() {
+                AtomView::Num(_) => 0,
+                AtomView::Var(_) => 1,
+                AtomView::Pow(p) => match p.get_exp() {
+                    AtomView::Num(_) => p.get_exp().to_string().parse::<usize>().ok()?,
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            if by_power.len() <= power {
+                by_power.resize(power + 1, Atom::num(0));
+            }
+            by_power[power] = &by_power[power] + coefficient;
+        }
+        Some(by_power.into_iter().map(Sym).collect())
+    }
+}
+
+impl Add for &Sym {
+    type Output = Sym;
+    fn add(self, rhs: &Sym) -> Sym {
+        Sym(&self.0 + &rhs.0)
+    }
+}
+
+impl Sub for &Sym {
+    type Output = Sym;
+    fn sub(self, rhs: &Sym) -> Sym {
+        Sym(&self.0 - &rhs.0)
+    }
+}
+
+impl Mul for &Sym {
+    type Output = Sym;
+    fn mul(self, rhs: &Sym) -> Sym {
+        Sym(&self.0 * &rhs.0)
+    }
+}
+
+impl Neg for &Sym {
+    type Output = Sym;
+    fn neg(self) -> Sym {
+        Sym(-&self.0)
+    }
+}
+
+fn parse_rational(text: &str) -> Result<Rational, String> {
+    let bad = || format!("number `{text}` is out of range for printing");
+    let (num, den) = match text.split_once('/') {
+        Some((n, d)) => (
+            n.trim().parse().map_err(|_| bad())?,
+            d.trim().parse().map_err(|_| bad())?,
+        ),
+        None => (text.trim().parse().map_err(|_| bad())?, 1),
+    };
+    Ok(expr::reduce(num, den))
+}

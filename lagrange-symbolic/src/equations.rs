@@ -1,0 +1,140 @@
+//! The derived equations of motion of a model, as plain data: what code generators and
+//! printers consume.
+
+use crate::expr::Expr;
+use crate::ir::Program;
+
+/// The input layout shared by every [`Program`] of an [`Equations`]:
+/// `[t, q₀ … q_{n−1}, q̇₀ … q̇_{n−1}, p₀ … p_{m−1}]` (p: parameters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Inputs {
+    /// Number of coordinates `n`.
+    pub coordinates: usize,
+    /// Number of parameters `m`.
+    pub parameters: usize,
+}
+
+/// What one input slot holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    /// Time.
+    Time,
+    /// Coordinate `i`.
+    Coordinate(usize),
+    /// Velocity `i`.
+    Velocity(usize),
+    /// Parameter `i`.
+    Parameter(usize),
+}
+
+impl Inputs {
+    /// Total number of inputs.
+    pub fn len(&self) -> usize {
+        1 + 2 * self.coordinates + self.parameters
+    }
+
+    /// Whether there are no inputs (never: time is always one).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Every input, in slot order.
+    pub fn all(&self) -> Vec<Input> {
+        let n = self.coordinates;
+        std::iter::once(Input::Time)
+            .chain((0..n).map(Input::Coordinate))
+            .chain((0..n).map(Input::Velocity))
+            .chain((0..self.parameters).map(Input::Parameter))
+            .collect()
+    }
+
+    /// What slot `index` holds.
+    pub fn get(&self, index: usize) -> Input {
+        self.all()[index]
+    }
+}
+
+/// Which scalar first integral the equations conserve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conserved {
+    /// `T + V` (equal to the Jacobi integral: `T` is homogeneous quadratic).
+    Energy,
+    /// The Jacobi integral `h = Σ q̇ᵢ pᵢ − L`.
+    JacobiIntegral,
+    /// None: explicit time dependence, forces or dissipation.
+    None,
+}
+
+/// The straight-line programs of a model; all read [`Inputs`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Programs {
+    /// `M` row-major (`n²` outputs) followed by `f` (`n` outputs), sharing subexpressions.
+    pub dynamics: Program,
+    /// `M` row-major.
+    pub mass_matrix: Program,
+    /// `f`.
+    pub forcing: Program,
+    /// `L` (one output).
+    pub lagrangian: Program,
+    /// `T + V`, or the Jacobi integral for a model given by `L` (one output).
+    pub energy: Program,
+    /// The Jacobi integral (one output).
+    pub jacobi_integral: Program,
+    /// `p = ∂L/∂q̇` (`n` outputs).
+    pub momenta: Program,
+}
+
+/// The derived quantities as expression trees, for printing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Symbolic {
+    /// `L`.
+    pub lagrangian: Expr,
+    /// `M[i][j]`.
+    pub mass_matrix: Vec<Vec<Expr>>,
+    /// `f[i]`.
+    pub forcing: Vec<Expr>,
+    /// `p[i]`.
+    pub momenta: Vec<Expr>,
+    /// `T + V`, or the Jacobi integral for a model given by `L`.
+    pub energy: Expr,
+    /// The Jacobi integral.
+    pub jacobi_integral: Expr,
+    /// The parts of `T` (or of `L` when the model gives `L`) of degree 2, 1 and 0 in the
+    /// velocities (Thomson & Tait §318: T = T₂ + T₁ + T₀); `None` when it is not a
+    /// polynomial of degree at most 2 in the velocities.
+    pub velocity_split: Option<[Expr; 3]>,
+}
+
+/// The equations of motion `M(t, q, q̇) q̈ = f(t, q, q̇)` of a model, with its integrals.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Equations {
+    /// The model's name.
+    pub name: String,
+    /// Coordinates, in order.
+    pub coordinates: Vec<String>,
+    /// Parameters, in order.
+    pub parameters: Vec<String>,
+    /// Whether the model was given by `T` and `V` (else by `L`).
+    pub from_kinetic_potential: bool,
+    /// Whether `L`, a force or the dissipation depends explicitly on `t`.
+    pub explicit_time: bool,
+    /// Coordinates `i` with `∂L/∂qᵢ ≡ 0` and no force or dissipation acting on them: `pᵢ`
+    /// is conserved.
+    pub cyclic: Vec<usize>,
+    /// The conserved scalar integral.
+    pub conserved: Conserved,
+    /// Evaluators.
+    pub programs: Programs,
+    /// Expression trees.
+    pub symbolic: Symbolic,
+}
+
+impl Equations {
+    /// The input layout of the programs.
+    pub fn inputs(&self) -> Inputs {
+        Inputs {
+            coordinates: self.coordinates.len(),
+            parameters: self.parameters.len(),
+        }
+    }
+}

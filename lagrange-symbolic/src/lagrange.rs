@@ -1,0 +1,312 @@
+//! Lagrange's equations (Thomson & Tait §318, eq. 24) for a checked model:
+//!
+//! `d/dt(∂L/∂q̇ᵢ) − ∂L/∂qᵢ = Qᵢ − ∂F/∂q̇ᵢ`, expanded into `M q̈ = f` with
+//! `M = ∂²L/∂q̇∂q̇` and
+//! `fᵢ = ∂L/∂qᵢ − Σⱼ ∂²L/∂q̇ᵢ∂qⱼ q̇ⱼ − ∂²L/∂q̇ᵢ∂t + Qᵢ − ∂F/∂q̇ᵢ`.
+//! `M` is never inverted symbolically: the generated code solves for `q̈` numerically.
+
+use crate::cas::{self, Names, Session, Sym, Var};
+use crate::equations::{Conserved, Equations, Programs, Symbolic};
+use crate::model::{CheckedModel, Energy, Item, Model, ModelError};
+
+/// Checks `model` and derives its equations of motion.
+pub fn derive(model: &Model) -> Result<Equations, Vec<ModelError>> {
+    let checked = model.check()?;
+    let names = Names {
+        coordinates: checked.coordinates.clone(),
+        parameters: checked.parameters.clone(),
+    };
+    let work = checked.clone();
+    let equations = cas::session(names, move |s| derive_in(s, &work)).map_err(|message| {
+        vec![ModelError {
+            item: Item::Model,
+            message,
+        }]
+    })?;
+    check_mass_matrix(&checked, &equations)?;
+    Ok(equations)
+}
+
+fn derive_in(s: &Session, model: &CheckedModel) -> Result<Equations, String> {
+    let n = model.coordinates.len();
+    let (lagrangian, energy_sym, split_source) = match &model.energy {
+        Energy::KineticPotential { kinetic, potential } => {
+            let t = s.expr(kinetic)?;
+            let v = s.expr(potential)?;
+            (&t - &v, Some(&t + &v), t)
+        }
+        Energy::Lagrangian(l) => {
+            let l = s.expr(l)?;
+            (l.clone(), None, l)
+        }
+    };
+    let forces: Vec<Option<Sym>> = model
+        .forces
+        .iter()
+        .map(|f| f.as_ref().map(|f| s.expr(f)).transpose())
+        .collect::<Result<_, _>>()?;
+    let dissipation = model.dissipation.as_ref().map(|f| s.expr(f)).transpose()?;
+
+    let momenta: Vec<Sym> = (0..n).map(|i| lagrangian.diff(Var::Velocity(i))).collect();
+    let mass: Vec<Vec<Sym>> = momenta
+        .iter()
+        .map(|p| (0..n).map(|j| p.diff(Var::Velocity(j))).collect())
+        .collect();
+    let mut forcing = Vec::with_capacity(n);
+    for (i, p) in momenta.iter().enumerate() {
+        let mut f = &lagrangian.diff(Var::Coordinate(i)) - &p.diff(Var::Time);
+        for j in 0..n {
+            f = &f - &(&p.diff(Var::Coordinate(j)) * &s.var(Var::Velocity(j)));
+        }
+        if let Some(q) = &forces[i] {
+            f = &f + q;
+        }
+        if let Some(d) = &dissipation {
+            f = &f - &d.diff(Var::Velocity(i));
+        }
+        forcing.push(f);
+    }
+    let mut jacobi = -&lagrangian;
+    for (i, p) in momenta.iter().enumerate() {
+        jacobi = &jacobi + &(&s.var(Var::Velocity(i)) * p);
+    }
+    let energy = energy_sym.unwrap_or_else(|| jacobi.clone());
+
+    let explicit_time = lagrangian.contains(Var::Time)
+        || forces.iter().flatten().any(|f| f.contains(Var::Time))
+        || dissipation.as_ref().is_some_and(|d| d.contains(Var::Time));
+    let cyclic: Vec<usize> = (0..n)
+        .filter(|&i| {
+            lagrangian.diff(Var::Coordinate(i)).is_zero()
+                && forces[i].is_none()
+                && dissipation
+                    .as_ref()
+                    .is_none_or(|d| d.diff(Var::Velocity(i)).is_zero())
+        })
+        .collect();
+    let velocity_split = split_by_velocity_degree(s, &split_source, n);
+    let homogeneous_kinetic = model_is_kinetic(model)
+        && velocity_split
+            .as_ref()
+            .is_some_and(|[_, t1, t0]| t1.is_zero() && t0.is_zero());
+    let free = !explicit_time && forces.iter().all(Option::is_none) && dissipation.is_none();
+    let conserved = match (free, homogeneous_kinetic) {
+        (false, _) => Conserved::None,
+        (true, true) => Conserved::Energy,
+        (true, false) => Conserved::JacobiIntegral,
+    };
+
+    let inputs: Vec<Var> = std::iter::once(Var::Time)
+        .chain((0..n).map(Var::Coordinate))
+        .chain((0..n).map(Var::Velocity))
+        .chain((0..model.parameters.len()).map(Var::Parameter))
+        .collect();
+    let flat_mass: Vec<Sym> = mass.iter().flatten().cloned().collect();
+    let dynamics_outputs: Vec<Sym> = flat_mass.iter().chain(&forcing).cloned().collect();
+    let compile = |outputs: &[Sym]| s.compile(outputs, &inputs);
+    let programs = Programs {
+        dynamics: compile(&dynamics_outputs)?,
+        mass_matrix: compile(&flat_mass)?,
+        forcing: compile(&forcing)?,
+        lagrangian: compile(std::slice::from_ref(&lagrangian))?,
+        energy: compile(std::slice::from_ref(&energy))?,
+        jacobi_integral: compile(std::slice::from_ref(&jacobi))?,
+        momenta: compile(&momenta)?,
+    };
+
+    let show = |x: &Sym| s.to_expr(&x.expand());
+    let show_all = |xs: &[Sym]| xs.iter().map(show).collect::<Result<Vec<_>, _>>();
+    let symbolic = Symbolic {
+        lagrangian: show(&lagrangian)?,
+        mass_matrix: mass
+            .iter()
+            .map(|row| show_all(row))
+            .collect::<Result<_, _>>()?,
+        forcing: show_all(&forcing)?,
+        momenta: show_all(&momenta)?,
+        energy: show(&energy)?,
+        jacobi_integral: show(&jacobi)?,
+        velocity_split: velocity_split
+            .map(|[t2, t1, t0]| Ok::<_, String>([show(&t2)?, show(&t1)?, show(&t0)?]))
+            .transpose()?,
+    };
+    Ok(Equations {
+        name: model.name.clone(),
+        coordinates: model.coordinates.clone(),
+        parameters: model.parameters.clone(),
+        from_kinetic_potential: model_is_kinetic(model),
+        explicit_time,
+        cyclic,
+        conserved,
+        programs,
+        symbolic,
+    })
+}
+
+fn model_is_kinetic(model: &CheckedModel) -> bool {
+    matches!(model.energy, Energy::KineticPotential { .. })
+}
+
+/// `[X₂, X₁, X₀]`: the parts of `x` homogeneous of degree 2, 1, 0 in the velocities, from
+/// `x(λ q̇) = λ² X₂ + λ X₁ + X₀`; `None` if `x` is not of that form.
+fn split_by_velocity_degree(s: &Session, x: &Sym, n: usize) -> Option<[Sym; 3]> {
+    let lambda = Var::Auxiliary(0);
+    let scaled = (0..n).fold(x.clone(), |acc, i| {
+        acc.substitute(
+            Var::Velocity(i),
+            &(&s.var(lambda) * &s.var(Var::Velocity(i))),
+        )
+    });
+    let coefficients = scaled.polynomial_coefficients(lambda)?;
+    if coefficients.len() > 3 {
+        return None;
+    }
+    let part = |k: usize| coefficients.get(k).cloned().unwrap_or_else(|| s.int(0));
+    Some([part(2), part(1), part(0)])
+}
+
+/// Rejects a mass matrix that is singular at every sampled state: the equations would
+/// not determine the accelerations (e.g. a coordinate whose velocity is missing from `T`).
+fn check_mass_matrix(model: &CheckedModel, equations: &Equations) -> Result<(), Vec<ModelError>> {
+    let n = model.coordinates.len();
+    let inputs = equations.inputs();
+    let mut rng = SplitMix(0x5eed_1a9a_2a9e);
+    let mut zero_rows = vec![true; n];
+    let mut regular = false;
+    for _ in 0..8 {
+        let state: Vec<f64> = (0..inputs.len()).map(|_| 0.5 + 1.5 * rng.unit()).collect();
+        let mut m = vec![0.0; n * n];
+        equations.programs.mass_matrix.evaluate(&state, &mut m);
+        for (i, zero) in zero_rows.iter_mut().enumerate() {
+            *zero &= m[i * n..(i + 1) * n].iter().all(|&x| x == 0.0);
+        }
+        regular |= is_regular(&mut m, n);
+    }
+    if regular {
+        return Ok(());
+    }
+    let item = if model_is_kinetic(model) {
+        Item::Kinetic
+    } else {
+        Item::Lagrangian
+    };
+    let missing: Vec<String> = zero_rows
+        .iter()
+        .zip(&model.coordinates)
+        .filter(|(zero, _)| **zero)
+        .map(|(_, q)| format!("`dot({q})`"))
+        .collect();
+    let what = if item == Item::Kinetic {
+        "the kinetic energy"
+    } else {
+        "the Lagrangian"
+    };
+    let message = if missing.is_empty() {
+        format!(
+            "the mass matrix ∂²L/∂q̇∂q̇ is singular at every sampled state: {what} does not determine all accelerations"
+        )
+    } else {
+        format!(
+            "the mass matrix ∂²L/∂q̇∂q̇ is singular: {what} is not quadratic in {}, so the equations do not determine its acceleration",
+            missing.join(", ")
+        )
+    };
+    Err(vec![ModelError { item, message }])
+}
+
+/// Gaussian elimination with partial pivoting; regular when every pivot is well above
+/// round-off relative to the matrix's size.
+fn is_regular(m: &mut [f64], n: usize) -> bool {
+    let scale = m.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+    if !(scale.is_finite() && scale > 0.0) {
+        return false;
+    }
+    for col in 0..n {
+        let pivot = (col..n)
+            .max_by(|&a, &b| m[a * n + col].abs().total_cmp(&m[b * n + col].abs()))
+            .unwrap_or(col);
+        if m[pivot * n + col].abs() <= 1e-10 * scale {
+            return false;
+        }
+        for k in 0..n {
+            m.swap(col * n + k, pivot * n + k);
+        }
+        for row in col + 1..n {
+            let factor = m[row * n + col] / m[col * n + col];
+            for k in col..n {
+                m[row * n + k] -= factor * m[col * n + k];
+            }
+        }
+    }
+    true
+}
+
+/// A tiny deterministic generator for sample states (splitmix64).
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn unit(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Model;
+
+    fn double_pendulum() -> Model {
+        Model {
+            name: "DoublePendulum".into(),
+            coordinates: vec!["theta1".into(), "theta2".into()],
+            parameters: ["m1", "m2", "l1", "l2", "g"].map(String::from).to_vec(),
+            kinetic: Some("1/2*(m1+m2)*l1^2*dot(theta1)^2 + m2*l1*l2*cos(theta1-theta2)*dot(theta1)*dot(theta2) + 1/2*m2*l2^2*dot(theta2)^2".into()),
+            potential: Some("-(m1+m2)*g*l1*cos(theta1) - m2*g*l2*cos(theta2)".into()),
+            ..Model::default()
+        }
+    }
+
+    #[test]
+    fn double_pendulum_matches_the_closed_form() {
+        let eq = derive(&double_pendulum()).unwrap();
+        let (m1, m2, l1, l2, g) = (1.3, 0.7, 0.9, 1.1, 9.81);
+        let (t1, t2, w1, w2) = (0.4, -1.2, 0.8, -0.3);
+        let state = [0.0, t1, t2, w1, w2, m1, m2, l1, l2, g];
+        let mut out = [0.0; 6];
+        eq.programs.dynamics.evaluate(&state, &mut out);
+        let c = (t1 - t2).cos();
+        let s = (t1 - t2).sin();
+        let expected = [
+            (m1 + m2) * l1 * l1,
+            m2 * l1 * l2 * c,
+            m2 * l1 * l2 * c,
+            m2 * l2 * l2,
+            -m2 * l1 * l2 * s * w2 * w2 - (m1 + m2) * g * l1 * t1.sin(),
+            m2 * l1 * l2 * s * w1 * w1 - m2 * g * l2 * t2.sin(),
+        ];
+        for (got, want) in out.iter().zip(expected) {
+            assert!((got - want).abs() < 1e-12, "{got} vs {want}");
+        }
+        assert_eq!(eq.conserved, Conserved::Energy);
+        assert!(eq.cyclic.is_empty());
+        assert!(!eq.explicit_time);
+    }
+
+    #[test]
+    fn singular_mass_matrix_is_rejected() {
+        let mut model = double_pendulum();
+        model.kinetic = Some("1/2*m1*l1^2*dot(theta1)^2".into());
+        let errors = derive(&model).unwrap_err();
+        assert_eq!(errors[0].item, Item::Kinetic);
+        assert!(
+            errors[0].message.contains("`dot(theta2)`"),
+            "{}",
+            errors[0].message
+        );
+    }
+}

@@ -1,0 +1,14 @@
+//! The lagrange engine: a [`model::Model`] is checked, its equations of motion are
+//! derived symbolically, and the result leaves as plain data ([`equations::Equations`]):
+//! straight-line [`ir::Program`]s and printable [`expr::Expr`] trees.
+//!
+//! Only the `cas` module talks to symbolica.
+
+mod cas;
+pub mod equations;
+pub mod expr;
+pub mod ir;
+pub mod lagrange;
+pub mod model;
+
+pub use lagrange::derive;

@@ -1,0 +1,381 @@
+//! A mechanical model as declared by a front end (the derive's attributes or a model
+//! file), and its validation into a [`CheckedModel`] whose expressions are parsed and
+//! refer only to known names.
+//!
+//! Validation needs no computer algebra: every error here is found from the text alone,
+//! and each names the [`Item`] it is about so that a front end can point at it.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use crate::expr::{Expr, Func};
+
+/// Names that the expression syntax reserves.
+pub const TIME: &str = "t";
+/// The constant π.
+pub const PI: &str = "pi";
+
+/// A model as written: names and expression sources, not yet checked.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Model {
+    /// The model's name (the struct's name for the derive).
+    pub name: String,
+    /// Generalized coordinates, in order.
+    pub coordinates: Vec<String>,
+    /// Parameters (the struct's `f64` fields), in order.
+    pub parameters: Vec<String>,
+    /// Kinetic energy `T`.
+    pub kinetic: Option<String>,
+    /// Potential energy `V` (zero when absent).
+    pub potential: Option<String>,
+    /// The Lagrangian `L`, instead of `kinetic`/`potential`.
+    pub lagrangian: Option<String>,
+    /// Generalized forces `Q_q`, as (coordinate, expression).
+    pub forces: Vec<(String, String)>,
+    /// Rayleigh dissipation function `F`: adds `−∂F/∂q̇` to each equation.
+    pub dissipation: Option<String>,
+}
+
+/// The part of a [`Model`] an error is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Item {
+    /// The model as a whole.
+    Model,
+    /// The coordinate list as a whole (e.g. it is missing).
+    Coordinates,
+    /// Coordinate `i`.
+    Coordinate(usize),
+    /// Parameter `i`.
+    Parameter(usize),
+    /// The kinetic energy.
+    Kinetic,
+    /// The potential energy.
+    Potential,
+    /// The Lagrangian.
+    Lagrangian,
+    /// Generalized force `i` (in the order of [`Model::forces`]).
+    Force(usize),
+    /// The dissipation function.
+    Dissipation,
+}
+
+/// A problem with a model, and the item it is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelError {
+    /// Where the problem is.
+    pub item: Item,
+    /// What is wrong, in a sentence that names the offending thing.
+    pub message: String,
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A validated model: expressions parsed, names resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckedModel {
+    /// The model's name.
+    pub name: String,
+    /// Generalized coordinates, in order.
+    pub coordinates: Vec<String>,
+    /// Parameters, in order.
+    pub parameters: Vec<String>,
+    /// How the Lagrangian is given.
+    pub energy: Energy,
+    /// Generalized force on each coordinate (`None`: no force), indexed like `coordinates`.
+    pub forces: Vec<Option<Expr>>,
+    /// Rayleigh dissipation function.
+    pub dissipation: Option<Expr>,
+}
+
+/// The Lagrangian of a checked model.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Energy {
+    /// `L = T − V`.
+    KineticPotential {
+        /// `T`.
+        kinetic: Expr,
+        /// `V` (zero when not given).
+        potential: Expr,
+    },
+    /// `L` given directly.
+    Lagrangian(Expr),
+}
+
+impl Model {
+    /// Checks the model; on failure returns every problem found, not just the first.
+    pub fn check(&self) -> Result<CheckedModel, Vec<ModelError>> {
+        let mut errors = Vec::new();
+        let mut err = |item, message: String| errors.push(ModelError { item, message });
+
+        let reserved = |name: &str| name == TIME || name == PI || Func::from_name(name).is_some();
+        let mut seen = HashSet::new();
+        if self.coordinates.is_empty() {
+            err(
+                Item::Coordinates,
+                "no generalized coordinates: declare them with `coordinates(q1, q2, …)`".into(),
+            );
+        }
+        for (i, q) in self.coordinates.iter().enumerate() {
+            if reserved(q) || q == "dot" {
+                err(
+                    Item::Coordinate(i),
+                    format!("`{q}` is reserved and cannot be a coordinate"),
+                );
+            } else if !seen.insert(q.as_str()) {
+                err(
+                    Item::Coordinate(i),
+                    format!("coordinate `{q}` is declared twice"),
+                );
+            }
+        }
+        for (i, p) in self.parameters.iter().enumerate() {
+            if self.coordinates.contains(p) {
+                err(
+                    Item::Parameter(i),
+                    format!(
+                        "`{p}` is both a parameter (field) and a coordinate: rename one of them"
+                    ),
+                );
+            } else if reserved(p) {
+                err(
+                    Item::Parameter(i),
+                    format!("`{p}` is reserved and cannot be a parameter"),
+                );
+            }
+        }
+
+        let scope = Scope { model: self };
+        let parse =
+            |item: Item, source: &str, allow_velocity: bool, errors: &mut Vec<ModelError>| {
+                scope
+                    .parse(item, source, allow_velocity)
+                    .map_err(|e| errors.extend(e))
+                    .ok()
+            };
+        let energy = match (&self.lagrangian, &self.kinetic, &self.potential) {
+            (Some(l), None, None) => {
+                parse(Item::Lagrangian, l, true, &mut errors).map(Energy::Lagrangian)
+            }
+            (Some(_), _, _) => {
+                errors.push(ModelError {
+                    item: Item::Lagrangian,
+                    message: "give either `lagrangian` or `kinetic`/`potential`, not both".into(),
+                });
+                None
+            }
+            (None, Some(t), v) => {
+                let kinetic = parse(Item::Kinetic, t, true, &mut errors);
+                let potential = match v {
+                    Some(v) => parse(Item::Potential, v, false, &mut errors),
+                    None => Some(Expr::Number(crate::expr::Rational::int(0))),
+                };
+                kinetic
+                    .zip(potential)
+                    .map(|(kinetic, potential)| Energy::KineticPotential { kinetic, potential })
+            }
+            (None, None, _) => {
+                errors.push(ModelError {
+                    item: Item::Model,
+                    message: "no kinetic energy or Lagrangian: add `kinetic = \"…\"` (with `potential = \"…\"`) or `lagrangian = \"…\"`".into(),
+                });
+                None
+            }
+        };
+
+        let mut forces = vec![None; self.coordinates.len()];
+        for (i, (q, source)) in self.forces.iter().enumerate() {
+            let Some(index) = self.coordinates.iter().position(|c| c == q) else {
+                errors.push(ModelError {
+                    item: Item::Force(i),
+                    message: format!("force on `{q}`, which is not a declared coordinate"),
+                });
+                continue;
+            };
+            if forces[index].is_some() {
+                errors.push(ModelError {
+                    item: Item::Force(i),
+                    message: format!("two forces on `{q}`: give their sum once"),
+                });
+                continue;
+            }
+            forces[index] = parse(Item::Force(i), source, true, &mut errors);
+        }
+        let dissipation = self
+            .dissipation
+            .as_ref()
+            .and_then(|f| parse(Item::Dissipation, f, true, &mut errors));
+
+        match energy {
+            Some(energy) if errors.is_empty() => Ok(CheckedModel {
+                name: self.name.clone(),
+                coordinates: self.coordinates.clone(),
+                parameters: self.parameters.clone(),
+                energy,
+                forces,
+                dissipation,
+            }),
+            _ => Err(errors),
+        }
+    }
+}
+
+/// The names an expression of a model may use.
+struct Scope<'a> {
+    model: &'a Model,
+}
+
+impl Scope<'_> {
+    fn parse(
+        &self,
+        item: Item,
+        source: &str,
+        allow_velocity: bool,
+    ) -> Result<Expr, Vec<ModelError>> {
+        let what = item_label(item);
+        let expr = Expr::parse(source).map_err(|e| {
+            vec![ModelError {
+                item,
+                message: format!("{what} does not parse: {e}"),
+            }]
+        })?;
+        let mut errors = Vec::new();
+        let mut reported = HashSet::new();
+        expr.for_each_leaf(&mut |leaf| {
+            let problem = match leaf {
+                Expr::Name(n) => (!self.is_value(n)).then(|| {
+                    format!(
+                        "unknown name `{n}` in {what}: not a coordinate, a parameter (field), `t` or `pi`"
+                    )
+                }),
+                Expr::Velocity(q) if !self.model.coordinates.contains(q) => {
+                    Some(format!("`dot({q})` in {what}, but `{q}` is not a coordinate"))
+                }
+                Expr::Velocity(q) if !allow_velocity => {
+                    Some(format!("{what} depends on the velocity `dot({q})`; it may depend only on t, coordinates and parameters"))
+                }
+                Expr::Velocity(_) => None,
+                Expr::Acceleration(q) => Some(format!(
+                    "`ddot({q})` in {what}: accelerations cannot appear in a model"
+                )),
+                _ => None,
+            };
+            if let Some(message) = problem
+                && reported.insert(message.clone())
+            {
+                errors.push(ModelError { item, message });
+            }
+        });
+        if errors.is_empty() {
+            Ok(expr)
+        } else {
+            Err(errors)
+        }
+    }
+
+    fn is_value(&self, name: &str) -> bool {
+        name == TIME
+            || name == PI
+            || self.model.coordinates.iter().any(|c| c == name)
+            || self.model.parameters.iter().any(|p| p == name)
+    }
+}
+
+fn item_label(item: Item) -> &'static str {
+    match item {
+        Item::Kinetic => "the kinetic energy",
+        Item::Potential => "the potential energy",
+        Item::Lagrangian => "the Lagrangian",
+        Item::Force(_) => "the generalized force",
+        Item::Dissipation => "the dissipation function",
+        Item::Model | Item::Coordinates | Item::Coordinate(_) | Item::Parameter(_) => "the model",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pendulum() -> Model {
+        Model {
+            name: "Pendulum".into(),
+            coordinates: vec!["theta".into()],
+            parameters: vec!["m".into(), "l".into(), "g".into()],
+            kinetic: Some("1/2*m*l^2*dot(theta)^2".into()),
+            potential: Some("-m*g*l*cos(theta)".into()),
+            ..Model::default()
+        }
+    }
+
+    fn messages(model: &Model) -> Vec<(Item, String)> {
+        model
+            .check()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| (e.item, e.message))
+            .collect()
+    }
+
+    #[test]
+    fn a_valid_model_checks() {
+        let checked = pendulum().check().unwrap();
+        assert!(matches!(checked.energy, Energy::KineticPotential { .. }));
+        assert_eq!(checked.forces, vec![None]);
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_item() {
+        let mut model = pendulum();
+        model.potential = Some("k*dot(theta)".into());
+        model.forces = vec![("phi".into(), "1".into())];
+        model.parameters.push("theta".into());
+        let errors = messages(&model);
+        assert_eq!(errors.len(), 4, "{errors:?}");
+        assert!(
+            errors
+                .iter()
+                .any(|(i, m)| *i == Item::Parameter(3) && m.contains("both a parameter"))
+        );
+        assert!(
+            errors
+                .iter()
+                .any(|(i, m)| *i == Item::Potential && m.contains("unknown name `k`"))
+        );
+        assert!(
+            errors
+                .iter()
+                .any(|(i, m)| *i == Item::Potential && m.contains("velocity `dot(theta)`"))
+        );
+        assert!(
+            errors
+                .iter()
+                .any(|(i, m)| *i == Item::Force(0) && m.contains("`phi`"))
+        );
+    }
+
+    #[test]
+    fn missing_pieces_are_errors() {
+        let model = Model {
+            name: "Empty".into(),
+            ..Model::default()
+        };
+        let errors = messages(&model);
+        assert!(errors.iter().any(|(i, _)| *i == Item::Coordinates));
+        assert!(
+            errors
+                .iter()
+                .any(|(i, m)| *i == Item::Model && m.contains("no kinetic energy"))
+        );
+    }
+
+    #[test]
+    fn lagrangian_excludes_kinetic() {
+        let mut model = pendulum();
+        model.lagrangian = Some("dot(theta)^2".into());
+        let errors = messages(&model);
+        assert_eq!(errors[0].0, Item::Lagrangian);
+    }
+}
