@@ -80,10 +80,14 @@ impl Integrator {
     ) -> Result<Stats, Error> {
         self.validate()?;
         if !t0.is_finite() || !t_end.is_finite() {
-            return Err(Error::InvalidInput(format!("times must be finite (t0 = {t0}, t_end = {t_end})")));
+            return Err(Error::InvalidInput(format!(
+                "times must be finite (t0 = {t0}, t_end = {t_end})"
+            )));
         }
         if t_end <= t0 {
-            return Err(Error::InvalidInput(format!("t_end = {t_end} must exceed t0 = {t0}")));
+            return Err(Error::InvalidInput(format!(
+                "t_end = {t_end} must exceed t0 = {t0}"
+            )));
         }
         if !y0.is_finite() {
             return Err(Error::InvalidInput(format!(
@@ -129,7 +133,9 @@ impl Integrator {
             if x.is_finite() && x > 0.0 {
                 Ok(())
             } else {
-                Err(Error::InvalidInput(format!("{name} must be finite and positive, got {x}")))
+                Err(Error::InvalidInput(format!(
+                    "{name} must be finite and positive, got {x}"
+                )))
             }
         };
         match *self {
@@ -367,7 +373,10 @@ mod tests {
                 assert!((s.interpolate(s.end_time()).q - s.end().q).norm() < 1e-14);
             })
             .unwrap();
-        assert!(steps > 10, "steps should be long for the test to mean something");
+        assert!(
+            steps > 10,
+            "steps should be long for the test to mean something"
+        );
         assert!(worst < 1e-5, "worst {worst}");
     }
 
@@ -423,7 +432,10 @@ mod tests {
         let (sys, y0) = oscillator();
         for integrator in [Integrator::default(), Integrator::Rk4 { dt: 1e-3 }] {
             let err = integrator.run(&sys, 0.0, y0, 10.0, 50, |_| {}).unwrap_err();
-            assert!(matches!(err, Error::MaxStepsExceeded { steps: 50, .. }), "{err}");
+            assert!(
+                matches!(err, Error::MaxStepsExceeded { steps: 50, .. }),
+                "{err}"
+            );
         }
     }
 
@@ -451,11 +463,19 @@ mod tests {
         ];
         for integrator in bad {
             let err = integrator.run(&sys, 0.0, y0, 1.0, 100, |_| {}).unwrap_err();
-            assert!(matches!(err, Error::InvalidInput(_)), "{integrator:?}: {err}");
+            assert!(
+                matches!(err, Error::InvalidInput(_)),
+                "{integrator:?}: {err}"
+            );
         }
         let nan = State::new(Vector1::new(f64::NAN), Vector1::new(0.0));
         let integrator = Integrator::default();
-        for (t0, y, t_end) in [(0.0, y0, 0.0), (1.0, y0, 0.0), (0.0, nan, 1.0), (f64::NAN, y0, 1.0)] {
+        for (t0, y, t_end) in [
+            (0.0, y0, 0.0),
+            (1.0, y0, 0.0),
+            (0.0, nan, 1.0),
+            (f64::NAN, y0, 1.0),
+        ] {
             let err = integrator.run(&sys, t0, y, t_end, 100, |_| {}).unwrap_err();
             assert!(matches!(err, Error::InvalidInput(_)), "{err}");
         }

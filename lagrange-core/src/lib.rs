@@ -4,9 +4,20 @@
 //! This crate never runs computer algebra: everything symbolic happened at compile time.
 
 pub mod error;
+pub mod integrate;
 pub mod linalg;
+mod rng;
+pub mod simulation;
 pub mod system;
+#[cfg(test)]
+mod test_systems;
+pub mod trajectory;
+pub mod verify;
 
 pub use error::Error;
+pub use integrate::{Integrator, State, Stats, Step};
 pub use nalgebra;
+pub use simulation::Simulation;
 pub use system::{Conserved, LagrangianSystem};
+pub use trajectory::{Invariant, Trajectory};
+pub use verify::{Check, Report, Sample};

@@ -1,6 +1,6 @@
 //! Numerical solution of `M q̈ = f`: the mass matrix is never inverted symbolically.
 
-use nalgebra::{SMatrix, SVector};
+use nalgebra::{DMatrix, DVector, SMatrix, SVector};
 
 /// Solves `m x = f`: Cholesky when `m` is symmetric positive definite (the usual case for a
 /// mass matrix), LU with partial pivoting otherwise. `None` when `m` is singular.
@@ -11,7 +11,10 @@ pub fn solve_mass_matrix<const N: usize>(
     if let Some(chol) = m.cholesky() {
         return Some(chol.solve(&f));
     }
-    m.lu().solve(&f)
+    // Generic `N` has no static LU in nalgebra; the fallback runs on a dynamic copy.
+    let lu = DMatrix::from_column_slice(N, N, m.as_slice()).lu();
+    lu.solve(&DVector::from_column_slice(f.as_slice()))
+        .map(|x| SVector::from_column_slice(x.as_slice()))
 }
 
 #[cfg(test)]

@@ -6,9 +6,9 @@ use crate::error::Error;
 use crate::system::{Conserved, LagrangianSystem};
 
 fn params<const K: usize>(values: &[f64]) -> Result<[f64; K], Error> {
-    values.try_into().map_err(|_| {
-        Error::InvalidInput(format!("expected {K} parameters, got {}", values.len()))
-    })
+    values
+        .try_into()
+        .map_err(|_| Error::InvalidInput(format!("expected {K} parameters, got {}", values.len())))
 }
 
 /// `L = ½ m ẋ² − ½ k x²`.
@@ -106,7 +106,8 @@ impl LagrangianSystem<2> for PolarParticle {
     const CONSERVED: Conserved = Conserved::Energy;
     const EQUATIONS_TEXT: &'static str =
         "m*ddot(r) - m*r*dot(phi)^2 = 0\nm*r^2*ddot(phi) + 2*m*r*dot(r)*dot(phi) = 0";
-    const EQUATIONS_LATEX: &'static str = r"m \ddot r - m r \dot\phi^2 &= 0 \\ m r^2 \ddot\phi + 2 m r \dot r \dot\phi &= 0";
+    const EQUATIONS_LATEX: &'static str =
+        r"m \ddot r - m r \dot\phi^2 &= 0 \\ m r^2 \ddot\phi + 2 m r \dot r \dot\phi &= 0";
 
     fn parameter_values(&self) -> Vec<f64> {
         vec![self.m]

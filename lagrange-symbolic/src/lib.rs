@@ -10,5 +10,6 @@ pub mod expr;
 pub mod ir;
 pub mod lagrange;
 pub mod model;
+pub mod print;
 
 pub use lagrange::derive;

@@ -48,7 +48,11 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
         let y_next = y + (k1 + (k2 + k3) * 2.0 + k4) * (h / 6.0);
         // Also the first stage of the next step, and the end slope of the Hermite interpolant.
         let f_next = rhs.eval(t_next, &y_next)?;
-        on_step(&Step::new((t, y, f), (t_next, y_next, f_next), no_correction));
+        on_step(&Step::new(
+            (t, y, f),
+            (t_next, y_next, f_next),
+            no_correction,
+        ));
         y = y_next;
         f = f_next;
     }

@@ -1,0 +1,266 @@
+//! Running a system from an initial state: the builder that ties integrator and recording.
+
+use nalgebra::SVector;
+
+use crate::error::Error;
+use crate::integrate::{Integrator, State};
+use crate::system::LagrangianSystem;
+use crate::trajectory::Trajectory;
+
+/// Step budget (accepted and rejected steps) unless [`Simulation::max_steps`] says otherwise.
+pub const DEFAULT_MAX_STEPS: usize = 1_000_000;
+
+/// An integration of `system`, configured by chaining:
+/// `Simulation::new(&sys).integrator(Integrator::Rk4 { dt: 1e-3 }).output_interval(0.1).run(..)`.
+#[derive(Debug)]
+pub struct Simulation<'a, S, const N: usize> {
+    system: &'a S,
+    integrator: Integrator,
+    output_interval: Option<f64>,
+    max_steps: usize,
+}
+
+impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
+    /// A simulation with the default integrator (Dormand–Prince, `rtol = atol = 1e-10`),
+    /// recording every accepted step.
+    pub fn new(system: &'a S) -> Self {
+        Simulation {
+            system,
+            integrator: Integrator::default(),
+            output_interval: None,
+            max_steps: DEFAULT_MAX_STEPS,
+        }
+    }
+
+    /// Uses `integrator`.
+    pub fn integrator(mut self, integrator: Integrator) -> Self {
+        self.integrator = integrator;
+        self
+    }
+
+    /// Records the state at `t0, t0 + dt, t0 + 2dt, …` and at `t_end` (from the integrator's
+    /// dense output) instead of at every accepted step.
+    pub fn output_interval(mut self, dt: f64) -> Self {
+        self.output_interval = Some(dt);
+        self
+    }
+
+    /// Allows at most `steps` steps (accepted and rejected); more is [`Error::MaxStepsExceeded`].
+    pub fn max_steps(mut self, steps: usize) -> Self {
+        self.max_steps = steps;
+        self
+    }
+
+    /// Integrates from `(t0, q0, q̇0)` to `t_end`.
+    ///
+    /// Errors with [`Error::InvalidInput`] for `t_end <= t0`, a non-finite initial state or
+    /// non-positive step sizes or tolerances, and with the integrator's errors otherwise.
+    pub fn run(
+        &self,
+        t0: f64,
+        q0: SVector<f64, N>,
+        qd0: SVector<f64, N>,
+        t_end: f64,
+    ) -> Result<Trajectory<N>, Error> {
+        if let Some(dt) = self.output_interval
+            && !(dt.is_finite() && dt > 0.0)
+        {
+            return Err(Error::InvalidInput(format!(
+                "output interval must be finite and positive, got {dt}"
+            )));
+        }
+        let y0 = State::new(q0, qd0);
+        let mut trajectory = Trajectory::new::<S>()?;
+        trajectory.push(self.system, t0, &y0);
+        let mut next = 1usize;
+        let stats =
+            self.integrator.run(
+                self.system,
+                t0,
+                y0,
+                t_end,
+                self.max_steps,
+                |step| match self.output_interval {
+                    None => trajectory.push(self.system, step.end_time(), &step.end()),
+                    Some(dt) => {
+                        // Output times closer to `t_end` than this are taken as `t_end` itself.
+                        let last = t_end - 1e-9 * dt;
+                        loop {
+                            let t = t0 + next as f64 * dt;
+                            if t > step.end_time() || t >= last {
+                                break;
+                            }
+                            trajectory.push(self.system, t, &step.interpolate(t));
+                            next += 1;
+                        }
+                        if step.end_time() >= t_end {
+                            trajectory.push(self.system, t_end, &step.end());
+                        }
+                    }
+                },
+            )?;
+        trajectory.set_stats(stats);
+        Ok(trajectory)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_systems::{Oscillator, Pendulum, PolarParticle, state};
+    use nalgebra::Vector1;
+
+    /// ω = 2, x(t) = cos 2t.
+    const OSC: Oscillator = Oscillator { m: 0.5, k: 2.0 };
+
+    fn max_error(traj: &Trajectory<1>) -> f64 {
+        traj.times()
+            .iter()
+            .zip(traj.q().iter().zip(traj.qd()))
+            .map(|(t, (q, qd))| {
+                let x = (q[0] - (2.0 * t).cos()).abs();
+                let v = (qd[0] + 2.0 * (2.0 * t).sin()).abs();
+                x.max(v)
+            })
+            .fold(0.0, f64::max)
+    }
+
+    fn one() -> SVector<f64, 1> {
+        Vector1::new(1.0)
+    }
+
+    fn zero() -> SVector<f64, 1> {
+        Vector1::new(0.0)
+    }
+
+    #[test]
+    fn default_is_dormand_prince_recording_every_step() {
+        let sim = Simulation::new(&OSC);
+        assert_eq!(sim.integrator, Integrator::dormand_prince(1e-10, 1e-10));
+        let traj = sim.run(0.0, one(), zero(), 3.0).unwrap();
+        assert_eq!(traj.len(), traj.stats().accepted + 1);
+        assert_eq!(traj.times()[0], 0.0);
+        assert_eq!(traj.last().unwrap().0, 3.0);
+        assert!(traj.times().windows(2).all(|w| w[0] < w[1]));
+        assert!(max_error(&traj) < 1e-8);
+    }
+
+    #[test]
+    fn output_interval_samples_dense_output() {
+        let traj = Simulation::new(&OSC)
+            .integrator(Integrator::dormand_prince(1e-6, 1e-6))
+            .output_interval(0.1)
+            .run(0.0, one(), zero(), 10.0)
+            .unwrap();
+        assert_eq!(traj.len(), 101);
+        for (k, t) in traj.times().iter().enumerate() {
+            assert!((t - 0.1 * k as f64).abs() < 1e-12, "{t}");
+        }
+        assert_eq!(traj.last().unwrap().0, 10.0);
+        assert!(
+            traj.stats().accepted < 100,
+            "steps should span several outputs"
+        );
+        assert!(max_error(&traj) < 1e-5, "{}", max_error(&traj));
+    }
+
+    #[test]
+    fn output_interval_with_rk4_uses_hermite_interpolation() {
+        let traj = Simulation::new(&OSC)
+            .integrator(Integrator::Rk4 { dt: 0.01 })
+            .output_interval(0.025)
+            .run(0.0, one(), zero(), 2.0)
+            .unwrap();
+        assert_eq!(traj.len(), 81);
+        assert!(max_error(&traj) < 1e-7, "{}", max_error(&traj));
+    }
+
+    #[test]
+    fn output_interval_not_dividing_the_span_ends_at_t_end() {
+        let traj = Simulation::new(&OSC)
+            .output_interval(0.3)
+            .run(0.0, one(), zero(), 1.0)
+            .unwrap();
+        assert_eq!(traj.len(), 5);
+        assert_eq!(traj.times()[3], 0.3 * 3.0);
+        assert_eq!(traj.times()[4], 1.0);
+    }
+
+    #[test]
+    fn pendulum_energy_drift_is_small() {
+        let pendulum = Pendulum {
+            m: 1.3,
+            l: 0.7,
+            g: 9.81,
+        };
+        let (q, qd) = state([2.5], [0.0]);
+        let traj = Simulation::new(&pendulum).run(0.0, q, qd, 20.0).unwrap();
+        let energy = traj.invariant("energy").unwrap();
+        assert_eq!(energy.values.len(), traj.len());
+        assert!(energy.relative_drift() < 1e-8, "{}", traj.drift_table());
+    }
+
+    #[test]
+    fn cyclic_momentum_is_conserved() {
+        let particle = PolarParticle { m: 2.0 };
+        let (q, qd) = state([1.0, 0.0], [0.3, 0.8]);
+        let traj = Simulation::new(&particle).run(0.0, q, qd, 5.0).unwrap();
+        let names: Vec<_> = traj.invariants().iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(names, ["energy", "p_phi"]);
+        for inv in traj.invariants() {
+            assert!(inv.relative_drift() < 1e-8, "{}", traj.drift_table());
+        }
+        // A free particle moves on a straight line: x = 1 + 0.3 t, y = 0.8 t.
+        let (t, q, _) = traj.last().unwrap();
+        let (x, y) = (q[0] * q[1].cos(), q[0] * q[1].sin());
+        assert!((x - (1.0 + 0.3 * t)).abs() < 1e-8 && (y - 0.8 * t).abs() < 1e-8);
+    }
+
+    #[test]
+    fn csv_has_one_row_per_output_time() {
+        let traj = Simulation::new(&OSC)
+            .output_interval(0.1)
+            .run(0.0, one(), zero(), 1.0)
+            .unwrap();
+        let mut out = Vec::new();
+        traj.write_csv(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.lines().next(), Some("t,x,dot_x,energy"));
+        assert_eq!(text.lines().count(), 1 + 11);
+    }
+
+    #[test]
+    fn bad_input_is_rejected() {
+        let sim = || Simulation::new(&OSC);
+        let nan = Vector1::new(f64::NAN);
+        let cases = [
+            sim().run(0.0, one(), zero(), 0.0),
+            sim().run(1.0, one(), zero(), 0.5),
+            sim().run(0.0, nan, zero(), 1.0),
+            sim().run(0.0, one(), Vector1::new(f64::INFINITY), 1.0),
+            sim().run(0.0, one(), zero(), f64::NAN),
+            sim().output_interval(0.0).run(0.0, one(), zero(), 1.0),
+            sim().output_interval(-0.1).run(0.0, one(), zero(), 1.0),
+            sim()
+                .integrator(Integrator::dormand_prince(-1e-8, 1e-8))
+                .run(0.0, one(), zero(), 1.0),
+            sim()
+                .integrator(Integrator::dormand_prince(1e-8, 0.0))
+                .run(0.0, one(), zero(), 1.0),
+            sim()
+                .integrator(Integrator::Rk4 { dt: -0.1 })
+                .run(0.0, one(), zero(), 1.0),
+        ];
+        for result in cases {
+            assert!(matches!(result, Err(Error::InvalidInput(_))), "{result:?}");
+        }
+    }
+
+    #[test]
+    fn step_budget_applies() {
+        let result = Simulation::new(&OSC)
+            .max_steps(10)
+            .run(0.0, one(), zero(), 100.0);
+        assert!(matches!(result, Err(Error::MaxStepsExceeded { .. })));
+    }
+}

@@ -1,0 +1,341 @@
+//! A recorded solution: times, states, invariants along it, integrator statistics, CSV output.
+
+use std::fmt::Write as _;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use nalgebra::SVector;
+
+use crate::error::Error;
+use crate::integrate::{State, Stats};
+use crate::system::{Conserved, LagrangianSystem};
+
+/// A quantity that should stay constant along the trajectory, sampled at every recorded point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invariant {
+    /// `energy`, `jacobi_integral`, or `p_<coordinate>` for the momentum of a cyclic coordinate.
+    pub name: String,
+    /// Its value at each recorded point.
+    pub values: Vec<f64>,
+}
+
+impl Invariant {
+    /// The value at the first recorded point.
+    pub fn initial(&self) -> Option<f64> {
+        self.values.first().copied()
+    }
+
+    /// `max |I(t) − I(t0)|` over the recorded points (NaN if any value is NaN).
+    pub fn drift(&self) -> f64 {
+        let Some(initial) = self.initial() else {
+            return 0.0;
+        };
+        self.values
+            .iter()
+            .map(|v| (v - initial).abs())
+            .fold(
+                0.0,
+                |worst, d| if d.is_nan() || d > worst { d } else { worst },
+            )
+    }
+
+    /// [`drift`](Self::drift) divided by `|I(t0)|` (by the smallest positive `f64` if that is 0).
+    pub fn relative_drift(&self) -> f64 {
+        let initial = self.initial().unwrap_or(0.0);
+        self.drift() / initial.abs().max(f64::MIN_POSITIVE)
+    }
+}
+
+/// The recorded solution of a [`Simulation`](crate::Simulation).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trajectory<const N: usize> {
+    coordinates: [&'static str; N],
+    times: Vec<f64>,
+    q: Vec<SVector<f64, N>>,
+    qd: Vec<SVector<f64, N>>,
+    invariants: Vec<Invariant>,
+    stats: Stats,
+}
+
+impl<const N: usize> Trajectory<N> {
+    /// An empty trajectory with the invariants `S` declares.
+    pub(crate) fn new<S: LagrangianSystem<N>>() -> Result<Self, Error> {
+        let conserved = match S::CONSERVED {
+            Conserved::Energy => Some("energy".to_string()),
+            Conserved::JacobiIntegral => Some("jacobi_integral".to_string()),
+            Conserved::None => None,
+        };
+        let cyclic = S::CYCLIC
+            .iter()
+            .map(|&i| {
+                S::COORDINATES
+                    .get(i)
+                    .map(|name| format!("p_{name}"))
+                    .ok_or_else(|| {
+                        Error::InvalidInput(format!("cyclic coordinate index {i} is not below {N}"))
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let invariants = conserved
+            .into_iter()
+            .chain(cyclic)
+            .map(|name| Invariant {
+                name,
+                values: Vec::new(),
+            })
+            .collect();
+        Ok(Trajectory {
+            coordinates: S::COORDINATES,
+            times: Vec::new(),
+            q: Vec::new(),
+            qd: Vec::new(),
+            invariants,
+            stats: Stats::default(),
+        })
+    }
+
+    /// Records the state `y` at `t` and the invariants there.
+    pub(crate) fn push<S: LagrangianSystem<N>>(&mut self, system: &S, t: f64, y: &State<N>) {
+        self.times.push(t);
+        self.q.push(y.q);
+        self.qd.push(y.qd);
+        let mut slots = self.invariants.iter_mut();
+        if S::CONSERVED != Conserved::None
+            && let Some(slot) = slots.next()
+        {
+            let value = system.conserved_value(t, &y.q, &y.qd);
+            slot.values.push(value.unwrap_or(f64::NAN));
+        }
+        if !S::CYCLIC.is_empty() {
+            let p = system.momenta(t, &y.q, &y.qd);
+            for (slot, &i) in slots.zip(S::CYCLIC) {
+                slot.values.push(p[i]);
+            }
+        }
+    }
+
+    /// Stores the statistics of the integration that produced the trajectory.
+    pub(crate) fn set_stats(&mut self, stats: Stats) {
+        self.stats = stats;
+    }
+
+    /// Names of the generalized coordinates.
+    pub fn coordinates(&self) -> [&'static str; N] {
+        self.coordinates
+    }
+
+    /// Recorded times, increasing.
+    pub fn times(&self) -> &[f64] {
+        &self.times
+    }
+
+    /// Coordinates at the recorded times.
+    pub fn q(&self) -> &[SVector<f64, N>] {
+        &self.q
+    }
+
+    /// Velocities at the recorded times.
+    pub fn qd(&self) -> &[SVector<f64, N>] {
+        &self.qd
+    }
+
+    /// The last recorded point `(t, q, q̇)`.
+    pub fn last(&self) -> Option<(f64, SVector<f64, N>, SVector<f64, N>)> {
+        Some((*self.times.last()?, *self.q.last()?, *self.qd.last()?))
+    }
+
+    /// Number of recorded points.
+    pub fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    /// Whether no point is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+
+    /// The invariants: the conserved scalar first (if the model has one), then the momentum of
+    /// each cyclic coordinate.
+    pub fn invariants(&self) -> &[Invariant] {
+        &self.invariants
+    }
+
+    /// The invariant called `name`.
+    pub fn invariant(&self, name: &str) -> Option<&Invariant> {
+        self.invariants.iter().find(|i| i.name == name)
+    }
+
+    /// Statistics of the integration.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Writes the trajectory as CSV: `t`, the coordinates, their velocities (`dot_<name>`),
+    /// then the invariants by name. Numbers are written in shortest round-trip form.
+    pub fn write_csv(&self, mut out: impl Write) -> Result<(), Error> {
+        let header = std::iter::once("t".to_string())
+            .chain(self.coordinates.iter().map(|c| c.to_string()))
+            .chain(self.coordinates.iter().map(|c| format!("dot_{c}")))
+            .chain(self.invariants.iter().map(|i| i.name.clone()))
+            .collect::<Vec<_>>()
+            .join(",");
+        writeln!(out, "{header}")?;
+        let mut row = String::new();
+        for (k, t) in self.times.iter().enumerate() {
+            row.clear();
+            let values = self.q[k]
+                .iter()
+                .chain(self.qd[k].iter())
+                .chain(self.invariants.iter().filter_map(|i| i.values.get(k)));
+            // Writing to a `String` cannot fail.
+            let _ = write!(row, "{t:e}");
+            for v in values {
+                let _ = write!(row, ",{v:e}");
+            }
+            writeln!(out, "{row}")?;
+        }
+        Ok(())
+    }
+
+    /// Writes the CSV of [`write_csv`](Self::write_csv) to the file at `path`.
+    pub fn save_csv(&self, path: impl AsRef<Path>) -> Result<(), Error> {
+        let mut out = BufWriter::new(std::fs::File::create(path)?);
+        self.write_csv(&mut out)?;
+        out.flush()?;
+        Ok(())
+    }
+
+    /// A plain-text table of the invariants: name, initial value, maximal absolute drift and
+    /// relative drift.
+    pub fn drift_table(&self) -> String {
+        let width = self
+            .invariants
+            .iter()
+            .map(|i| i.name.chars().count())
+            .chain([9])
+            .max()
+            .unwrap_or(9);
+        let mut table = format!(
+            "{:<width$}  {:>24}  {:>11}  {:>11}\n",
+            "invariant", "initial value", "max |drift|", "relative"
+        );
+        for i in &self.invariants {
+            let _ = writeln!(
+                table,
+                "{:<width$}  {:>24.16e}  {:>11.3e}  {:>11.3e}",
+                i.name,
+                i.initial().unwrap_or(f64::NAN),
+                i.drift(),
+                i.relative_drift()
+            );
+        }
+        table
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_systems::{PolarParticle, state};
+
+    fn polar_trajectory() -> Trajectory<2> {
+        let sys = PolarParticle { m: 2.0 };
+        let mut traj = Trajectory::new::<PolarParticle>().unwrap();
+        for k in 0..5 {
+            let (q, qd) = state([1.0 + k as f64, 0.1 * k as f64], [0.5, 1.0 / 3.0]);
+            traj.push(&sys, 0.25 * k as f64, &State::new(q, qd));
+        }
+        traj
+    }
+
+    #[test]
+    fn invariants_are_named_and_evaluated() {
+        let traj = polar_trajectory();
+        let names: Vec<_> = traj.invariants().iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(names, ["energy", "p_phi"]);
+        // p_phi = m r² φ̇ at r = 1 + k.
+        let p = &traj.invariant("p_phi").unwrap().values;
+        for (k, p) in p.iter().enumerate() {
+            let r = 1.0 + k as f64;
+            assert!((p - 2.0 * r * r / 3.0).abs() < 1e-14);
+        }
+    }
+
+    #[test]
+    fn drift_is_measured_from_the_first_value() {
+        let inv = Invariant {
+            name: "energy".into(),
+            values: vec![-2.0, -2.5, -1.0, -2.0],
+        };
+        assert_eq!(inv.drift(), 1.0);
+        assert_eq!(inv.relative_drift(), 0.5);
+        let nan = Invariant {
+            name: "x".into(),
+            values: vec![1.0, f64::NAN, 1.0],
+        };
+        assert!(nan.drift().is_nan());
+        let empty = Invariant {
+            name: "x".into(),
+            values: vec![],
+        };
+        assert_eq!(empty.drift(), 0.0);
+    }
+
+    #[test]
+    fn csv_has_header_and_one_row_per_point_and_round_trips() {
+        let traj = polar_trajectory();
+        let mut out = Vec::new();
+        traj.write_csv(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some("t,r,phi,dot_r,dot_phi,energy,p_phi"));
+        let rows: Vec<Vec<f64>> = lines
+            .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+            .collect();
+        assert_eq!(rows.len(), traj.len());
+        for (k, row) in rows.iter().enumerate() {
+            assert_eq!(row.len(), 7);
+            assert_eq!(row[0], traj.times()[k]);
+            assert_eq!(row[2], traj.q()[k][1]);
+            assert_eq!(row[4], traj.qd()[k][1]);
+            assert_eq!(row[6], traj.invariants()[1].values[k]);
+        }
+    }
+
+    #[test]
+    fn save_csv_writes_a_file() {
+        let traj = polar_trajectory();
+        let path = std::env::temp_dir().join(format!("lagrange-core-{}.csv", std::process::id()));
+        traj.save_csv(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(text.lines().count(), 1 + traj.len());
+        let missing = std::env::temp_dir()
+            .join("no-such-dir-lagrange")
+            .join("x.csv");
+        assert!(matches!(traj.save_csv(missing), Err(Error::Io(_))));
+    }
+
+    #[test]
+    fn drift_table_lists_every_invariant() {
+        let table = polar_trajectory().drift_table();
+        let lines: Vec<_> = table.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].starts_with("invariant"));
+        assert!(lines[1].starts_with("energy"));
+        assert!(lines[2].starts_with("p_phi"));
+    }
+
+    #[test]
+    fn accessors_report_the_last_point() {
+        let traj = polar_trajectory();
+        assert_eq!(traj.len(), 5);
+        assert!(!traj.is_empty());
+        let (t, q, qd) = traj.last().unwrap();
+        assert_eq!(t, 1.0);
+        assert_eq!(q, SVector::from([5.0, 0.4]));
+        assert_eq!(qd, SVector::from([0.5, 1.0 / 3.0]));
+        assert_eq!(traj.coordinates(), ["r", "phi"]);
+        assert_eq!(traj.stats(), Stats::default());
+    }
+}

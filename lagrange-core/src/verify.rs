@@ -1,0 +1,562 @@
+//! Checking derived equations of motion against reference equations, e.g. from a textbook.
+//!
+//! The reference is given in residual form `r(t, q, q̇, q̈) = 0`, any number of equations.
+//! At random states the system's accelerations `q̈*` are substituted and each residual is
+//! compared with its own size: `r` is affine in `q̈`, `r = A q̈ − b`, so with
+//! `scale = |r(q̈ = 0)| + |r(2q̈*) − r(q̈*)| = |b| + |A q̈*|` the relative residual is
+//! `|r(q̈*)| / scale` (the absolute residual where `scale < 1e-12`). This is invariant under
+//! rescaling the equations, so the reference may be any rescaling or recombination of the
+//! derived ones.
+
+use std::fmt;
+use std::ops::Range;
+
+use nalgebra::SVector;
+
+use crate::error::Error;
+use crate::rng::SplitMix64;
+use crate::system::LagrangianSystem;
+
+/// A state at which the residuals are evaluated.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample<const N: usize> {
+    /// Time.
+    pub t: f64,
+    /// Generalized coordinates.
+    pub q: SVector<f64, N>,
+    /// Generalized velocities.
+    pub qd: SVector<f64, N>,
+    /// Accelerations to substitute (the system's, or the probes `0` and `2q̈*`).
+    pub qdd: SVector<f64, N>,
+}
+
+/// Settings of a check: how many random states, drawn from which ranges.
+///
+/// Defaults: 200 samples, `q ∈ [-1.5, 1.5)`, `q̇ ∈ [-2, 2)`, `t ∈ [0, 3)`, parameters in
+/// `[0.5, 2)`, a fixed seed. A range with `start == end` pins the value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Check {
+    samples: usize,
+    seed: u64,
+    time: Range<f64>,
+    coordinates: Range<f64>,
+    velocities: Range<f64>,
+    parameters: Range<f64>,
+    coordinate: Vec<(String, Range<f64>)>,
+    velocity: Vec<(String, Range<f64>)>,
+    parameter: Vec<(String, Range<f64>)>,
+}
+
+impl Default for Check {
+    fn default() -> Self {
+        Check {
+            samples: 200,
+            seed: 0x1a91_a96e_5eed_0001,
+            time: 0.0..3.0,
+            coordinates: -1.5..1.5,
+            velocities: -2.0..2.0,
+            parameters: 0.5..2.0,
+            coordinate: Vec::new(),
+            velocity: Vec::new(),
+            parameter: Vec::new(),
+        }
+    }
+}
+
+impl Check {
+    /// A check with the default settings.
+    pub fn new() -> Self {
+        Check::default()
+    }
+
+    /// Draws coordinate `name` from `range` (an unknown name is an error at [`run`](Self::run)).
+    pub fn coordinate(mut self, name: &str, range: Range<f64>) -> Self {
+        self.coordinate.push((name.to_string(), range));
+        self
+    }
+
+    /// Draws the velocity of coordinate `name` from `range`.
+    pub fn velocity(mut self, name: &str, range: Range<f64>) -> Self {
+        self.velocity.push((name.to_string(), range));
+        self
+    }
+
+    /// Draws parameter `name` from `range`.
+    pub fn parameter(mut self, name: &str, range: Range<f64>) -> Self {
+        self.parameter.push((name.to_string(), range));
+        self
+    }
+
+    /// Draws every coordinate not named by [`coordinate`](Self::coordinate) from `range`.
+    pub fn all_coordinates(mut self, range: Range<f64>) -> Self {
+        self.coordinates = range;
+        self
+    }
+
+    /// Draws every velocity not named by [`velocity`](Self::velocity) from `range`.
+    pub fn all_velocities(mut self, range: Range<f64>) -> Self {
+        self.velocities = range;
+        self
+    }
+
+    /// Draws every parameter not named by [`parameter`](Self::parameter) from `range`.
+    pub fn all_parameters(mut self, range: Range<f64>) -> Self {
+        self.parameters = range;
+        self
+    }
+
+    /// Draws the time from `range`.
+    pub fn time(mut self, range: Range<f64>) -> Self {
+        self.time = range;
+        self
+    }
+
+    /// Number of random states.
+    pub fn samples(mut self, samples: usize) -> Self {
+        self.samples = samples;
+        self
+    }
+
+    /// Seed of the random states.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Evaluates `residuals` of the reference equations at random states of `S`.
+    ///
+    /// States where the system's accelerations fail (a singular mass matrix) are skipped and
+    /// counted. Errors with [`Error::InvalidInput`] for unknown names, bad ranges, no samples
+    /// or residual vectors of changing or zero length, with the error of
+    /// [`from_parameter_values`](LagrangianSystem::from_parameter_values), and with
+    /// [`Error::CheckFailed`] when every state is skipped.
+    pub fn run<S, const N: usize>(
+        &self,
+        mut residuals: impl FnMut(&S, &Sample<N>) -> Vec<f64>,
+    ) -> Result<Report, Error>
+    where
+        S: LagrangianSystem<N>,
+    {
+        if self.samples == 0 {
+            return Err(Error::InvalidInput(
+                "a check needs at least one sample".into(),
+            ));
+        }
+        let q_ranges = resolve(
+            "coordinate",
+            &S::COORDINATES,
+            &self.coordinates,
+            &self.coordinate,
+        )?;
+        let qd_ranges = resolve(
+            "velocity",
+            &S::COORDINATES,
+            &self.velocities,
+            &self.velocity,
+        )?;
+        let p_ranges = resolve(
+            "parameter",
+            S::PARAMETERS,
+            &self.parameters,
+            &self.parameter,
+        )?;
+        check_range("time", &self.time)?;
+
+        let mut rng = SplitMix64::new(self.seed);
+        let mut equations: Vec<EquationReport> = Vec::new();
+        let (mut evaluated, mut skipped) = (0, 0);
+        for index in 0..self.samples {
+            let parameters: Vec<f64> = p_ranges.iter().map(|r| rng.uniform(r)).collect();
+            let system = S::from_parameter_values(&parameters)?;
+            let t = rng.uniform(&self.time);
+            let q = SVector::from_fn(|i, _| rng.uniform(&q_ranges[i]));
+            let qd = SVector::from_fn(|i, _| rng.uniform(&qd_ranges[i]));
+            let Ok(qdd) = system.accelerations(t, &q, &qd) else {
+                skipped += 1;
+                continue;
+            };
+            let sample = Sample { t, q, qd, qdd };
+            let r = residuals(&system, &sample);
+            let r0 = residuals(
+                &system,
+                &Sample {
+                    qdd: SVector::zeros(),
+                    ..sample
+                },
+            );
+            let r2 = residuals(
+                &system,
+                &Sample {
+                    qdd: qdd * 2.0,
+                    ..sample
+                },
+            );
+            let m = r.len();
+            if m == 0
+                || r0.len() != m
+                || r2.len() != m
+                || !(equations.is_empty() || equations.len() == m)
+            {
+                return Err(Error::InvalidInput(format!(
+                    "the residual function must return the same nonzero number of residuals \
+                     at every state (got {}, {} and {} at sample {index})",
+                    r.len(),
+                    r0.len(),
+                    r2.len()
+                )));
+            }
+            evaluated += 1;
+            let witness = || Witness {
+                sample: index,
+                t,
+                q: q.as_slice().to_vec(),
+                qd: qd.as_slice().to_vec(),
+                qdd: qdd.as_slice().to_vec(),
+                parameters: parameters.clone(),
+            };
+            for i in 0..m {
+                let rel = relative_residual(r[i], r0[i], r2[i]);
+                match equations.get_mut(i) {
+                    None => equations.push(EquationReport {
+                        worst: rel,
+                        at: witness(),
+                    }),
+                    Some(eq) if rel > eq.worst => {
+                        eq.worst = rel;
+                        eq.at = witness();
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        if evaluated == 0 {
+            return Err(Error::CheckFailed(format!(
+                "the accelerations failed at all {skipped} sampled states"
+            )));
+        }
+        Ok(Report {
+            worst: equations.iter().map(|e| e.worst).fold(0.0, f64::max),
+            equations,
+            evaluated,
+            skipped,
+            coordinates: S::COORDINATES.to_vec(),
+            parameters: S::PARAMETERS.to_vec(),
+        })
+    }
+}
+
+/// `|r| / (|r0| + |r2 − r|)`, or `|r|` when that scale is below `1e-12`; NaN becomes `∞`.
+fn relative_residual(r: f64, r0: f64, r2: f64) -> f64 {
+    let scale = r0.abs() + (r2 - r).abs();
+    let rel = if scale < 1e-12 {
+        r.abs()
+    } else {
+        r.abs() / scale
+    };
+    if rel.is_nan() { f64::INFINITY } else { rel }
+}
+
+fn check_range(what: &str, range: &Range<f64>) -> Result<(), Error> {
+    if range.start.is_finite() && range.end.is_finite() && range.start <= range.end {
+        Ok(())
+    } else {
+        Err(Error::InvalidInput(format!(
+            "the range of {what} must be finite and increasing, got {range:?}"
+        )))
+    }
+}
+
+/// The range of each of `names`: the last one given by name, else `default`.
+fn resolve(
+    kind: &str,
+    names: &[&str],
+    default: &Range<f64>,
+    given: &[(String, Range<f64>)],
+) -> Result<Vec<Range<f64>>, Error> {
+    if let Some((unknown, _)) = given.iter().find(|(n, _)| !names.contains(&n.as_str())) {
+        return Err(Error::InvalidInput(format!(
+            "unknown {kind} `{unknown}` (known: {names:?})"
+        )));
+    }
+    names
+        .iter()
+        .map(|name| {
+            let range = given
+                .iter()
+                .rev()
+                .find(|(n, _)| n == name)
+                .map_or(default, |(_, r)| r);
+            check_range(&format!("{kind} `{name}`"), range)?;
+            Ok(range.clone())
+        })
+        .collect()
+}
+
+/// The state at which an equation's worst residual occurred.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Witness {
+    /// Index of the sample, in drawing order.
+    pub sample: usize,
+    /// Time.
+    pub t: f64,
+    /// Coordinates.
+    pub q: Vec<f64>,
+    /// Velocities.
+    pub qd: Vec<f64>,
+    /// The system's accelerations.
+    pub qdd: Vec<f64>,
+    /// Parameter values.
+    pub parameters: Vec<f64>,
+}
+
+/// The worst relative residual of one reference equation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EquationReport {
+    /// The worst relative residual (absolute where the equation's scale vanishes).
+    pub worst: f64,
+    /// Where it occurred.
+    pub at: Witness,
+}
+
+/// The outcome of a [`Check`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The worst relative residual over all equations and samples.
+    pub worst: f64,
+    /// Per reference equation, in the order the residual function returns them.
+    pub equations: Vec<EquationReport>,
+    /// Samples evaluated.
+    pub evaluated: usize,
+    /// Samples skipped because the accelerations failed there.
+    pub skipped: usize,
+    coordinates: Vec<&'static str>,
+    parameters: Vec<&'static str>,
+}
+
+impl Report {
+    /// `Ok` when every equation's worst relative residual is at most `tolerance`; otherwise
+    /// [`Error::CheckFailed`] naming the worst equation and its state.
+    pub fn assert_below(&self, tolerance: f64) -> Result<(), Error> {
+        if tolerance.is_nan() || tolerance < 0.0 {
+            return Err(Error::InvalidInput(format!(
+                "tolerance must be nonnegative, got {tolerance}"
+            )));
+        }
+        let worst = self
+            .equations
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.worst > tolerance)
+            .max_by(|(_, a), (_, b)| a.worst.total_cmp(&b.worst));
+        match worst {
+            None => Ok(()),
+            Some((i, e)) => Err(Error::CheckFailed(format!(
+                "residuals[{i}] has relative residual {:e} > {tolerance:e} at {}",
+                e.worst,
+                self.describe(&e.at)
+            ))),
+        }
+    }
+
+    fn describe(&self, w: &Witness) -> String {
+        let named = |prefix: &str, names: &[&str], values: &[f64]| {
+            names
+                .iter()
+                .zip(values)
+                .map(|(n, v)| format!(", {prefix}{n} = {v}"))
+                .collect::<String>()
+        };
+        format!(
+            "sample {} (t = {}{}{}{}{})",
+            w.sample,
+            w.t,
+            named("", &self.coordinates, &w.q),
+            named("dot_", &self.coordinates, &w.qd),
+            named("ddot_", &self.coordinates, &w.qdd),
+            named("", &self.parameters, &w.parameters)
+        )
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "worst relative residual {:e} over {} samples ({} skipped)",
+            self.worst, self.evaluated, self.skipped
+        )?;
+        for (i, e) in self.equations.iter().enumerate() {
+            writeln!(
+                f,
+                "  residuals[{i}]: {:e} at {}",
+                e.worst,
+                self.describe(&e.at)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_systems::{Oscillator, Pendulum, PolarParticle};
+
+    /// `l θ̈ + g sin θ = 0`: the pendulum's equation divided by `m l`.
+    fn pendulum(sys: &Pendulum, s: &Sample<1>) -> Vec<f64> {
+        vec![sys.l * s.qdd[0] + sys.g * s.q[0].sin()]
+    }
+
+    #[test]
+    fn correct_reference_passes() {
+        let report = Check::new()
+            .coordinate("theta", 0.3..2.8)
+            .velocity("theta", -1.0..1.0)
+            .parameter("m", 1.0..3.0)
+            .time(0.0..5.0)
+            .samples(500)
+            .run::<Pendulum, 1>(pendulum)
+            .unwrap();
+        assert_eq!((report.evaluated, report.skipped), (500, 0));
+        assert_eq!(report.equations.len(), 1);
+        assert!(report.worst < 1e-14, "{report}");
+        report.assert_below(1e-12).unwrap();
+    }
+
+    #[test]
+    fn wrong_sign_fails() {
+        let report = Check::new()
+            .run::<Pendulum, 1>(|sys, s| vec![sys.l * s.qdd[0] - sys.g * s.q[0].sin()])
+            .unwrap();
+        // r = l θ̈* − g sin θ = −2 g sin θ against a scale of 2 |g sin θ|.
+        assert!((report.worst - 1.0).abs() < 1e-12, "{report}");
+        let Err(Error::CheckFailed(msg)) = report.assert_below(1e-9) else {
+            panic!("a wrong equation must fail");
+        };
+        assert!(
+            msg.contains("residuals[0]") && msg.contains("theta = "),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn rescaled_and_recombined_references_pass() {
+        // r̈ − r φ̇² = 0 and r φ̈ + 2 ṙ φ̇ = 0, then their sum and difference.
+        let report = Check::new()
+            .coordinate("r", 0.5..2.0)
+            .run::<PolarParticle, 2>(|_, s| {
+                let (r, rd, phid) = (s.q[0], s.qd[0], s.qd[1]);
+                let e1 = s.qdd[0] - r * phid * phid;
+                let e2 = r * s.qdd[1] + 2.0 * rd * phid;
+                vec![e1, e2, e1 + e2, 3.0 * e1 - e2]
+            })
+            .unwrap();
+        assert_eq!(report.equations.len(), 4);
+        report.assert_below(1e-12).unwrap();
+    }
+
+    #[test]
+    fn one_wrong_equation_among_several_is_named() {
+        let report = Check::new()
+            .coordinate("r", 0.5..2.0)
+            .run::<PolarParticle, 2>(|_, s| {
+                let (r, rd, phid) = (s.q[0], s.qd[0], s.qd[1]);
+                vec![s.qdd[0] - r * phid * phid, r * s.qdd[1] + rd * phid]
+            })
+            .unwrap();
+        assert!(report.equations[0].worst < 1e-12);
+        assert!(report.equations[1].worst > 1e-3);
+        let err = report.assert_below(1e-9).unwrap_err().to_string();
+        assert!(err.contains("residuals[1]"), "{err}");
+    }
+
+    #[test]
+    fn vanishing_scale_uses_the_absolute_residual() {
+        // At x = ẋ = 0 the oscillator is at rest: both sides of m ẍ + k x = 0 vanish.
+        let rest = Check::new()
+            .coordinate("x", 0.0..0.0)
+            .velocity("x", 0.0..0.0);
+        let report = rest
+            .run::<Oscillator, 1>(|sys, s| vec![sys.m * s.qdd[0] + sys.k * s.q[0]])
+            .unwrap();
+        assert_eq!(report.worst, 0.0);
+        // A spurious constant is all of the residual's scale.
+        let report = rest
+            .run::<Oscillator, 1>(|sys, s| vec![sys.m * s.qdd[0] + sys.k * s.q[0] + 1e-3])
+            .unwrap();
+        assert_eq!(report.worst, 1.0);
+    }
+
+    #[test]
+    fn samples_follow_the_ranges_and_the_seed() {
+        let mut seen = Vec::new();
+        Check::new()
+            .coordinate("theta", 0.3..2.8)
+            .velocity("theta", -1.0..1.0)
+            .parameter("m", 1.0..3.0)
+            .time(4.0..5.0)
+            .samples(50)
+            .run::<Pendulum, 1>(|sys, s| {
+                seen.push((sys.m, sys.l, s.t, s.q[0], s.qd[0]));
+                pendulum(sys, s)
+            })
+            .unwrap();
+        // Three residual evaluations per sample.
+        assert_eq!(seen.len(), 150);
+        for &(m, l, t, q, qd) in &seen {
+            assert!((1.0..3.0).contains(&m) && (0.5..2.0).contains(&l));
+            assert!((4.0..5.0).contains(&t) && (0.3..2.8).contains(&q));
+            assert!((-1.0..1.0).contains(&qd));
+        }
+        let worst = |seed| {
+            Check::new()
+                .seed(seed)
+                .run::<Pendulum, 1>(|sys, s| vec![s.qdd[0] + sys.g * s.q[0].sin()])
+                .unwrap()
+                .worst
+        };
+        assert_eq!(worst(7), worst(7));
+        assert_ne!(worst(7), worst(8));
+    }
+
+    #[test]
+    fn singular_states_are_skipped() {
+        // At r = 0 the polar mass matrix diag(m, m r²) is singular.
+        let result = Check::new()
+            .coordinate("r", 0.0..0.0)
+            .run::<PolarParticle, 2>(|_, s| vec![s.qdd[0]]);
+        assert!(matches!(result, Err(Error::CheckFailed(_))), "{result:?}");
+    }
+
+    #[test]
+    fn bad_settings_are_rejected() {
+        let residual = |sys: &Pendulum, s: &Sample<1>| pendulum(sys, s);
+        let cases = [
+            Check::new().coordinate("phi", 0.0..1.0),
+            Check::new().velocity("x", 0.0..1.0),
+            Check::new().parameter("k", 0.0..1.0),
+            Check::new().samples(0),
+            Check::new().time(1.0..0.0),
+            Check::new().all_coordinates(f64::NAN..1.0),
+            Check::new().all_parameters(0.0..f64::INFINITY),
+            Check::new().all_velocities(2.0..1.0),
+        ];
+        for check in cases {
+            let result = check.run::<Pendulum, 1>(residual);
+            assert!(matches!(result, Err(Error::InvalidInput(_))), "{check:?}");
+        }
+        let mut calls = 0;
+        let result = Check::new().run::<Pendulum, 1>(|_, _| {
+            calls += 1;
+            vec![0.0; 1 + calls / 3]
+        });
+        assert!(matches!(result, Err(Error::InvalidInput(_))));
+        let empty = Check::new().run::<Pendulum, 1>(|_, _| Vec::new());
+        assert!(matches!(empty, Err(Error::InvalidInput(_))));
+        let report = Check::new().run::<Pendulum, 1>(pendulum).unwrap();
+        assert!(matches!(
+            report.assert_below(f64::NAN),
+            Err(Error::InvalidInput(_))
+        ));
+    }
+}

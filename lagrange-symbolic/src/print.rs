@@ -1,0 +1,274 @@
+//! Printing of expressions and derived equations as plain text (the model syntax, so
+//! that it can be pasted back) and as LaTeX.
+
+use crate::equations::Equations;
+use crate::expr::{Expr, Func, Rational};
+
+/// Binding strength of an expression's top operator, for parenthesization.
+fn precedence(e: &Expr) -> u8 {
+    match e {
+        Expr::Add(_) => 1,
+        Expr::Neg(_) => 2,
+        Expr::Mul(_) | Expr::Div(..) => 3,
+        Expr::Number(r) if r.num < 0 || r.den != 1 => 3,
+        Expr::Pow(..) => 4,
+        _ => 5,
+    }
+}
+
+/// The expression in the model syntax.
+pub fn text(e: &Expr) -> String {
+    let wrap = |inner: &Expr, min: u8| {
+        let s = text(inner);
+        if precedence(inner) < min {
+            format!("({s})")
+        } else {
+            s
+        }
+    };
+    match e {
+        Expr::Number(r) if r.den == 1 => r.num.to_string(),
+        Expr::Number(r) => format!("{}/{}", r.num, r.den),
+        Expr::Name(n) => n.clone(),
+        Expr::Velocity(q) => format!("dot({q})"),
+        Expr::Acceleration(q) => format!("ddot({q})"),
+        Expr::Neg(a) => format!("-{}", wrap(a, 3)),
+        Expr::Add(terms) => join_terms(terms, text),
+        Expr::Mul(factors) => match split_sign(factors) {
+            (true, rest) => format!("-{}", wrap(&rest, 3)),
+            (false, _) => factors
+                .iter()
+                .map(|f| wrap(f, 4))
+                .collect::<Vec<_>>()
+                .join("*"),
+        },
+        Expr::Div(a, b) => format!("{}/{}", wrap(a, 3), wrap(b, 4)),
+        Expr::Pow(a, b) => format!("{}^{}", wrap(a, 5), wrap(b, 5)),
+        Expr::Call(f, a) => format!("{}({})", f.name(), text(a)),
+    }
+}
+
+/// A sum with `a + -b` printed as `a - b`.
+fn join_terms(terms: &[Expr], print: fn(&Expr) -> String) -> String {
+    let mut out = String::new();
+    for (k, term) in terms.iter().enumerate() {
+        let s = print(term);
+        match s.strip_prefix('-') {
+            Some(rest) if k > 0 => {
+                out.push_str(" - ");
+                out.push_str(rest);
+            }
+            _ => {
+                if k > 0 {
+                    out.push_str(" + ");
+                }
+                out.push_str(&s);
+            }
+        }
+    }
+    out
+}
+
+/// For a product with a negative numeric factor: `(true, the product with it made positive)`.
+fn split_sign(factors: &[Expr]) -> (bool, Expr) {
+    let mut negative = false;
+    let rest: Vec<Expr> = factors
+        .iter()
+        .filter_map(|f| match f {
+            Expr::Number(r) if r.num < 0 => {
+                negative = !negative;
+                (r.num != -1 || r.den != 1).then(|| {
+                    Expr::Number(Rational {
+                        num: -r.num,
+                        den: r.den,
+                    })
+                })
+            }
+            other => Some(other.clone()),
+        })
+        .collect();
+    let rest = match rest.len() {
+        0 => Expr::Number(Rational::int(1)),
+        1 => rest
+            .into_iter()
+            .next()
+            .unwrap_or(Expr::Number(Rational::int(1))),
+        _ => Expr::Mul(rest),
+    };
+    (negative, rest)
+}
+
+const GREEK: [&str; 24] = [
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
+    "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi",
+    "omega", "varphi",
+];
+
+/// A model name in LaTeX: Greek letters spelled out become symbols, a trailing number or
+/// `_x` becomes a subscript, longer words are upright.
+pub fn latex_name(name: &str) -> String {
+    let (base, sub) = match name.split_once('_') {
+        Some((b, s)) if !b.is_empty() && !s.is_empty() => (b, Some(s)),
+        _ => {
+            let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+            if digits > 0 && digits < name.len() {
+                (
+                    &name[..name.len() - digits],
+                    Some(&name[name.len() - digits..]),
+                )
+            } else {
+                (name, None)
+            }
+        }
+    };
+    let symbol = |s: &str| {
+        let lower = s.to_lowercase();
+        if GREEK.contains(&lower.as_str()) {
+            let mut c = s.chars();
+            match c.next() {
+                Some(first) if first.is_uppercase() => format!("\\{}{}", first, c.as_str()),
+                _ => format!("\\{s}"),
+            }
+        } else if s.chars().count() == 1 {
+            s.to_string()
+        } else {
+            format!("\\mathrm{{{s}}}")
+        }
+    };
+    match sub {
+        Some(sub) => format!("{}_{{{}}}", symbol(base), symbol(sub)),
+        None => symbol(base),
+    }
+}
+
+/// `\dot{θ}_{1}`: the accent goes on the base of a subscripted name.
+fn accented(accent: &str, name: &str) -> String {
+    let l = latex_name(name);
+    match l.split_once("_{") {
+        Some((base, sub)) => format!("\\{accent}{{{base}}}_{{{sub}"),
+        None => format!("\\{accent}{{{l}}}"),
+    }
+}
+
+/// The expression in LaTeX.
+pub fn latex(e: &Expr) -> String {
+    let wrap = |inner: &Expr, min: u8| {
+        let s = latex(inner);
+        if precedence(inner) < min {
+            format!("\\left({s}\\right)")
+        } else {
+            s
+        }
+    };
+    match e {
+        Expr::Number(r) if r.den == 1 => r.num.to_string(),
+        Expr::Number(r) if r.num < 0 => format!("-\\frac{{{}}}{{{}}}", -r.num, r.den),
+        Expr::Number(r) => format!("\\frac{{{}}}{{{}}}", r.num, r.den),
+        Expr::Name(n) if n == "pi" => "\\pi".into(),
+        Expr::Name(n) => latex_name(n),
+        Expr::Velocity(q) => accented("dot", q),
+        Expr::Acceleration(q) => accented("ddot", q),
+        Expr::Neg(a) => format!("-{}", wrap(a, 3)),
+        Expr::Add(terms) => join_terms(terms, latex),
+        Expr::Mul(factors) => match split_sign(factors) {
+            (true, rest) => format!("-{}", wrap(&rest, 3)),
+            (false, _) => factors
+                .iter()
+                .map(|f| wrap(f, 4))
+                .collect::<Vec<_>>()
+                .join(" "),
+        },
+        Expr::Div(a, b) => format!("\\frac{{{}}}{{{}}}", latex(a), latex(b)),
+        Expr::Pow(a, b) => match (&**a, &**b) {
+            (Expr::Call(f, x), Expr::Number(r)) if r.den == 1 && r.num > 0 && *f != Func::Sqrt => {
+                format!("\\{}^{{{}}}\\left({}\\right)", f.name(), r.num, latex(x))
+            }
+            _ => format!("{{{}}}^{{{}}}", wrap(a, 5), latex(b)),
+        },
+        Expr::Call(Func::Sqrt, a) => format!("\\sqrt{{{}}}", latex(a)),
+        Expr::Call(Func::Log, a) => format!("\\ln\\left({}\\right)", latex(a)),
+        Expr::Call(f, a) => format!("\\{}\\left({}\\right)", f.name(), latex(a)),
+    }
+}
+
+/// Left-hand side `Σⱼ Mᵢⱼ q̈ⱼ` of equation `i`, skipping zero entries.
+fn inertia_terms(eq: &Equations, i: usize) -> Expr {
+    let zero = Expr::Number(Rational::int(0));
+    let terms: Vec<Expr> = eq.symbolic.mass_matrix[i]
+        .iter()
+        .zip(&eq.coordinates)
+        .filter(|(m, _)| **m != zero && **m != Expr::Add(vec![]))
+        .map(|(m, q)| {
+            let a = Expr::Acceleration(q.clone());
+            match m {
+                Expr::Number(r) if *r == Rational::int(1) => a,
+                Expr::Add(_) => Expr::Mul(vec![m.clone(), a]),
+                Expr::Mul(fs) => Expr::Mul(fs.iter().cloned().chain([a]).collect()),
+                _ => Expr::Mul(vec![m.clone(), a]),
+            }
+        })
+        .collect();
+    Expr::Add(terms)
+}
+
+/// The equations of motion as text, one `Σ Mᵢⱼ ddot(qⱼ) = fᵢ` line per coordinate.
+pub fn equations_text(eq: &Equations) -> String {
+    (0..eq.coordinates.len())
+        .map(|i| {
+            format!(
+                "{} = {}",
+                text(&inertia_terms(eq, i)),
+                text(&eq.symbolic.forcing[i])
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The equations of motion as the body of a LaTeX `align` environment.
+pub fn equations_latex(eq: &Equations) -> String {
+    (0..eq.coordinates.len())
+        .map(|i| {
+            format!(
+                "{} &= {}",
+                latex(&inertia_terms(eq, i)),
+                latex(&eq.symbolic.forcing[i])
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" \\\\\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn show(source: &str) -> (String, String) {
+        let e = Expr::parse(source).unwrap();
+        (text(&e), latex(&e))
+    }
+
+    #[test]
+    fn text_round_trips_through_the_parser() {
+        for source in [
+            "1/2*m*l^2*dot(theta1)^2 - m*g*l*cos(theta1)",
+            "-(a + b)^2/(c*d)",
+            "x^(1/2) + sin(t)^2",
+        ] {
+            let e = Expr::parse(source).unwrap();
+            assert_eq!(Expr::parse(&text(&e)).unwrap(), e, "{source}");
+        }
+    }
+
+    #[test]
+    fn latex_uses_textbook_notation() {
+        assert_eq!(show("dot(theta1)").1, "\\dot{\\theta}_{1}");
+        assert_eq!(show("ddot(x)").1, "\\ddot{x}");
+        assert_eq!(
+            show("sin(phi)^2*m_2").1,
+            "\\sin^{2}\\left(\\phi\\right) m_{2}"
+        );
+        assert_eq!(show("Omega/2").1, "\\frac{\\Omega}{2}");
+        assert_eq!(show("mass").1, "\\mathrm{mass}");
+    }
+}
