@@ -45,7 +45,8 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
         self
     }
 
-    /// Allows at most `steps` steps (accepted and rejected); more is [`Error::MaxStepsExceeded`].
+    /// Allows at most `steps` steps (accepted and rejected); more is
+    /// [`Error::MaxStepsExceeded`]. Also bounds the number of output times.
     pub fn max_steps(mut self, steps: usize) -> Self {
         self.max_steps = steps;
         self
@@ -62,12 +63,18 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
         qd0: SVector<f64, N>,
         t_end: f64,
     ) -> Result<Trajectory<N>, Error> {
-        if let Some(dt) = self.output_interval
-            && !(dt.is_finite() && dt > 0.0)
-        {
-            return Err(Error::InvalidInput(format!(
-                "output interval must be finite and positive, got {dt}"
-            )));
+        if let Some(dt) = self.output_interval {
+            if !(dt.is_finite() && dt > 0.0) {
+                return Err(Error::InvalidInput(format!(
+                    "output interval must be finite and positive, got {dt}"
+                )));
+            }
+            if (t_end - t0) / dt > self.max_steps as f64 {
+                return Err(Error::InvalidInput(format!(
+                    "output interval {dt} gives more than max_steps = {} points",
+                    self.max_steps
+                )));
+            }
         }
         let y0 = State::new(q0, qd0);
         let mut trajectory = Trajectory::new::<S>()?;
@@ -150,16 +157,16 @@ mod tests {
         let traj = Simulation::new(&OSC)
             .integrator(Integrator::dormand_prince(1e-6, 1e-6))
             .output_interval(0.1)
-            .run(0.0, one(), zero(), 10.0)
+            .run(0.0, one(), zero(), 5.0)
             .unwrap();
-        assert_eq!(traj.len(), 101);
+        assert_eq!(traj.len(), 51);
         for (k, t) in traj.times().iter().enumerate() {
             assert!((t - 0.1 * k as f64).abs() < 1e-12, "{t}");
         }
-        assert_eq!(traj.last().unwrap().0, 10.0);
+        assert_eq!(traj.last().unwrap().0, 5.0);
         assert!(
-            traj.stats().accepted < 100,
-            "steps should span several outputs"
+            traj.stats().accepted < 50,
+            "steps should be longer than the output interval"
         );
         assert!(max_error(&traj) < 1e-5, "{}", max_error(&traj));
     }
@@ -247,6 +254,7 @@ mod tests {
             sim()
                 .integrator(Integrator::dormand_prince(1e-8, 0.0))
                 .run(0.0, one(), zero(), 1.0),
+            sim().output_interval(1e-9).run(0.0, one(), zero(), 1.0),
             sim()
                 .integrator(Integrator::Rk4 { dt: -0.1 })
                 .run(0.0, one(), zero(), 1.0),

@@ -1,0 +1,137 @@
+//! Generated `accelerations` against a hand-written closed form, and planar n-link chains
+//! declared with the derive (n = 2, 4, 8), measured side by side in one run:
+//! `cargo bench --bench accelerations`.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use lagrange::nalgebra::{SVector, Vector2};
+use lagrange::{Lagrangian, LagrangianSystem};
+use std::hint::black_box;
+
+/// The double pendulum as in the README.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(theta1, theta2),
+    kinetic = "1/2*(m1+m2)*l1^2*dot(theta1)^2 + m2*l1*l2*cos(theta1-theta2)*dot(theta1)*dot(theta2) + 1/2*m2*l2^2*dot(theta2)^2",
+    potential = "-(m1+m2)*g*l1*cos(theta1) - m2*g*l2*cos(theta2)"
+)]
+pub struct DoublePendulum {
+    m1: f64,
+    m2: f64,
+    l1: f64,
+    l2: f64,
+    g: f64,
+}
+
+/// The double pendulum's accelerations written by hand (Cramer's rule on the 2×2 system).
+fn hand_written(p: &DoublePendulum, q: &Vector2<f64>, qd: &Vector2<f64>) -> Vector2<f64> {
+    let (s, c) = (q[0] - q[1]).sin_cos();
+    let a = (p.m1 + p.m2) * p.l1 * p.l1;
+    let b = p.m2 * p.l1 * p.l2 * c;
+    let d = p.m2 * p.l2 * p.l2;
+    let f1 = -p.m2 * p.l1 * p.l2 * s * qd[1] * qd[1] - (p.m1 + p.m2) * p.g * p.l1 * q[0].sin();
+    let f2 = p.m2 * p.l1 * p.l2 * s * qd[0] * qd[0] - p.m2 * p.g * p.l2 * q[1].sin();
+    let det = a * d - b * b;
+    Vector2::new((d * f1 - b * f2) / det, (a * f2 - b * f1) / det)
+}
+
+/// Planar 2-link chain of point masses on massless rods, absolute angles, T from positions.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(theta1, theta2),
+    kinetic = "1/2*m1*((l1*cos(theta1)*dot(theta1))^2 + (l1*sin(theta1)*dot(theta1))^2) + 1/2*m2*((l1*cos(theta1)*dot(theta1) + l2*cos(theta2)*dot(theta2))^2 + (l1*sin(theta1)*dot(theta1) + l2*sin(theta2)*dot(theta2))^2)",
+    potential = "-g*(m1*(l1*cos(theta1)) + m2*(l1*cos(theta1) + l2*cos(theta2)))"
+)]
+pub struct Chain2 {
+    m1: f64,
+    m2: f64,
+    l1: f64,
+    l2: f64,
+    g: f64,
+}
+
+/// Planar 4-link chain of point masses on massless rods, absolute angles, T from positions.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(theta1, theta2, theta3, theta4),
+    kinetic = "1/2*m1*((l1*cos(theta1)*dot(theta1))^2 + (l1*sin(theta1)*dot(theta1))^2) + 1/2*m2*((l1*cos(theta1)*dot(theta1) + l2*cos(theta2)*dot(theta2))^2 + (l1*sin(theta1)*dot(theta1) + l2*sin(theta2)*dot(theta2))^2) + 1/2*m3*((l1*cos(theta1)*dot(theta1) + l2*cos(theta2)*dot(theta2) + l3*cos(theta3)*dot(theta3))^2 + (l1*sin(theta1)*dot(theta1) + l2*sin(theta2)*dot(theta2) + l3*sin(theta3)*dot(theta3))^2) + 1/2*m4*((l1*cos(theta1)*dot(theta1) + l2*cos(theta2)*dot(theta2) + l3*cos(theta3)*dot(theta3) + l4*cos(theta4)*dot(theta4))^2 + (l1*sin(theta1)*dot(theta1) + l2*sin(theta2)*dot(theta2) + l3*sin(theta3)*dot(theta3) + l4*sin(theta4)*dot(theta4))^2)",
+    potential = "-g*(m1*(l1*cos(theta1)) + m2*(l1*cos(theta1) + l2*cos(theta2)) + m3*(l1*cos(theta1) + l2*cos(theta2) + l3*cos(theta3)) + m4*(l1*cos(theta1) + l2*cos(theta2) + l3*cos(theta3) + l4*cos(theta4)))"
+)]
+pub struct Chain4 {
+    m1: f64,
+    m2: f64,
+    m3: f64,
+    m4: f64,
+    l1: f64,
+    l2: f64,
+    l3: f64,
+    l4: f64,
+    g: f64,
+}
+
+/// Planar 8-link chain of point masses on massless rods, absolute angles, T from positions.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(theta1, theta2, theta3, theta4, theta5, theta6, theta7, theta8),
+    kinetic = "1/2*m1*((l1*cos(theta1)*dot(theta1))^2 + (l1*sin(theta1)*dot(theta1))^2) + 1/2*m2*((l1*cos(theta1)*dot(theta1) + l2*cos(theta2)*dot(theta2))^2 + (l1*sin(theta1)*dot(theta1) + l2*sin(theta2)*dot(theta2))^2) + 1/2*m3*((l1*cos(theta1)*dot(theta1) + l2*cos(theta2)*dot(theta2) + l3*cos(theta3)*dot(theta3))^2 + (l1*sin(theta1)*dot(theta1) + l2*sin(theta2)*dot(theta2) + l3*sin(theta3)*dot(theta3))^2) + 1/2*m4*((l1*cos(theta1)*dot(theta1) + l2*cos(theta2)*dot(theta2) + l3*cos(theta3)*dot(theta3) + l4*cos(theta4)*dot(theta4))^2 + (l1*sin(theta1)*dot(theta1) + l2*sin(theta2)*dot(theta2) + l3*sin(theta3)*dot(theta3) + l4*sin(theta4)*dot(theta4))^2) + 1/2*m5*((l1*cos(theta1)*dot(theta1) + l2*cos(theta2)*dot(theta2) + l3*cos(theta3)*dot(theta3) + l4*cos(theta4)*dot(theta4) + l5*cos(theta5)*dot(theta5))^2 + (l1*sin(theta1)*dot(theta1) + l2*sin(theta2)*dot(theta2) + l3*sin(theta3)*dot(theta3) + l4*sin(theta4)*dot(theta4) + l5*sin(theta5)*dot(theta5))^2) + 1/2*m6*((l1*cos(theta1)*dot(theta1) + l2*cos(theta2)*dot(theta2) + l3*cos(theta3)*dot(theta3) + l4*cos(theta4)*dot(theta4) + l5*cos(theta5)*dot(theta5) + l6*cos(theta6)*dot(theta6))^2 + (l1*sin(theta1)*dot(theta1) + l2*sin(theta2)*dot(theta2) + l3*sin(theta3)*dot(theta3) + l4*sin(theta4)*dot(theta4) + l5*sin(theta5)*dot(theta5) + l6*sin(theta6)*dot(theta6))^2) + 1/2*m7*((l1*cos(theta1)*dot(theta1) + l2*cos(theta2)*dot(theta2) + l3*cos(theta3)*dot(theta3) + l4*cos(theta4)*dot(theta4) + l5*cos(theta5)*dot(theta5) + l6*cos(theta6)*dot(theta6) + l7*cos(theta7)*dot(theta7))^2 + (l1*sin(theta1)*dot(theta1) + l2*sin(theta2)*dot(theta2) + l3*sin(theta3)*dot(theta3) + l4*sin(theta4)*dot(theta4) + l5*sin(theta5)*dot(theta5) + l6*sin(theta6)*dot(theta6) + l7*sin(theta7)*dot(theta7))^2) + 1/2*m8*((l1*cos(theta1)*dot(theta1) + l2*cos(theta2)*dot(theta2) + l3*cos(theta3)*dot(theta3) + l4*cos(theta4)*dot(theta4) + l5*cos(theta5)*dot(theta5) + l6*cos(theta6)*dot(theta6) + l7*cos(theta7)*dot(theta7) + l8*cos(theta8)*dot(theta8))^2 + (l1*sin(theta1)*dot(theta1) + l2*sin(theta2)*dot(theta2) + l3*sin(theta3)*dot(theta3) + l4*sin(theta4)*dot(theta4) + l5*sin(theta5)*dot(theta5) + l6*sin(theta6)*dot(theta6) + l7*sin(theta7)*dot(theta7) + l8*sin(theta8)*dot(theta8))^2)",
+    potential = "-g*(m1*(l1*cos(theta1)) + m2*(l1*cos(theta1) + l2*cos(theta2)) + m3*(l1*cos(theta1) + l2*cos(theta2) + l3*cos(theta3)) + m4*(l1*cos(theta1) + l2*cos(theta2) + l3*cos(theta3) + l4*cos(theta4)) + m5*(l1*cos(theta1) + l2*cos(theta2) + l3*cos(theta3) + l4*cos(theta4) + l5*cos(theta5)) + m6*(l1*cos(theta1) + l2*cos(theta2) + l3*cos(theta3) + l4*cos(theta4) + l5*cos(theta5) + l6*cos(theta6)) + m7*(l1*cos(theta1) + l2*cos(theta2) + l3*cos(theta3) + l4*cos(theta4) + l5*cos(theta5) + l6*cos(theta6) + l7*cos(theta7)) + m8*(l1*cos(theta1) + l2*cos(theta2) + l3*cos(theta3) + l4*cos(theta4) + l5*cos(theta5) + l6*cos(theta6) + l7*cos(theta7) + l8*cos(theta8)))"
+)]
+pub struct Chain8 {
+    m1: f64,
+    m2: f64,
+    m3: f64,
+    m4: f64,
+    m5: f64,
+    m6: f64,
+    m7: f64,
+    m8: f64,
+    l1: f64,
+    l2: f64,
+    l3: f64,
+    l4: f64,
+    l5: f64,
+    l6: f64,
+    l7: f64,
+    l8: f64,
+    g: f64,
+}
+
+fn state<const N: usize>() -> (SVector<f64, N>, SVector<f64, N>) {
+    (
+        SVector::from_fn(|i, _| 0.3 + 0.1 * i as f64),
+        SVector::from_fn(|i, _| 0.5 - 0.05 * i as f64),
+    )
+}
+
+fn chain<S: LagrangianSystem<N>, const N: usize>(c: &mut Criterion, name: &str) {
+    let values: Vec<f64> = (0..S::PARAMETERS.len())
+        .map(|i| 1.0 + 0.01 * i as f64)
+        .collect();
+    let system = S::from_parameter_values(&values).expect("parameter count");
+    let (q, qd) = state::<N>();
+    c.bench_function(name, |b| {
+        b.iter(|| system.accelerations(0.0, black_box(&q), black_box(&qd)))
+    });
+}
+
+fn accelerations(c: &mut Criterion) {
+    let p = DoublePendulum {
+        m1: 1.0,
+        m2: 1.0,
+        l1: 1.0,
+        l2: 1.0,
+        g: 9.81,
+    };
+    let (q, qd) = state::<2>();
+    c.bench_function("double pendulum/hand-written", |b| {
+        b.iter(|| hand_written(&p, black_box(&q), black_box(&qd)))
+    });
+    c.bench_function("double pendulum/generated", |b| {
+        b.iter(|| p.accelerations(0.0, black_box(&q), black_box(&qd)))
+    });
+    chain::<Chain2, 2>(c, "chain/n=2");
+    chain::<Chain4, 4>(c, "chain/n=4");
+    chain::<Chain8, 8>(c, "chain/n=8");
+}
+
+criterion_group!(benches, accelerations);
+criterion_main!(benches);
