@@ -10,6 +10,8 @@ use syn::{Data, DeriveInput, Fields, Ident, LitStr, Type};
 
 /// The model and where each of its items is written.
 pub struct Parsed {
+    /// Problems found while reading (the model is then partial, but still worth checking).
+    pub errors: Option<syn::Error>,
     /// The model read from the attributes and fields.
     pub model: Model,
     /// The span of each item, for errors.
@@ -29,8 +31,8 @@ impl Parsed {
     }
 }
 
-/// Reads the derive input; every problem found is in the returned error.
-pub fn parse(input: &DeriveInput) -> syn::Result<Parsed> {
+/// Reads the derive input; every problem found is collected in [`Parsed::errors`].
+pub fn parse(input: &DeriveInput) -> Parsed {
     let mut errors: Vec<syn::Error> = Vec::new();
     let mut model = Model {
         name: input.ident.to_string(),
@@ -77,6 +79,7 @@ pub fn parse(input: &DeriveInput) -> syn::Result<Parsed> {
         .filter(|a| a.path().is_ident("lagrangian"))
     {
         found = true;
+        spans.insert(Item::Model, attribute.path().span());
         let result = attribute.parse_nested_meta(|meta| {
             let key = meta
                 .path
@@ -132,17 +135,20 @@ pub fn parse(input: &DeriveInput) -> syn::Result<Parsed> {
         spans.remove(&Item::Coordinates);
     }
 
-    match errors.into_iter().reduce(|mut all, e| {
+    Parsed {
+        errors: combine(errors),
+        model,
+        spans,
+        fields,
+    }
+}
+
+/// All errors as one (syn reports each at its own span), or `None`.
+pub fn combine(errors: impl IntoIterator<Item = syn::Error>) -> Option<syn::Error> {
+    errors.into_iter().reduce(|mut all, e| {
         all.combine(e);
         all
-    }) {
-        Some(e) => Err(e),
-        None => Ok(Parsed {
-            model,
-            spans,
-            fields,
-        }),
-    }
+    })
 }
 
 fn is_f64(ty: &Type) -> bool {

@@ -12,15 +12,20 @@ use crate::program;
 
 /// Expands `#[derive(Lagrangian)]`.
 pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
-    let parsed = attr::parse(input)?;
-    let equations = lagrange_symbolic::derive(&parsed.model).map_err(|errors| {
+    let parsed = attr::parse(input);
+    let model_errors = |errors: Vec<lagrange_symbolic::model::ModelError>| {
         errors
             .into_iter()
             .map(|e| syn::Error::new(parsed.span(e.item), e.message))
-            .reduce(|mut all, e| {
-                all.combine(e);
-                all
-            })
+    };
+    if let Some(reading) = &parsed.errors {
+        // Report what the model checks find too, without running the engine.
+        let checks = parsed.model.check().err().unwrap_or_default();
+        let all = std::iter::once(reading.clone()).chain(model_errors(checks));
+        return Err(attr::combine(all).unwrap_or_else(|| reading.clone()));
+    }
+    let equations = lagrange_symbolic::derive(&parsed.model).map_err(|errors| {
+        attr::combine(model_errors(errors))
             .unwrap_or_else(|| syn::Error::new(input.ident.span(), "the model is invalid"))
     })?;
     implementation(input, &parsed, &equations)

@@ -178,6 +178,16 @@ impl Parser<'_> {
         }
     }
 
+    fn missing_paren(&self, opened: &str) -> ParseError {
+        if self.rest().trim().is_empty() {
+            self.error(format!(
+                "the expression ends before the `)` that closes {opened}"
+            ))
+        } else {
+            self.error(format!("expected `)` to close {opened}"))
+        }
+    }
+
     fn skip_space(&mut self) {
         let rest = self.rest();
         self.pos += rest.len() - rest.trim_start().len();
@@ -261,7 +271,7 @@ impl Parser<'_> {
             self.pos += 1;
             let inner = self.sum()?;
             if !self.eat(')') {
-                return Err(self.error("expected `)`".into()));
+                return Err(self.missing_paren("`(`"));
             }
             return Ok(inner);
         }
@@ -287,7 +297,7 @@ impl Parser<'_> {
         let arg_start = self.pos;
         let arg = self.sum()?;
         if !self.eat(')') {
-            return Err(self.error(format!("expected `)` to close `{name}(`")));
+            return Err(self.missing_paren(&format!("`{name}(`")));
         }
         if name == "dot" || name == "ddot" {
             return match arg {

@@ -190,25 +190,28 @@ fn check_mass_matrix(model: &CheckedModel, equations: &Equations) -> Result<(), 
     } else {
         Item::Lagrangian
     };
-    let missing: Vec<String> = zero_rows
+    let missing: Vec<&String> = zero_rows
         .iter()
         .zip(&model.coordinates)
         .filter(|(zero, _)| **zero)
-        .map(|(_, q)| format!("`dot({q})`"))
+        .map(|(_, q)| q)
         .collect();
     let what = if item == Item::Kinetic {
         "the kinetic energy"
     } else {
         "the Lagrangian"
     };
+    let list =
+        |f: &dyn Fn(&String) -> String| missing.iter().map(|q| f(q)).collect::<Vec<_>>().join(", ");
     let message = if missing.is_empty() {
         format!(
             "the mass matrix ∂²L/∂q̇∂q̇ is singular at every sampled state: {what} does not determine all accelerations"
         )
     } else {
         format!(
-            "the mass matrix ∂²L/∂q̇∂q̇ is singular: {what} is not quadratic in {}, so the equations do not determine its acceleration",
-            missing.join(", ")
+            "the mass matrix ∂²L/∂q̇∂q̇ is singular: {what} has no term quadratic in {}, so the equations of motion do not determine the acceleration of {}",
+            list(&|q| format!("`dot({q})`")),
+            list(&|q| format!("`{q}`")),
         )
     };
     Err(vec![ModelError { item, message }])
@@ -258,6 +261,7 @@ impl SplitMix {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expr::Expr;
     use crate::model::Model;
 
     fn double_pendulum() -> Model {
@@ -308,5 +312,57 @@ mod tests {
             "{}",
             errors[0].message
         );
+    }
+
+    #[test]
+    fn concurrent_derivations_are_serialized_not_aborted() {
+        // Symbolica's restricted mode aborts the process on a second concurrent thread;
+        // every derivation goes through the session lock, so these all succeed.
+        let handles: Vec<_> = (0..8)
+            .map(|_| std::thread::spawn(|| derive(&double_pendulum()).map(|e| e.programs.dynamics)))
+            .collect();
+        let programs: Vec<_> = handles
+            .into_iter()
+            .map(|h| h.join().unwrap().unwrap())
+            .collect();
+        assert!(
+            programs.windows(2).all(|w| w[0] == w[1]),
+            "derivation is deterministic"
+        );
+    }
+
+    #[test]
+    fn kinetic_energy_splits_by_velocity_degree() {
+        // Thomson & Tait §319 Example E (axes turning at the rate w):
+        // T₂ = ½m(ẋ² + ẏ²), T₁ = m w (x ẏ − y ẋ), T₀ = ½ m w² (x² + y²).
+        let model = Model {
+            name: "E".into(),
+            coordinates: vec!["x".into(), "y".into()],
+            parameters: vec!["m".into(), "w".into()],
+            kinetic: Some("1/2*m*((dot(x) - w*y)^2 + (dot(y) + w*x)^2)".into()),
+            ..Model::default()
+        };
+        let eq = derive(&model).unwrap();
+        assert_eq!(eq.conserved, Conserved::JacobiIntegral);
+        let [t2, t1, t0] = eq.symbolic.velocity_split.clone().unwrap();
+        let expected = [
+            "1/2*m*(dot(x)^2 + dot(y)^2)",
+            "m*w*(x*dot(y) - y*dot(x))",
+            "1/2*m*w^2*(x^2 + y^2)",
+        ];
+        let names = Names {
+            coordinates: model.coordinates.clone(),
+            parameters: model.parameters.clone(),
+        };
+        let parts = [t2, t1, t0];
+        let expected: Vec<Expr> = expected.iter().map(|e| Expr::parse(e).unwrap()).collect();
+        let differences_vanish = cas::session(names, move |s| {
+            Ok(parts
+                .iter()
+                .zip(&expected)
+                .all(|(got, want)| (&s.expr(got).unwrap() - &s.expr(want).unwrap()).is_zero()))
+        })
+        .unwrap();
+        assert!(differences_vanish);
     }
 }

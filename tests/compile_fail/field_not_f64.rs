@@ -1,0 +1,15 @@
+// Every field is a parameter and must be `f64`.
+use lagrange::Lagrangian;
+
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x),
+    kinetic = "1/2*m*dot(x)^2",
+    potential = "1/2*k*x^2",
+)]
+struct Oscillator {
+    m: f64,
+    k: f32,
+}
+
+fn main() {}

@@ -1,0 +1,15 @@
+// An expression that does not parse: the parenthesis is never closed.
+use lagrange::Lagrangian;
+
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x),
+    kinetic = "1/2*m*(dot(x)^2",
+    potential = "1/2*k*x^2",
+)]
+struct Oscillator {
+    m: f64,
+    k: f64,
+}
+
+fn main() {}
