@@ -52,8 +52,6 @@ fn implementation(
     };
     let body = |p: &Program| program::block(p, &read_input);
     let dynamics = body(&eq.programs.dynamics)?;
-    let mass_matrix = body(&eq.programs.mass_matrix)?;
-    let forcing = body(&eq.programs.forcing)?;
     let lagrangian = body(&eq.programs.lagrangian)?;
     let energy = body(&eq.programs.energy)?;
     let jacobi = body(&eq.programs.jacobi_integral)?;
@@ -99,16 +97,12 @@ fn implementation(
                 ::core::result::Result::Ok(Self { #(#fields: values[#indices]),* })
             }
 
-            #[allow(unused_variables, clippy::all)]
             fn mass_matrix(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
-                let values: [f64; #nn] = #mass_matrix;
-                <#matrix>::from_row_slice(&values)
+                self.mass_matrix_and_forcing(t, q, qd).0
             }
 
-            #[allow(unused_variables, clippy::all)]
             fn forcing(&self, t: f64, q: &#vector, qd: &#vector) -> #vector {
-                let values: [f64; #n] = #forcing;
-                <#vector>::from_column_slice(&values)
+                self.mass_matrix_and_forcing(t, q, qd).1
             }
 
             #[allow(unused_variables, clippy::all)]

@@ -70,10 +70,6 @@ pub enum Conserved {
 pub struct Programs {
     /// `M` row-major (`n²` outputs) followed by `f` (`n` outputs), sharing subexpressions.
     pub dynamics: Program,
-    /// `M` row-major.
-    pub mass_matrix: Program,
-    /// `f`.
-    pub forcing: Program,
     /// `L` (one output).
     pub lagrangian: Program,
     /// `T + V`, or the Jacobi integral for a model given by `L` (one output).
@@ -100,8 +96,8 @@ pub struct Symbolic {
     /// The Jacobi integral.
     pub jacobi_integral: Expr,
     /// The parts of `T` (or of `L` when the model gives `L`) of degree 2, 1 and 0 in the
-    /// velocities (Thomson & Tait §318: T = T₂ + T₁ + T₀); `None` when it is not a
-    /// polynomial of degree at most 2 in the velocities.
+    /// velocities (Thomson & Tait §318: T = T₂ + T₁ + T₀); `None` when the mass matrix
+    /// depends on the velocities (then it is not a quadratic polynomial in them).
     pub velocity_split: Option<[Expr; 3]>,
 }
 

@@ -84,7 +84,7 @@ fn derive_in(s: &Session, model: &CheckedModel) -> Result<Equations, String> {
                     .is_none_or(|d| d.diff(Var::Velocity(i)).is_zero())
         })
         .collect();
-    let velocity_split = split_by_velocity_degree(s, &split_source, n);
+    let velocity_split = split_by_velocity_degree(s, &split_source, &momenta, &mass);
     let homogeneous_kinetic = model_is_kinetic(model)
         && velocity_split
             .as_ref()
@@ -106,8 +106,6 @@ fn derive_in(s: &Session, model: &CheckedModel) -> Result<Equations, String> {
     let compile = |outputs: &[Sym]| s.compile(outputs, &inputs);
     let programs = Programs {
         dynamics: compile(&dynamics_outputs)?,
-        mass_matrix: compile(&flat_mass)?,
-        forcing: compile(&forcing)?,
         lagrangian: compile(std::slice::from_ref(&lagrangian))?,
         energy: compile(std::slice::from_ref(&energy))?,
         jacobi_integral: compile(std::slice::from_ref(&jacobi))?,
@@ -147,22 +145,38 @@ fn model_is_kinetic(model: &CheckedModel) -> bool {
     matches!(model.energy, Energy::KineticPotential { .. })
 }
 
-/// `[X₂, X₁, X₀]`: the parts of `x` homogeneous of degree 2, 1, 0 in the velocities, from
-/// `x(λ q̇) = λ² X₂ + λ X₁ + X₀`; `None` if `x` is not of that form.
-fn split_by_velocity_degree(s: &Session, x: &Sym, n: usize) -> Option<[Sym; 3]> {
-    let lambda = Var::Auxiliary(0);
-    let scaled = (0..n).fold(x.clone(), |acc, i| {
-        acc.substitute(
-            Var::Velocity(i),
-            &(&s.var(lambda) * &s.var(Var::Velocity(i))),
-        )
-    });
-    let coefficients = scaled.polynomial_coefficients(lambda)?;
-    if coefficients.len() > 3 {
+/// `[X₂, X₁, X₀]`: the parts of `x` (`T`, or `L` for a model given by `L`) homogeneous of
+/// degree 2, 1 and 0 in the velocities, from its derivatives at `q̇ = 0`:
+/// `X₀ = x|₀`, `X₁ = Σ q̇ᵢ (∂x/∂q̇ᵢ)|₀`, `X₂ = ½ Σ q̇ᵢ q̇ⱼ ∂²x/∂q̇ᵢ∂q̇ⱼ`.
+/// `∂x/∂q̇` are the momenta and `∂²x/∂q̇∂q̇` the mass matrix (`V` has no velocities).
+/// Exact when the mass matrix is free of velocities; `None` otherwise.
+fn split_by_velocity_degree(
+    s: &Session,
+    x: &Sym,
+    momenta: &[Sym],
+    mass: &[Vec<Sym>],
+) -> Option<[Sym; 3]> {
+    let n = momenta.len();
+    let velocities: Vec<Var> = (0..n).map(Var::Velocity).collect();
+    if mass
+        .iter()
+        .flatten()
+        .any(|m| velocities.iter().any(|&v| m.contains(v)))
+    {
         return None;
     }
-    let part = |k: usize| coefficients.get(k).cloned().unwrap_or_else(|| s.int(0));
-    Some([part(2), part(1), part(0)])
+    let v = |i: usize| s.var(Var::Velocity(i));
+    let at_rest = |e: &Sym| e.substitute_zero(&velocities);
+    let x0 = at_rest(x);
+    let mut x1 = s.int(0);
+    let mut x2 = s.int(0);
+    for i in 0..n {
+        x1 = &x1 + &(&v(i) * &at_rest(&momenta[i]));
+        for j in 0..n {
+            x2 = &x2 + &(&(&v(i) * &v(j)) * &mass[i][j]);
+        }
+    }
+    Some([&x2 * &s.half(), x1, x0])
 }
 
 /// Rejects a mass matrix that is singular at every sampled state: the equations would
@@ -175,8 +189,9 @@ fn check_mass_matrix(model: &CheckedModel, equations: &Equations) -> Result<(), 
     let mut regular = false;
     for _ in 0..8 {
         let state: Vec<f64> = (0..inputs.len()).map(|_| 0.5 + 1.5 * rng.unit()).collect();
-        let mut m = vec![0.0; n * n];
-        equations.programs.mass_matrix.evaluate(&state, &mut m);
+        let mut dynamics = vec![0.0; n * n + n];
+        equations.programs.dynamics.evaluate(&state, &mut dynamics);
+        let mut m = dynamics[..n * n].to_vec();
         for (i, zero) in zero_rows.iter_mut().enumerate() {
             *zero &= m[i * n..(i + 1) * n].iter().all(|&x| x == 0.0);
         }

@@ -8,8 +8,9 @@ use symbolica::prelude::*;
 use super::{Sym, Var, symbol_of};
 use crate::ir::{Instr, Intrinsic, Program, Slot};
 
-/// Horner-scheme iterations: more shrinks the code a little and costs derivation time.
-const HORNER_ITERATIONS: usize = 10;
+/// Horner-scheme iterations. Measured on the 8-link chain (`examples/derive_timing.rs`):
+/// 10 iterations give 1464 operations in 1.0 s, 1 iteration 1470 operations in 0.44 s.
+const HORNER_ITERATIONS: usize = 1;
 
 /// Compiles `outputs` into one program over `inputs`.
 pub fn compile(outputs: &[Sym], inputs: &[Var]) -> Result<Program, String> {

@@ -92,6 +92,11 @@ impl Session {
         Sym(Atom::var(symbol_of(var)))
     }
 
+    /// The number ½.
+    pub fn half(&self) -> Sym {
+        Sym(Atom::num(1) / Atom::num(2))
+    }
+
     /// An exact integer.
     pub fn int(&self, n: i64) -> Sym {
         Sym(Atom::num(n))
@@ -279,40 +284,14 @@ impl Sym {
         self.0.contains_symbol(symbol_of(var))
     }
 
-    /// `self` with `var` replaced by `value`.
-    pub fn substitute(&self, var: Var, value: &Sym) -> Sym {
-        let pattern = Atom::var(symbol_of(var)).to_pattern();
-        Sym(self.0.replace(pattern).with(value.0.to_pattern()))
-    }
-
-    /// The coefficients of `self` as a polynomial in `var`, by power (index `k` holds the
-    /// coefficient of `var^k`). `None` when `self` is not a polynomial in `var`.
-    pub fn polynomial_coefficients(&self, var: Var) -> Option<Vec<Sym>> {
-        let x = Atom::var(symbol_of(var));
-        let mut by_power: Vec<Atom> = Vec::new();
-        for (key, coefficient) in self
-            .0
-            .expand()
-            .coefficient_list::<u8>(std::slice::from_ref(&x))
-        {
-            if coefficient.contains_symbol(symbol_of(var)) {
-                return None;
-            }
-            let power = match key.as_view() {
-                AtomView::Num(_) => 0,
-                AtomView::Var(_) => 1,
-                AtomView::Pow(p) => match p.get_exp() {
-                    AtomView::Num(_) => p.get_exp().to_string().parse::<usize>().ok()?,
-                    _ => return None,
-                },
-                _ => return None,
-            };
-            if by_power.len() <= power {
-                by_power.resize(power + 1, Atom::num(0));
-            }
-            by_power[power] = &by_power[power] + coefficient;
-        }
-        Some(by_power.into_iter().map(Sym).collect())
+    /// `self` with every variable of `vars` set to zero.
+    pub fn substitute_zero(&self, vars: &[Var]) -> Sym {
+        let zero = Atom::num(0).to_pattern();
+        let replacements: Vec<Replacement> = vars
+            .iter()
+            .map(|&v| Replacement::new(Atom::var(symbol_of(v)).to_pattern(), zero.clone()))
+            .collect();
+        Sym(self.0.replace_multiple(&replacements))
     }
 }
 
