@@ -7,20 +7,11 @@ use lagrange::nalgebra::{SVector, Vector2};
 use lagrange::{Lagrangian, LagrangianSystem};
 use std::hint::black_box;
 
-/// The double pendulum as in the README.
-#[derive(Lagrangian)]
-#[lagrangian(
-    coordinates(theta1, theta2),
-    kinetic = "1/2*(m1+m2)*l1^2*dot(theta1)^2 + m2*l1*l2*cos(theta1-theta2)*dot(theta1)*dot(theta2) + 1/2*m2*l2^2*dot(theta2)^2",
-    potential = "-(m1+m2)*g*l1*cos(theta1) - m2*g*l2*cos(theta2)"
-)]
-pub struct DoublePendulum {
-    m1: f64,
-    m2: f64,
-    l1: f64,
-    l2: f64,
-    g: f64,
-}
+#[path = "../examples/double_pendulum.rs"]
+#[allow(dead_code)]
+mod double_pendulum;
+
+use double_pendulum::DoublePendulum;
 
 /// The double pendulum's accelerations written by hand (Cramer's rule on the 2×2 system).
 fn hand_written(p: &DoublePendulum, q: &Vector2<f64>, qd: &Vector2<f64>) -> Vector2<f64> {

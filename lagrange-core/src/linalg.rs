@@ -1,20 +1,88 @@
 //! Numerical solution of `M q̈ = f`: the mass matrix is never inverted symbolically.
 
-use nalgebra::{DMatrix, DVector, SMatrix, SVector};
+use nalgebra::{SMatrix, SVector};
 
 /// Solves `m x = f`: Cholesky when `m` is symmetric positive definite (the usual case for a
 /// mass matrix), LU with partial pivoting otherwise. `None` when `m` is singular.
+///
+/// Both factorizations work in place on the stack with loops over the constant `N`, which
+/// the compiler unrolls for the small systems of mechanics.
 pub fn solve_mass_matrix<const N: usize>(
     m: SMatrix<f64, N, N>,
     f: SVector<f64, N>,
 ) -> Option<SVector<f64, N>> {
-    if let Some(chol) = m.cholesky() {
-        return Some(chol.solve(&f));
+    cholesky_solve(m, f).or_else(|| lu_solve(m, f))
+}
+
+/// `m = L Lᵀ`, then two triangular solves; `None` unless every pivot is positive.
+fn cholesky_solve<const N: usize>(
+    mut m: SMatrix<f64, N, N>,
+    mut x: SVector<f64, N>,
+) -> Option<SVector<f64, N>> {
+    // The lower triangle of `m` is overwritten by `L`.
+    for j in 0..N {
+        let mut d = m[(j, j)];
+        for k in 0..j {
+            d -= m[(j, k)] * m[(j, k)];
+        }
+        if !(d > 0.0) {
+            return None;
+        }
+        let d = d.sqrt();
+        m[(j, j)] = d;
+        for i in j + 1..N {
+            let mut s = m[(i, j)];
+            for k in 0..j {
+                s -= m[(i, k)] * m[(j, k)];
+            }
+            m[(i, j)] = s / d;
+        }
     }
-    // Generic `N` has no static LU in nalgebra; the fallback runs on a dynamic copy.
-    let lu = DMatrix::from_column_slice(N, N, m.as_slice()).lu();
-    lu.solve(&DVector::from_column_slice(f.as_slice()))
-        .map(|x| SVector::from_column_slice(x.as_slice()))
+    for i in 0..N {
+        let mut s = x[i];
+        for k in 0..i {
+            s -= m[(i, k)] * x[k];
+        }
+        x[i] = s / m[(i, i)];
+    }
+    for i in (0..N).rev() {
+        let mut s = x[i];
+        for k in i + 1..N {
+            s -= m[(k, i)] * x[k];
+        }
+        x[i] = s / m[(i, i)];
+    }
+    Some(x)
+}
+
+/// Gaussian elimination with partial pivoting; `None` on a zero pivot.
+fn lu_solve<const N: usize>(
+    mut m: SMatrix<f64, N, N>,
+    mut x: SVector<f64, N>,
+) -> Option<SVector<f64, N>> {
+    for col in 0..N {
+        let pivot = (col..N).max_by(|&a, &b| m[(a, col)].abs().total_cmp(&m[(b, col)].abs()))?;
+        if m[(pivot, col)] == 0.0 || !m[(pivot, col)].is_finite() {
+            return None;
+        }
+        m.swap_rows(col, pivot);
+        x.swap_rows(col, pivot);
+        for row in col + 1..N {
+            let factor = m[(row, col)] / m[(col, col)];
+            for k in col..N {
+                m[(row, k)] -= factor * m[(col, k)];
+            }
+            x[row] -= factor * x[col];
+        }
+    }
+    for i in (0..N).rev() {
+        let mut s = x[i];
+        for k in i + 1..N {
+            s -= m[(i, k)] * x[k];
+        }
+        x[i] = s / m[(i, i)];
+    }
+    Some(x)
 }
 
 #[cfg(test)]
@@ -36,6 +104,21 @@ mod tests {
         let x = Vector2::new(3.0, 5.0);
         let solved = solve_mass_matrix(m, m * x).unwrap();
         assert!((solved - x).norm() < 1e-14);
+    }
+
+    #[test]
+    fn larger_systems_match_a_known_solution() {
+        // A Hilbert-like SPD matrix and a nonsymmetric one, each against a chosen x.
+        let spd = nalgebra::Matrix4::from_fn(|i, j| {
+            1.0 / (i + j + 1) as f64 + if i == j { 1.0 } else { 0.0 }
+        });
+        let general = nalgebra::Matrix4::from_fn(|i, j| ((3 * i + 5 * j) % 7) as f64 - 3.0);
+        let x = nalgebra::Vector4::new(1.0, -2.0, 0.5, 3.0);
+        for m in [spd, general] {
+            let solved = solve_mass_matrix(m, m * x).unwrap();
+            assert!((solved - x).norm() < 1e-12, "{solved} vs {x}");
+        }
+        assert!(cholesky_solve(general, general * x).is_none());
     }
 
     #[test]

@@ -16,32 +16,67 @@ fn precedence(e: &Expr) -> u8 {
     }
 }
 
-/// The expression in the model syntax.
-pub fn text(e: &Expr) -> String {
-    let wrap = |inner: &Expr, min: u8| {
-        let s = text(inner);
+/// What the two notations write differently around the shared operators.
+struct Notation {
+    print: fn(&Expr) -> String,
+    open: &'static str,
+    close: &'static str,
+    times: &'static str,
+}
+
+const TEXT: Notation = Notation {
+    print: text,
+    open: "(",
+    close: ")",
+    times: "*",
+};
+
+const LATEX: Notation = Notation {
+    print: latex,
+    open: "\\left(",
+    close: "\\right)",
+    times: " ",
+};
+
+impl Notation {
+    /// `inner`, parenthesized when it binds looser than `min`.
+    fn wrap(&self, inner: &Expr, min: u8) -> String {
+        let s = (self.print)(inner);
         if precedence(inner) < min {
-            format!("({s})")
+            format!("{}{s}{}", self.open, self.close)
         } else {
             s
         }
-    };
+    }
+
+    /// Negations, sums and products, which both notations write alike.
+    fn operators(&self, e: &Expr) -> String {
+        match e {
+            Expr::Neg(a) => format!("-{}", self.wrap(a, 3)),
+            Expr::Add(terms) => join_terms(terms, self.print),
+            Expr::Mul(factors) => match split_sign(factors) {
+                (true, rest) => format!("-{}", self.wrap(&rest, 3)),
+                (false, _) => factors
+                    .iter()
+                    .map(|f| self.wrap(f, 4))
+                    .collect::<Vec<_>>()
+                    .join(self.times),
+            },
+            other => (self.print)(other),
+        }
+    }
+}
+
+/// The expression in the model syntax.
+pub fn text(e: &Expr) -> String {
+    let wrap = |inner: &Expr, min: u8| TEXT.wrap(inner, min);
     match e {
         Expr::Number(r) if r.den == 1 => r.num.to_string(),
         Expr::Number(r) => format!("{}/{}", r.num, r.den),
         Expr::Name(n) => n.clone(),
         Expr::Velocity(q) => format!("dot({q})"),
         Expr::Acceleration(q) => format!("ddot({q})"),
-        Expr::Neg(a) => format!("-{}", wrap(a, 3)),
-        Expr::Add(terms) => join_terms(terms, text),
-        Expr::Mul(factors) => match split_sign(factors) {
-            (true, rest) => format!("-{}", wrap(&rest, 3)),
-            (false, _) => factors
-                .iter()
-                .map(|f| wrap(f, 4))
-                .collect::<Vec<_>>()
-                .join("*"),
-        },
+        Expr::Neg(_) | Expr::Add(_) | Expr::Mul(_) => TEXT.operators(e),
         Expr::Div(a, b) => format!("{}/{}", wrap(a, 3), wrap(b, 4)),
         Expr::Pow(a, b) => format!("{}^{}", wrap(a, 5), wrap(b, 5)),
         Expr::Call(f, a) => format!("{}({})", f.name(), text(a)),
@@ -152,14 +187,7 @@ fn accented(accent: &str, name: &str) -> String {
 
 /// The expression in LaTeX.
 pub fn latex(e: &Expr) -> String {
-    let wrap = |inner: &Expr, min: u8| {
-        let s = latex(inner);
-        if precedence(inner) < min {
-            format!("\\left({s}\\right)")
-        } else {
-            s
-        }
-    };
+    let wrap = |inner: &Expr, min: u8| LATEX.wrap(inner, min);
     match e {
         Expr::Number(r) if r.den == 1 => r.num.to_string(),
         Expr::Number(r) if r.num < 0 => format!("-\\frac{{{}}}{{{}}}", -r.num, r.den),
@@ -168,16 +196,7 @@ pub fn latex(e: &Expr) -> String {
         Expr::Name(n) => latex_name(n),
         Expr::Velocity(q) => accented("dot", q),
         Expr::Acceleration(q) => accented("ddot", q),
-        Expr::Neg(a) => format!("-{}", wrap(a, 3)),
-        Expr::Add(terms) => join_terms(terms, latex),
-        Expr::Mul(factors) => match split_sign(factors) {
-            (true, rest) => format!("-{}", wrap(&rest, 3)),
-            (false, _) => factors
-                .iter()
-                .map(|f| wrap(f, 4))
-                .collect::<Vec<_>>()
-                .join(" "),
-        },
+        Expr::Neg(_) | Expr::Add(_) | Expr::Mul(_) => LATEX.operators(e),
         Expr::Div(a, b) => format!("\\frac{{{}}}{{{}}}", latex(a), latex(b)),
         Expr::Pow(a, b) => match (&**a, &**b) {
             (Expr::Call(f, x), Expr::Number(r)) if r.den == 1 && r.num > 0 && *f != Func::Sqrt => {

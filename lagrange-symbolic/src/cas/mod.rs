@@ -30,8 +30,6 @@ pub enum Var {
     Acceleration(usize),
     /// Parameter `i`.
     Parameter(usize),
-    /// An auxiliary variable for manipulations (e.g. a scaling factor).
-    Auxiliary(usize),
 }
 
 /// Names of coordinates and parameters, to translate [`Expr`] leaves to [`Var`]s and back.
@@ -67,7 +65,6 @@ fn symbol_of(var: Var) -> Symbol {
         Var::Velocity(i) => format!("lagrange::v{i}"),
         Var::Acceleration(i) => format!("lagrange::a{i}"),
         Var::Parameter(i) => format!("lagrange::p{i}"),
-        Var::Auxiliary(i) => format!("lagrange::x{i}"),
     };
     symbol!(&name)
 }
@@ -81,7 +78,6 @@ fn var_of(symbol: Symbol) -> Option<Var> {
         "v" => Var::Velocity(index),
         "a" => Var::Acceleration(index),
         "p" => Var::Parameter(index),
-        "x" => Var::Auxiliary(index),
         _ => return None,
     })
 }
@@ -248,7 +244,6 @@ impl Session {
             Var::Velocity(i) => Expr::Velocity(coordinate(i)),
             Var::Acceleration(i) => Expr::Acceleration(coordinate(i)),
             Var::Parameter(i) => Expr::Name(self.names.parameters[i].clone()),
-            Var::Auxiliary(i) => Expr::Name(format!("aux{i}")),
         }
     }
 }
