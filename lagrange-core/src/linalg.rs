@@ -25,7 +25,8 @@ fn cholesky_solve<const N: usize>(
         for k in 0..j {
             d -= m[(j, k)] * m[(j, k)];
         }
-        if !(d > 0.0) {
+        // Also rejects NaN.
+        if d.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
             return None;
         }
         let d = d.sqrt();

@@ -170,10 +170,10 @@ fn split_by_velocity_degree(
     let x0 = at_rest(x);
     let mut x1 = s.int(0);
     let mut x2 = s.int(0);
-    for i in 0..n {
-        x1 = &x1 + &(&v(i) * &at_rest(&momenta[i]));
-        for j in 0..n {
-            x2 = &x2 + &(&(&v(i) * &v(j)) * &mass[i][j]);
+    for (i, (p, row)) in momenta.iter().zip(mass).enumerate() {
+        x1 = &x1 + &(&v(i) * &at_rest(p));
+        for (j, m) in row.iter().enumerate() {
+            x2 = &x2 + &(&(&v(i) * &v(j)) * m);
         }
     }
     Some([&x2 * &s.half(), x1, x0])
