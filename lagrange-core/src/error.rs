@@ -33,6 +33,13 @@ pub enum Error {
         /// The step budget (accepted and rejected steps).
         steps: usize,
     },
+    /// Newton's method did not converge (an implicit step, or velocities from momenta).
+    NoConvergence {
+        /// Time at which it happened.
+        t: f64,
+        /// Iterations made.
+        iterations: usize,
+    },
     /// A setting or argument is out of its domain.
     InvalidInput(String),
     /// Derived equations disagree with reference equations (see [`crate::verify`]).
@@ -66,6 +73,10 @@ impl fmt::Display for Error {
             Error::MaxStepsExceeded { t, steps } => {
                 write!(f, "more than {steps} steps needed (stopped at t = {t})")
             }
+            Error::NoConvergence { t, iterations } => write!(
+                f,
+                "Newton's method did not converge in {iterations} iterations at t = {t}"
+            ),
             Error::InvalidInput(what) => write!(f, "invalid input: {what}"),
             Error::CheckFailed(what) => write!(f, "check failed: {what}"),
             Error::Io(e) => write!(f, "I/O error: {e}"),

@@ -1,12 +1,16 @@
 //! Integrators for the first-order form `y = (q, q̇)`, `ẏ = (q̇, q̈(t, q, q̇))`.
 //!
-//! Two methods, chosen with [`Integrator`]:
+//! The methods, chosen with [`Integrator`]:
 //!
 //! - [`Integrator::Rk4`]: the classic fixed-step Runge–Kutta method, order 4, no error control.
 //! - [`Integrator::DormandPrince`]: the adaptive embedded Dormand–Prince 5(4) pair with a
 //!   continuous extension of order 4 (Hairer's `dopri5`).
+//! - [`Integrator::GaussLegendre`]: symplectic Gauss–Legendre collocation on the canonical
+//!   variables, order `2s` (conservative models).
+//! - [`Integrator::Variational`]: the midpoint variational integrator, from the discrete
+//!   Euler–Lagrange equations (conservative models).
 //!
-//! Both report every accepted step as a [`Step`] that can be sampled anywhere inside it.
+//! All report every accepted step as a [`Step`] that can be sampled anywhere inside it.
 
 use std::ops::{Add, Mul, Sub};
 
@@ -16,6 +20,7 @@ use crate::error::Error;
 use crate::system::LagrangianSystem;
 
 mod dopri;
+mod implicit;
 mod rk4;
 
 /// How to integrate the equations of motion.
@@ -43,6 +48,25 @@ pub enum Integrator {
         h0: Option<f64>,
         /// Largest step; `None` means the whole interval.
         h_max: Option<f64>,
+    },
+    /// Gauss–Legendre collocation with `stages` ∈ {1, 2, 3} (order 2, 4, 6) and a fixed
+    /// step `dt`, on `(q, p)`: symplectic and symmetric, so the energy error of a
+    /// conservative system stays bounded over long runs instead of drifting. Each step
+    /// solves its stage equations by Newton's method with the generated Jacobians.
+    /// One stage is the implicit midpoint rule. Needs a conservative model.
+    GaussLegendre {
+        /// The step size.
+        dt: f64,
+        /// Number of stages.
+        stages: usize,
+    },
+    /// The variational integrator of the midpoint discrete Lagrangian
+    /// `L_d(q_k, q_{k+1}) = dt·L((q_k + q_{k+1})/2, (q_{k+1} − q_k)/dt)`, order 2: the
+    /// discrete Euler–Lagrange equations solved for `q_{k+1}` by Newton's method. Momenta
+    /// of cyclic coordinates are conserved to round-off. Needs a conservative model.
+    Variational {
+        /// The step size.
+        dt: f64,
     },
 }
 
@@ -120,6 +144,14 @@ impl Integrator {
                 };
                 dopri::integrate(&mut rhs, &settings, t0, y0, t_end, on_step)?
             }
+            Integrator::GaussLegendre { dt, stages } => {
+                let steps = fixed_steps(t0, t_end, dt, max_steps)?;
+                implicit::gauss(&mut rhs, stages, &steps, y0, on_step)?
+            }
+            Integrator::Variational { dt } => {
+                let steps = fixed_steps(t0, t_end, dt, max_steps)?;
+                implicit::variational(&mut rhs, &steps, y0, on_step)?
+            }
         };
         Ok(Stats {
             accepted,
@@ -140,7 +172,15 @@ impl Integrator {
             }
         };
         match *self {
-            Integrator::Rk4 { dt } => positive("dt", dt),
+            Integrator::Rk4 { dt } | Integrator::Variational { dt } => positive("dt", dt),
+            Integrator::GaussLegendre { dt, stages } => {
+                if !(1..=3).contains(&stages) {
+                    return Err(Error::InvalidInput(format!(
+                        "Gauss–Legendre takes 1, 2 or 3 stages, got {stages}"
+                    )));
+                }
+                positive("dt", dt)
+            }
             Integrator::DormandPrince {
                 rtol,
                 atol,
@@ -273,6 +313,52 @@ impl<const N: usize> Step<N> {
         let [r0, r1, r2, r3, r4] = self.r;
         r0 + (r1 + (r2 + (r3 + r4 * theta1) * theta) * theta1) * theta
     }
+}
+
+/// The grid of a fixed-step method: `count` steps of `dt` from `t0`, the last one
+/// shortened to end exactly at `t_end`.
+struct FixedSteps {
+    t0: f64,
+    dt: f64,
+    t_end: f64,
+    count: usize,
+}
+
+impl FixedSteps {
+    /// `(t, t_next)` of every step.
+    fn iter(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
+        (0..self.count).map(move |i| {
+            let t = self.t0 + i as f64 * self.dt;
+            let t_next = if i + 1 == self.count {
+                self.t_end
+            } else {
+                self.t0 + (i + 1) as f64 * self.dt
+            };
+            (t, t_next)
+        })
+    }
+}
+
+/// The steps from `t0` to `t_end`; [`Error::MaxStepsExceeded`] if more than `max_steps`.
+fn fixed_steps(t0: f64, t_end: f64, dt: f64, max_steps: usize) -> Result<FixedSteps, Error> {
+    let ratio = (t_end - t0) / dt;
+    let mut count = ratio.ceil();
+    // A remainder below 1e-9 dt is rounding in `ratio`, not a step of its own.
+    if count > 1.0 && ratio - (count - 1.0) < 1e-9 {
+        count -= 1.0;
+    }
+    if count > max_steps as f64 {
+        return Err(Error::MaxStepsExceeded {
+            t: t0,
+            steps: max_steps,
+        });
+    }
+    Ok(FixedSteps {
+        t0,
+        dt,
+        t_end,
+        count: count as usize,
+    })
 }
 
 /// The right-hand side `ẏ = (q̇, q̈)`, counting evaluations.

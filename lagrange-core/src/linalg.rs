@@ -56,6 +56,15 @@ fn cholesky_solve<const N: usize>(
     Some(x)
 }
 
+/// Solves `m x = f` for a general (nonsymmetric) `m` by LU with partial pivoting; `None`
+/// when `m` is singular.
+pub fn solve_general<const N: usize>(
+    m: SMatrix<f64, N, N>,
+    f: SVector<f64, N>,
+) -> Option<SVector<f64, N>> {
+    lu_solve(m, f)
+}
+
 /// Gaussian elimination with partial pivoting; `None` on a zero pivot.
 fn lu_solve<const N: usize>(
     mut m: SMatrix<f64, N, N>,

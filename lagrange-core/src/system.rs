@@ -16,6 +16,23 @@ pub enum Conserved {
     None,
 }
 
+/// Newton iterations allowed when solving for velocities from momenta.
+pub const NEWTON_ITERATIONS: usize = 50;
+
+/// A system reduced over `K` ignored (cyclic) coordinates, whose constant momenta are
+/// among its parameters: the ignored coordinates follow by quadrature of their velocities.
+pub trait ReducedSystem<const N: usize, const K: usize>: LagrangianSystem<N> {
+    /// Names of the ignored coordinates.
+    const IGNORED: [&'static str; K];
+    /// `χ̇(t, q, q̇)` of the ignored coordinates at a state of the retained ones.
+    fn ignored_velocities(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> SVector<f64, K>;
+}
+
 /// A mechanical system with `N` generalized coordinates whose equations of motion are
 /// `M(t, q, q̇) q̈ = f(t, q, q̇)`.
 ///
@@ -30,6 +47,9 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     const CYCLIC: &'static [usize];
     /// Which scalar integral the equations conserve.
     const CONSERVED: Conserved;
+    /// Whether no generalized force and no dissipation act (the symplectic and variational
+    /// integrators need this).
+    const CONSERVATIVE: bool;
     /// The Euler–Lagrange equations as plain text, one line per coordinate.
     const EQUATIONS_TEXT: &'static str;
     /// The Euler–Lagrange equations as LaTeX (an `align`-ready body, one row per coordinate).
@@ -61,6 +81,22 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     fn jacobi_integral(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64;
     /// The generalized momenta `p = ∂L/∂q̇`.
     fn momenta(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N>;
+    /// `ṗ = ∂L/∂q + Q − ∂F/∂q̇`: the rate of change of the momenta along the motion.
+    fn momentum_rate(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N>;
+    /// `∂p/∂q`: entry `(i, j)` is `∂pᵢ/∂qⱼ`.
+    fn momentum_jacobian(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> SMatrix<f64, N, N>;
+    /// `∂²L/∂q∂q`.
+    fn lagrangian_hessian(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> SMatrix<f64, N, N>;
 
     /// The accelerations `q̈` solving `M q̈ = f`.
     ///
@@ -76,6 +112,54 @@ pub trait LagrangianSystem<const N: usize>: Sized {
         linalg::solve_mass_matrix(m, f)
             .filter(|qdd| qdd.iter().all(|x| x.is_finite()))
             .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))
+    }
+
+    /// The velocities with momenta `p` at `(t, q)`: the solution of `∂L/∂q̇ (t, q, q̇) = p`
+    /// (Thomson & Tait §319, eq. 30), by Newton's method from `q̇ = 0`. For the usual `L`,
+    /// quadratic in `q̇`, the first step is exact: `q̇ = M⁻¹ (p − ∂L/∂q̇|_{q̇=0})`, solved
+    /// numerically.
+    fn velocities(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        p: &SVector<f64, N>,
+    ) -> Result<SVector<f64, N>, Error> {
+        let mut qd = SVector::zeros();
+        for _ in 0..NEWTON_ITERATIONS {
+            let residual = self.momenta(t, q, &qd) - p;
+            let m = self.mass_matrix(t, q, &qd);
+            let step = linalg::solve_mass_matrix(m, residual)
+                .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))?;
+            qd -= step;
+            if !qd.iter().all(|x| x.is_finite()) {
+                return Err(Error::singular(t, q.as_slice(), qd.as_slice()));
+            }
+            if step.norm() <= 1e-14 * (1.0 + qd.norm()) {
+                return Ok(qd);
+            }
+        }
+        Err(Error::NoConvergence {
+            t,
+            iterations: NEWTON_ITERATIONS,
+        })
+    }
+
+    /// Hamilton's function `H(t, q, p)`: the Jacobi integral at the velocities of `p`.
+    fn hamiltonian(&self, t: f64, q: &SVector<f64, N>, p: &SVector<f64, N>) -> Result<f64, Error> {
+        let qd = self.velocities(t, q, p)?;
+        Ok(self.jacobi_integral(t, q, &qd))
+    }
+
+    /// The canonical equations `(q̇, ṗ) = (∂H/∂p, −∂H/∂q + Q)` (Thomson & Tait §319,
+    /// eq. 35), evaluated as `q̇ = velocities(t, q, p)` and `ṗ = momentum_rate(t, q, q̇)`.
+    fn canonical_rhs(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        p: &SVector<f64, N>,
+    ) -> Result<(SVector<f64, N>, SVector<f64, N>), Error> {
+        let qd = self.velocities(t, q, p)?;
+        Ok((qd, self.momentum_rate(t, q, &qd)))
     }
 
     /// The value of the integral named by [`CONSERVED`](Self::CONSERVED), if there is one.

@@ -22,6 +22,7 @@ impl LagrangianSystem<1> for Oscillator {
     const PARAMETERS: &'static [&'static str] = &["m", "k"];
     const CYCLIC: &'static [usize] = &[];
     const CONSERVED: Conserved = Conserved::Energy;
+    const CONSERVATIVE: bool = true;
     const EQUATIONS_TEXT: &'static str = "m*ddot(x) + k*x = 0";
     const EQUATIONS_LATEX: &'static str = r"m \ddot{x} + k x &= 0";
 
@@ -50,6 +51,15 @@ impl LagrangianSystem<1> for Oscillator {
     fn momenta(&self, _: f64, _: &Vector1<f64>, qd: &Vector1<f64>) -> Vector1<f64> {
         qd * self.m
     }
+    fn momentum_rate(&self, _: f64, q: &Vector1<f64>, _: &Vector1<f64>) -> Vector1<f64> {
+        -q * self.k
+    }
+    fn momentum_jacobian(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
+        Matrix1::zeros()
+    }
+    fn lagrangian_hessian(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
+        Matrix1::new(-self.k)
+    }
 }
 
 /// `L = ½ m l² θ̇² + m g l cos θ`.
@@ -64,6 +74,7 @@ impl LagrangianSystem<1> for Pendulum {
     const PARAMETERS: &'static [&'static str] = &["m", "l", "g"];
     const CYCLIC: &'static [usize] = &[];
     const CONSERVED: Conserved = Conserved::Energy;
+    const CONSERVATIVE: bool = true;
     const EQUATIONS_TEXT: &'static str = "m*l^2*ddot(theta) + m*g*l*sin(theta) = 0";
     const EQUATIONS_LATEX: &'static str = r"m l^2 \ddot\theta + m g l \sin\theta &= 0";
 
@@ -92,6 +103,15 @@ impl LagrangianSystem<1> for Pendulum {
     fn momenta(&self, _: f64, _: &Vector1<f64>, qd: &Vector1<f64>) -> Vector1<f64> {
         qd * (self.m * self.l * self.l)
     }
+    fn momentum_rate(&self, _: f64, q: &Vector1<f64>, _: &Vector1<f64>) -> Vector1<f64> {
+        Vector1::new(-self.m * self.g * self.l * q[0].sin())
+    }
+    fn momentum_jacobian(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
+        Matrix1::zeros()
+    }
+    fn lagrangian_hessian(&self, _: f64, q: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
+        Matrix1::new(-self.m * self.g * self.l * q[0].cos())
+    }
 }
 
 /// A free particle in polar coordinates: `L = ½ m (ṙ² + r² φ̇²)`, `φ` cyclic.
@@ -104,6 +124,7 @@ impl LagrangianSystem<2> for PolarParticle {
     const PARAMETERS: &'static [&'static str] = &["m"];
     const CYCLIC: &'static [usize] = &[1];
     const CONSERVED: Conserved = Conserved::Energy;
+    const CONSERVATIVE: bool = true;
     const EQUATIONS_TEXT: &'static str =
         "m*ddot(r) - m*r*dot(phi)^2 = 0\nm*r^2*ddot(phi) + 2*m*r*dot(r)*dot(phi) = 0";
     const EQUATIONS_LATEX: &'static str =
@@ -135,6 +156,15 @@ impl LagrangianSystem<2> for PolarParticle {
     fn momenta(&self, _: f64, q: &Vector2<f64>, qd: &Vector2<f64>) -> Vector2<f64> {
         Vector2::new(self.m * qd[0], self.m * q[0] * q[0] * qd[1])
     }
+    fn momentum_rate(&self, _: f64, q: &Vector2<f64>, qd: &Vector2<f64>) -> Vector2<f64> {
+        Vector2::new(self.m * q[0] * qd[1] * qd[1], 0.0)
+    }
+    fn momentum_jacobian(&self, _: f64, q: &Vector2<f64>, qd: &Vector2<f64>) -> Matrix2<f64> {
+        Matrix2::new(0.0, 0.0, 2.0 * self.m * q[0] * qd[1], 0.0)
+    }
+    fn lagrangian_hessian(&self, _: f64, _: &Vector2<f64>, qd: &Vector2<f64>) -> Matrix2<f64> {
+        Matrix2::new(self.m * qd[1] * qd[1], 0.0, 0.0, 0.0)
+    }
 }
 
 /// `q̈ = q²` (`L = ½ q̇² + q³/3`): from `q = 1`, `q̇ = 0` it blows up at a finite time.
@@ -145,6 +175,7 @@ impl LagrangianSystem<1> for BlowUp {
     const PARAMETERS: &'static [&'static str] = &[];
     const CYCLIC: &'static [usize] = &[];
     const CONSERVED: Conserved = Conserved::Energy;
+    const CONSERVATIVE: bool = true;
     const EQUATIONS_TEXT: &'static str = "ddot(q) - q^2 = 0";
     const EQUATIONS_LATEX: &'static str = r"\ddot q - q^2 &= 0";
 
@@ -172,6 +203,15 @@ impl LagrangianSystem<1> for BlowUp {
     }
     fn momenta(&self, _: f64, _: &Vector1<f64>, qd: &Vector1<f64>) -> Vector1<f64> {
         *qd
+    }
+    fn momentum_rate(&self, _: f64, q: &Vector1<f64>, _: &Vector1<f64>) -> Vector1<f64> {
+        Vector1::new(q[0] * q[0])
+    }
+    fn momentum_jacobian(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
+        Matrix1::zeros()
+    }
+    fn lagrangian_hessian(&self, _: f64, q: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
+        Matrix1::new(2.0 * q[0])
     }
 }
 

@@ -109,6 +109,12 @@ pub fn parse(input: &DeriveInput) -> Parsed {
                         Ok(())
                     })
                 }
+                "ignore" => meta.parse_nested_meta(|chi| {
+                    let ident = chi.path.require_ident()?;
+                    spans.insert(Item::Ignore(model.ignore.len()), ident.span());
+                    model.ignore.push(ident.to_string());
+                    Ok(())
+                }),
                 "force" => meta.parse_nested_meta(|force| {
                     let q = force.path.require_ident()?.to_string();
                     let lit: LitStr = force.value()?.parse()?;
@@ -117,7 +123,7 @@ pub fn parse(input: &DeriveInput) -> Parsed {
                     Ok(())
                 }),
                 _ => Err(meta.error(format!(
-                    "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\") or dissipation"
+                    "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation or ignore(...)"
                 ))),
             }
         });

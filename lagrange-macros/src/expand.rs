@@ -1,11 +1,13 @@
-//! Tokens out: the `LagrangianSystem` impl generated from the derived equations.
+//! Tokens out: the `LagrangianSystem` impl generated from the derived equations, and for
+//! a model that ignores coordinates the reduced system type with its impls.
 
-use lagrange_symbolic::equations::{Conserved, Equations, Input};
+use lagrange_symbolic::equations::{Conserved, Derived, Equations, Input, Reduced};
 use lagrange_symbolic::ir::Program;
 use lagrange_symbolic::print;
-use proc_macro2::TokenStream;
-use quote::quote;
-use syn::DeriveInput;
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Ident};
 
 use crate::attr::{self, Parsed};
 use crate::program;
@@ -24,22 +26,49 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         let all = std::iter::once(reading.clone()).chain(model_errors(checks));
         return Err(attr::combine(all).unwrap_or_else(|| reading.clone()));
     }
-    let equations = lagrange_symbolic::derive(&parsed.model).map_err(|errors| {
+    let derived = lagrange_symbolic::derive(&parsed.model).map_err(|errors| {
         attr::combine(model_errors(errors))
             .unwrap_or_else(|| syn::Error::new(input.ident.span(), "the model is invalid"))
     })?;
-    implementation(input, &parsed, &equations)
+    expand(input, &parsed, &derived)
 }
 
-fn implementation(
-    input: &DeriveInput,
-    parsed: &Parsed,
-    eq: &Equations,
-) -> syn::Result<TokenStream> {
+fn expand(input: &DeriveInput, parsed: &Parsed, derived: &Derived) -> syn::Result<TokenStream> {
     let name = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let header =
+        quote!(impl #impl_generics #CORE::LagrangianSystem<N> for #name #ty_generics #where_clause);
+    let full = system_impl(header, &parsed.fields, &derived.full)?;
+    let reduced = match &derived.reduced {
+        Some(reduced) => {
+            if !input.generics.params.is_empty() {
+                return Err(syn::Error::new(
+                    input.generics.span(),
+                    "`ignore(...)` is not supported on generic structs",
+                ));
+            }
+            reduced_system(input, parsed, reduced)?
+        }
+        None => TokenStream::new(),
+    };
+    Ok(quote!(#full #reduced))
+}
+
+/// The path of the runtime crate, as the facade re-exports it.
+const CORE: Core = Core;
+
+struct Core;
+
+impl quote::ToTokens for Core {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        tokens.extend(quote!(::lagrange::core));
+    }
+}
+
+/// `impl LagrangianSystem<n> for …` with `N` in `header` replaced by the coordinate count.
+fn system_impl(header: TokenStream, fields: &[Ident], eq: &Equations) -> syn::Result<TokenStream> {
     let n = eq.coordinates.len();
-    let fields = &parsed.fields;
+    let header = substitute_n(header, n);
     let inputs = eq.inputs();
     let read_input = |i: usize| match inputs.get(i) {
         Input::Time => quote!(t),
@@ -56,6 +85,9 @@ fn implementation(
     let energy = body(&eq.programs.energy)?;
     let jacobi = body(&eq.programs.jacobi_integral)?;
     let momenta = body(&eq.programs.momenta)?;
+    let momentum_rate = body(&eq.programs.momentum_rate)?;
+    let momentum_jacobian = body(&eq.programs.momentum_jacobian)?;
+    let hessian = body(&eq.programs.lagrangian_hessian)?;
 
     let coordinates = &eq.coordinates;
     let parameters = &eq.parameters;
@@ -65,21 +97,23 @@ fn implementation(
         Conserved::JacobiIntegral => quote!(JacobiIntegral),
         Conserved::None => quote!(None),
     };
+    let conservative = eq.conservative;
     let text = print::equations_text(eq);
     let latex = print::equations_latex(eq);
     let parameter_count = fields.len();
     let indices = 0..parameter_count;
+    let type_name = &eq.name;
     let nn = n * n;
-    let core = quote!(::lagrange::core);
-    let vector = quote!(#core::nalgebra::SVector<f64, #n>);
-    let matrix = quote!(#core::nalgebra::SMatrix<f64, #n, #n>);
+    let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
+    let matrix = quote!(#CORE::nalgebra::SMatrix<f64, #n, #n>);
     Ok(quote! {
         #[automatically_derived]
-        impl #impl_generics #core::LagrangianSystem<#n> for #name #ty_generics #where_clause {
+        #header {
             const COORDINATES: [&'static str; #n] = [#(#coordinates),*];
             const PARAMETERS: &'static [&'static str] = &[#(#parameters),*];
             const CYCLIC: &'static [usize] = &[#(#cyclic),*];
-            const CONSERVED: #core::Conserved = #core::Conserved::#conserved;
+            const CONSERVED: #CORE::Conserved = #CORE::Conserved::#conserved;
+            const CONSERVATIVE: bool = #conservative;
             const EQUATIONS_TEXT: &'static str = #text;
             const EQUATIONS_LATEX: &'static str = #latex;
 
@@ -87,11 +121,11 @@ fn implementation(
                 ::std::vec![#(self.#fields),*]
             }
 
-            fn from_parameter_values(values: &[f64]) -> ::core::result::Result<Self, #core::Error> {
+            fn from_parameter_values(values: &[f64]) -> ::core::result::Result<Self, #CORE::Error> {
                 if values.len() != #parameter_count {
-                    return ::core::result::Result::Err(#core::Error::InvalidInput(::std::format!(
+                    return ::core::result::Result::Err(#CORE::Error::InvalidInput(::std::format!(
                         "{} takes {} parameter values, got {}",
-                        ::core::stringify!(#name), #parameter_count, values.len()
+                        #type_name, #parameter_count, values.len()
                     )));
                 }
                 ::core::result::Result::Ok(Self { #(#fields: values[#indices]),* })
@@ -136,6 +170,152 @@ fn implementation(
             fn momenta(&self, t: f64, q: &#vector, qd: &#vector) -> #vector {
                 let values: [f64; #n] = #momenta;
                 <#vector>::from_column_slice(&values)
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn momentum_rate(&self, t: f64, q: &#vector, qd: &#vector) -> #vector {
+                let values: [f64; #n] = #momentum_rate;
+                <#vector>::from_column_slice(&values)
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn momentum_jacobian(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
+                let values: [f64; #nn] = #momentum_jacobian;
+                <#matrix>::from_row_slice(&values)
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn lagrangian_hessian(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
+                let values: [f64; #nn] = #hessian;
+                <#matrix>::from_row_slice(&values)
+            }
+        }
+    })
+}
+
+/// Replaces the placeholder `N` in an impl header by the literal coordinate count.
+fn substitute_n(header: TokenStream, n: usize) -> TokenStream {
+    header
+        .into_iter()
+        .map(|tree| match tree {
+            proc_macro2::TokenTree::Ident(ref i) if i == "N" => {
+                quote!(#n).into_iter().next().unwrap_or(tree)
+            }
+            proc_macro2::TokenTree::Group(g) => {
+                let mut group = proc_macro2::Group::new(g.delimiter(), substitute_n(g.stream(), n));
+                group.set_span(g.span());
+                proc_macro2::TokenTree::Group(group)
+            }
+            other => other,
+        })
+        .collect()
+}
+
+/// The reduced system type `<Name>Reduced`, its `LagrangianSystem` and `ReducedSystem`
+/// impls, the Routhian as text and LaTeX, and constructors from the full system.
+fn reduced_system(
+    input: &DeriveInput,
+    parsed: &Parsed,
+    reduced: &Reduced,
+) -> syn::Result<TokenStream> {
+    let full = &input.ident;
+    let vis = &input.vis;
+    let name = format_ident!("{}Reduced", full);
+    let momentum_fields: Vec<Ident> = reduced.equations.parameters[parsed.fields.len()..]
+        .iter()
+        .map(|p| Ident::new(p, Span::call_site()))
+        .collect();
+    let fields: Vec<Ident> = parsed
+        .fields
+        .iter()
+        .cloned()
+        .chain(momentum_fields.iter().cloned())
+        .collect();
+    let system = system_impl(
+        quote!(impl #CORE::LagrangianSystem<N> for #name),
+        &fields,
+        &reduced.equations,
+    )?;
+
+    let n = reduced.equations.coordinates.len();
+    let k = reduced.ignored.len();
+    let inputs = reduced.equations.inputs();
+    let read_input = |i: usize| match inputs.get(i) {
+        Input::Time => quote!(t),
+        Input::Coordinate(j) => quote!(q[#j]),
+        Input::Velocity(j) => quote!(qd[#j]),
+        Input::Parameter(j) => {
+            let field = &fields[j];
+            quote!(self.#field)
+        }
+    };
+    let velocities = program::block(&reduced.ignored_velocities, &read_input)?;
+    let ignored = &reduced.ignored;
+    let retained = &reduced.retained;
+    let ignored_indices = &reduced.ignored_indices;
+    let full_n = retained.len() + k;
+    let original = &parsed.fields;
+    let slots = 0..k;
+    let routhian_text = print::text(&reduced.routhian);
+    let routhian_latex = print::latex(&reduced.routhian);
+    let doc = format!(
+        "`{full}` reduced over its ignored coordinates ({}) by Routh's method; generated by `#[derive(Lagrangian)]`.\n\nThe fields are `{full}`'s parameters and the constant momenta of the ignored coordinates.",
+        ignored.join(", ")
+    );
+    let momentum_docs = ignored
+        .iter()
+        .map(|chi| format!("The constant momentum `∂L/∂{chi}̇` of the ignored coordinate `{chi}`."));
+    let original_docs = original.iter().map(|f| format!("`{full}::{f}`."));
+    let vector = |m: usize| quote!(#CORE::nalgebra::SVector<f64, #m>);
+    let (vn, vk, vfull) = (vector(n), vector(k), vector(full_n));
+    Ok(quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        #vis struct #name {
+            #( #[doc = #original_docs] pub #original: f64, )*
+            #( #[doc = #momentum_docs] pub #momentum_fields: f64, )*
+        }
+
+        #system
+
+        #[automatically_derived]
+        impl #CORE::ReducedSystem<#n, #k> for #name {
+            const IGNORED: [&'static str; #k] = [#(#ignored),*];
+
+            #[allow(unused_variables, clippy::all)]
+            fn ignored_velocities(&self, t: f64, q: &#vn, qd: &#vn) -> #vk {
+                let values: [f64; #k] = #velocities;
+                <#vk>::from_column_slice(&values)
+            }
+        }
+
+        impl #name {
+            /// The Routhian `R = L − Σ C χ̇` with the ignored velocities eliminated, as text.
+            pub const ROUTHIAN_TEXT: &'static str = #routhian_text;
+            /// The Routhian as LaTeX.
+            pub const ROUTHIAN_LATEX: &'static str = #routhian_latex;
+        }
+
+        impl #full {
+            /// The reduced system with the given constant momenta of the ignored coordinates.
+            pub fn reduced(&self, momenta: [f64; #k]) -> #name {
+                #name {
+                    #( #original: self.#original, )*
+                    #( #momentum_fields: momenta[#slots], )*
+                }
+            }
+
+            /// The reduced system whose momenta are those of a full state, and that state's
+            /// retained coordinates and velocities.
+            pub fn reduce_state(&self, t: f64, q: &#vfull, qd: &#vfull) -> (#name, #vn, #vn) {
+                use #CORE::LagrangianSystem as _;
+                let p = self.momenta(t, q, qd);
+                let reduced = self.reduced([#(p[#ignored_indices]),*]);
+                (
+                    reduced,
+                    <#vn>::from_column_slice(&[#(q[#retained]),*]),
+                    <#vn>::from_column_slice(&[#(qd[#retained]),*]),
+                )
             }
         }
     })

@@ -50,7 +50,7 @@ fn main() {
             let start = Instant::now();
             let equations = lagrange_symbolic::derive(&model).expect("the chain model is valid");
             times.push(start.elapsed());
-            operations = equations.programs.dynamics.operation_count();
+            operations = equations.full.programs.dynamics.operation_count();
         }
         times.sort();
         println!(

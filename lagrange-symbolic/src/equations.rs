@@ -78,6 +78,13 @@ pub struct Programs {
     pub jacobi_integral: Program,
     /// `p = ∂L/∂q̇` (`n` outputs).
     pub momenta: Program,
+    /// `ṗ = ∂L/∂q + Q − ∂F/∂q̇` (`n` outputs): the right-hand side of the canonical
+    /// equations, as a function of `(t, q, q̇)`.
+    pub momentum_rate: Program,
+    /// `∂p/∂q` row-major (`n²` outputs: `∂pᵢ/∂qⱼ`).
+    pub momentum_jacobian: Program,
+    /// `∂²L/∂q∂q` row-major (`n²` outputs).
+    pub lagrangian_hessian: Program,
 }
 
 /// The derived quantities as expression trees, for printing.
@@ -101,6 +108,39 @@ pub struct Symbolic {
     pub velocity_split: Option<[Expr; 3]>,
 }
 
+/// Everything derived from one model: its equations and, when it ignores coordinates,
+/// the reduced system.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Derived {
+    /// The equations in all coordinates.
+    pub full: Equations,
+    /// Routh's reduction over the ignored coordinates, if the model asks for it.
+    pub reduced: Option<Reduced>,
+}
+
+/// The system reduced over ignored (cyclic) coordinates χ with constant momenta `C`
+/// (Thomson & Tait §319, Example G).
+///
+/// Its Lagrangian is the Routhian `R = L − Σ C χ̇` with `χ̇` eliminated through
+/// `∂L/∂χ̇ = C`; its parameters are the model's followed by the momenta `C`, and its
+/// energy is the Jacobi integral of `R`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reduced {
+    /// The equations in the retained coordinates.
+    pub equations: Equations,
+    /// Names of the ignored coordinates.
+    pub ignored: Vec<String>,
+    /// Indices of the retained coordinates in the full system.
+    pub retained: Vec<usize>,
+    /// Indices of the ignored coordinates in the full system.
+    pub ignored_indices: Vec<usize>,
+    /// `χ̇(t, q, q̇, C)` for the quadrature of the ignored coordinates (Thomson & Tait
+    /// Example G, eq. 7), over the reduced system's [`Inputs`].
+    pub ignored_velocities: Program,
+    /// The Routhian.
+    pub routhian: Expr,
+}
+
 /// The equations of motion `M(t, q, q̇) q̈ = f(t, q, q̇)` of a model, with its integrals.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Equations {
@@ -112,6 +152,8 @@ pub struct Equations {
     pub parameters: Vec<String>,
     /// Whether the model was given by `T` and `V` (else by `L`).
     pub from_kinetic_potential: bool,
+    /// Whether no generalized force and no dissipation act.
+    pub conservative: bool,
     /// Whether `L`, a force or the dissipation depends explicitly on `t`.
     pub explicit_time: bool,
     /// Coordinates `i` with `∂L/∂qᵢ ≡ 0` and no force or dissipation acting on them: `pᵢ`

@@ -6,116 +6,202 @@
 //! `M` is never inverted symbolically: the generated code solves for `q̈` numerically.
 
 use crate::cas::{self, Names, Session, Sym, Var};
-use crate::equations::{Conserved, Equations, Programs, Symbolic};
-use crate::model::{CheckedModel, Energy, Item, Model, ModelError};
+use crate::equations::{Conserved, Derived, Equations, Programs, Symbolic};
+use crate::model::{self, CheckedModel, Energy, Item, Model, ModelError};
+use crate::routh;
 
-/// Checks `model` and derives its equations of motion.
-pub fn derive(model: &Model) -> Result<Equations, Vec<ModelError>> {
+/// Checks `model` and derives its equations of motion (and its reduced system when it
+/// ignores coordinates).
+pub fn derive(model: &Model) -> Result<Derived, Vec<ModelError>> {
     let checked = model.check()?;
     let names = Names {
         coordinates: checked.coordinates.clone(),
         parameters: checked.parameters.clone(),
+        momenta: checked
+            .ignored
+            .iter()
+            .map(|&i| model::momentum_name(&checked.coordinates[i]))
+            .collect(),
     };
     let work = checked.clone();
-    let equations = cas::session(names, move |s| derive_in(s, &work)).map_err(|message| {
-        vec![ModelError {
-            item: Item::Model,
-            message,
-        }]
-    })?;
-    check_mass_matrix(&checked, &equations)?;
-    Ok(equations)
+    let derived =
+        cas::session(names, move |s| Ok(derive_in(s, &work))).map_err(engine_failure)??;
+    check_mass_matrix(&checked, &derived.full)?;
+    Ok(derived)
 }
 
-fn derive_in(s: &Session, model: &CheckedModel) -> Result<Equations, String> {
-    let n = model.coordinates.len();
-    let (lagrangian, energy_sym, split_source) = match &model.energy {
-        Energy::KineticPotential { kinetic, potential } => {
-            let t = s.expr(kinetic)?;
-            let v = s.expr(potential)?;
-            (&t - &v, Some(&t + &v), t)
-        }
-        Energy::Lagrangian(l) => {
-            let l = s.expr(l)?;
-            (l.clone(), None, l)
-        }
-    };
-    let forces: Vec<Option<Sym>> = model
-        .forces
-        .iter()
-        .map(|f| f.as_ref().map(|f| s.expr(f)).transpose())
-        .collect::<Result<_, _>>()?;
-    let dissipation = model.dissipation.as_ref().map(|f| s.expr(f)).transpose()?;
+/// An engine failure (not the model's fault) as a model-level error.
+pub(crate) fn engine_failure(message: String) -> Vec<ModelError> {
+    vec![ModelError {
+        item: Item::Model,
+        message,
+    }]
+}
 
-    let momenta: Vec<Sym> = (0..n).map(|i| lagrangian.diff(Var::Velocity(i))).collect();
+fn derive_in(s: &Session, model: &CheckedModel) -> Result<Derived, Vec<ModelError>> {
+    let system = System::of_model(s, model).map_err(engine_failure)?;
+    let full = equations(s, &system, &model.name).map_err(engine_failure)?;
+    let reduced = if model.ignored.is_empty() {
+        None
+    } else {
+        Some(routh::reduce(s, model, &system)?)
+    };
+    Ok(Derived { full, reduced })
+}
+
+/// What equations are derived from, in symbolic form.
+pub(crate) struct System {
+    /// `L`.
+    pub lagrangian: Sym,
+    /// `T + V`, when the model gives `T` and `V`.
+    pub energy: Option<Sym>,
+    /// `T` when given, else `L`: the function split by degree in the velocities.
+    pub split_source: Sym,
+    /// Generalized force on each coordinate of `coordinates`.
+    pub forces: Vec<Option<Sym>>,
+    /// Rayleigh dissipation function.
+    pub dissipation: Option<Sym>,
+    /// The coordinates, as indices of [`Var::Coordinate`], with their names.
+    pub coordinates: Vec<(usize, String)>,
+    /// The inputs after time, coordinates and velocities, with their names.
+    pub parameters: Vec<(Var, String)>,
+}
+
+impl System {
+    fn of_model(s: &Session, model: &CheckedModel) -> Result<System, String> {
+        let (lagrangian, energy, split_source) = match &model.energy {
+            Energy::KineticPotential { kinetic, potential } => {
+                let t = s.expr(kinetic)?;
+                let v = s.expr(potential)?;
+                (&t - &v, Some(&t + &v), t)
+            }
+            Energy::Lagrangian(l) => {
+                let l = s.expr(l)?;
+                (l.clone(), None, l)
+            }
+        };
+        Ok(System {
+            lagrangian,
+            energy,
+            split_source,
+            forces: model
+                .forces
+                .iter()
+                .map(|f| f.as_ref().map(|f| s.expr(f)).transpose())
+                .collect::<Result<_, _>>()?,
+            dissipation: model.dissipation.as_ref().map(|f| s.expr(f)).transpose()?,
+            coordinates: model.coordinates.iter().cloned().enumerate().collect(),
+            parameters: model
+                .parameters
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (Var::Parameter(i), p.clone()))
+                .collect(),
+        })
+    }
+}
+
+/// Lagrange's equations and integrals of `system`, lowered to programs.
+pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equations, String> {
+    let n = system.coordinates.len();
+    let q = |i: usize| Var::Coordinate(system.coordinates[i].0);
+    let v = |i: usize| Var::Velocity(system.coordinates[i].0);
+    let lagrangian = &system.lagrangian;
+    let forces = &system.forces;
+    let dissipation = &system.dissipation;
+
+    let momenta: Vec<Sym> = (0..n).map(|i| lagrangian.diff(v(i))).collect();
     let mass: Vec<Vec<Sym>> = momenta
         .iter()
-        .map(|p| (0..n).map(|j| p.diff(Var::Velocity(j))).collect())
+        .map(|p| (0..n).map(|j| p.diff(v(j))).collect())
         .collect();
-    let mut forcing = Vec::with_capacity(n);
+    let gradient: Vec<Sym> = (0..n).map(|i| lagrangian.diff(q(i))).collect();
+    // ṗ = ∂L/∂q + Q − ∂F/∂q̇.
+    let momentum_rate: Vec<Sym> = (0..n)
+        .map(|i| {
+            let mut rate = gradient[i].clone();
+            if let Some(f) = &forces[i] {
+                rate = &rate + f;
+            }
+            if let Some(d) = dissipation {
+                rate = &rate - &d.diff(v(i));
+            }
+            rate
+        })
+        .collect();
+    // f = ṗ − Σⱼ ∂p/∂qⱼ q̇ⱼ − ∂p/∂t.
+    let momentum_jacobian: Vec<Vec<Sym>> = momenta
+        .iter()
+        .map(|p| (0..n).map(|j| p.diff(q(j))).collect())
+        .collect();
+    let forcing: Vec<Sym> = (0..n)
+        .map(|i| {
+            let mut f = &momentum_rate[i] - &momenta[i].diff(Var::Time);
+            for (j, dp) in momentum_jacobian[i].iter().enumerate() {
+                f = &f - &(dp * &s.var(v(j)));
+            }
+            f
+        })
+        .collect();
+    let hessian: Vec<Sym> = gradient
+        .iter()
+        .flat_map(|g| (0..n).map(move |j| g.diff(q(j))))
+        .collect();
+    let mut jacobi = -lagrangian;
     for (i, p) in momenta.iter().enumerate() {
-        let mut f = &lagrangian.diff(Var::Coordinate(i)) - &p.diff(Var::Time);
-        for j in 0..n {
-            f = &f - &(&p.diff(Var::Coordinate(j)) * &s.var(Var::Velocity(j)));
-        }
-        if let Some(q) = &forces[i] {
-            f = &f + q;
-        }
-        if let Some(d) = &dissipation {
-            f = &f - &d.diff(Var::Velocity(i));
-        }
-        forcing.push(f);
+        jacobi = &jacobi + &(&s.var(v(i)) * p);
     }
-    let mut jacobi = -&lagrangian;
-    for (i, p) in momenta.iter().enumerate() {
-        jacobi = &jacobi + &(&s.var(Var::Velocity(i)) * p);
-    }
-    let energy = energy_sym.unwrap_or_else(|| jacobi.clone());
+    let energy = system.energy.clone().unwrap_or_else(|| jacobi.clone());
 
     let explicit_time = lagrangian.contains(Var::Time)
         || forces.iter().flatten().any(|f| f.contains(Var::Time))
         || dissipation.as_ref().is_some_and(|d| d.contains(Var::Time));
     let cyclic: Vec<usize> = (0..n)
         .filter(|&i| {
-            lagrangian.diff(Var::Coordinate(i)).is_zero()
+            gradient[i].is_zero()
                 && forces[i].is_none()
-                && dissipation
-                    .as_ref()
-                    .is_none_or(|d| d.diff(Var::Velocity(i)).is_zero())
+                && dissipation.as_ref().is_none_or(|d| d.diff(v(i)).is_zero())
         })
         .collect();
-    let velocity_split = split_by_velocity_degree(s, &split_source, &momenta, &mass);
-    let homogeneous_kinetic = model_is_kinetic(model)
+    let velocities: Vec<Var> = (0..n).map(v).collect();
+    let velocity_split =
+        split_by_velocity_degree(s, &system.split_source, &velocities, &momenta, &mass);
+    let kinetic_form = system.energy.is_some();
+    let homogeneous_kinetic = kinetic_form
         && velocity_split
             .as_ref()
             .is_some_and(|[_, t1, t0]| t1.is_zero() && t0.is_zero());
-    let free = !explicit_time && forces.iter().all(Option::is_none) && dissipation.is_none();
-    let conserved = match (free, homogeneous_kinetic) {
+    let conservative = forces.iter().all(Option::is_none) && dissipation.is_none();
+    let conserved = match (conservative && !explicit_time, homogeneous_kinetic) {
         (false, _) => Conserved::None,
         (true, true) => Conserved::Energy,
         (true, false) => Conserved::JacobiIntegral,
     };
 
     let inputs: Vec<Var> = std::iter::once(Var::Time)
-        .chain((0..n).map(Var::Coordinate))
-        .chain((0..n).map(Var::Velocity))
-        .chain((0..model.parameters.len()).map(Var::Parameter))
+        .chain((0..n).map(q))
+        .chain((0..n).map(v))
+        .chain(system.parameters.iter().map(|(var, _)| *var))
         .collect();
     let flat_mass: Vec<Sym> = mass.iter().flatten().cloned().collect();
     let dynamics_outputs: Vec<Sym> = flat_mass.iter().chain(&forcing).cloned().collect();
+    let flat_momentum_jacobian: Vec<Sym> = momentum_jacobian.into_iter().flatten().collect();
     let compile = |outputs: &[Sym]| s.compile(outputs, &inputs);
     let programs = Programs {
         dynamics: compile(&dynamics_outputs)?,
-        lagrangian: compile(std::slice::from_ref(&lagrangian))?,
+        lagrangian: compile(std::slice::from_ref(lagrangian))?,
         energy: compile(std::slice::from_ref(&energy))?,
         jacobi_integral: compile(std::slice::from_ref(&jacobi))?,
         momenta: compile(&momenta)?,
+        momentum_rate: compile(&momentum_rate)?,
+        momentum_jacobian: compile(&flat_momentum_jacobian)?,
+        lagrangian_hessian: compile(&hessian)?,
     };
 
     let show = |x: &Sym| s.to_expr(&x.expand());
     let show_all = |xs: &[Sym]| xs.iter().map(show).collect::<Result<Vec<_>, _>>();
     let symbolic = Symbolic {
-        lagrangian: show(&lagrangian)?,
+        lagrangian: show(lagrangian)?,
         mass_matrix: mass
             .iter()
             .map(|row| show_all(row))
@@ -129,20 +215,17 @@ fn derive_in(s: &Session, model: &CheckedModel) -> Result<Equations, String> {
             .transpose()?,
     };
     Ok(Equations {
-        name: model.name.clone(),
-        coordinates: model.coordinates.clone(),
-        parameters: model.parameters.clone(),
-        from_kinetic_potential: model_is_kinetic(model),
+        name: name.to_string(),
+        coordinates: system.coordinates.iter().map(|(_, n)| n.clone()).collect(),
+        parameters: system.parameters.iter().map(|(_, n)| n.clone()).collect(),
+        from_kinetic_potential: kinetic_form,
+        conservative,
         explicit_time,
         cyclic,
         conserved,
         programs,
         symbolic,
     })
-}
-
-fn model_is_kinetic(model: &CheckedModel) -> bool {
-    matches!(model.energy, Energy::KineticPotential { .. })
 }
 
 /// `[X₂, X₁, X₀]`: the parts of `x` (`T`, or `L` for a model given by `L`) homogeneous of
@@ -153,11 +236,10 @@ fn model_is_kinetic(model: &CheckedModel) -> bool {
 fn split_by_velocity_degree(
     s: &Session,
     x: &Sym,
+    velocities: &[Var],
     momenta: &[Sym],
     mass: &[Vec<Sym>],
 ) -> Option<[Sym; 3]> {
-    let n = momenta.len();
-    let velocities: Vec<Var> = (0..n).map(Var::Velocity).collect();
     if mass
         .iter()
         .flatten()
@@ -165,8 +247,8 @@ fn split_by_velocity_degree(
     {
         return None;
     }
-    let v = |i: usize| s.var(Var::Velocity(i));
-    let at_rest = |e: &Sym| e.substitute_zero(&velocities);
+    let v = |i: usize| s.var(velocities[i]);
+    let at_rest = |e: &Sym| e.substitute_zero(velocities);
     let x0 = at_rest(x);
     let mut x1 = s.int(0);
     let mut x2 = s.int(0);
@@ -200,7 +282,7 @@ fn check_mass_matrix(model: &CheckedModel, equations: &Equations) -> Result<(), 
     if regular {
         return Ok(());
     }
-    let item = if model_is_kinetic(model) {
+    let item = if equations.from_kinetic_potential {
         Item::Kinetic
     } else {
         Item::Lagrangian
@@ -292,7 +374,7 @@ mod tests {
 
     #[test]
     fn double_pendulum_matches_the_closed_form() {
-        let eq = derive(&double_pendulum()).unwrap();
+        let eq = derive(&double_pendulum()).unwrap().full;
         let (m1, m2, l1, l2, g) = (1.3, 0.7, 0.9, 1.1, 9.81);
         let (t1, t2, w1, w2) = (0.4, -1.2, 0.8, -0.3);
         let state = [0.0, t1, t2, w1, w2, m1, m2, l1, l2, g];
@@ -334,7 +416,9 @@ mod tests {
         // Symbolica's restricted mode aborts the process on a second concurrent thread;
         // every derivation goes through the session lock, so these all succeed.
         let handles: Vec<_> = (0..8)
-            .map(|_| std::thread::spawn(|| derive(&double_pendulum()).map(|e| e.programs.dynamics)))
+            .map(|_| {
+                std::thread::spawn(|| derive(&double_pendulum()).map(|e| e.full.programs.dynamics))
+            })
             .collect();
         let programs: Vec<_> = handles
             .into_iter()
@@ -357,7 +441,7 @@ mod tests {
             kinetic: Some("1/2*m*((dot(x) - w*y)^2 + (dot(y) + w*x)^2)".into()),
             ..Model::default()
         };
-        let eq = derive(&model).unwrap();
+        let eq = derive(&model).unwrap().full;
         assert_eq!(eq.conserved, Conserved::JacobiIntegral);
         let [t2, t1, t0] = eq.symbolic.velocity_split.clone().unwrap();
         let expected = [
@@ -368,6 +452,7 @@ mod tests {
         let names = Names {
             coordinates: model.coordinates.clone(),
             parameters: model.parameters.clone(),
+            momenta: Vec::new(),
         };
         let parts = [t2, t1, t0];
         let expected: Vec<Expr> = expected.iter().map(|e| Expr::parse(e).unwrap()).collect();

@@ -11,5 +11,6 @@ pub mod ir;
 pub mod lagrange;
 pub mod model;
 pub mod print;
+mod routh;
 
 pub use lagrange::derive;

@@ -34,6 +34,9 @@ pub struct Model {
     pub forces: Vec<(String, String)>,
     /// Rayleigh dissipation function `F`: adds `−∂F/∂q̇` to each equation.
     pub dissipation: Option<String>,
+    /// Cyclic coordinates to eliminate by Routh's reduction (Thomson & Tait's
+    /// "ignoration of coordinates").
+    pub ignore: Vec<String>,
 }
 
 /// The part of a [`Model`] an error is about.
@@ -57,6 +60,8 @@ pub enum Item {
     Force(usize),
     /// The dissipation function.
     Dissipation,
+    /// Ignored coordinate `i` (in the order of [`Model::ignore`]).
+    Ignore(usize),
 }
 
 /// A problem with a model, and the item it is about.
@@ -89,6 +94,8 @@ pub struct CheckedModel {
     pub forces: Vec<Option<Expr>>,
     /// Rayleigh dissipation function.
     pub dissipation: Option<Expr>,
+    /// Indices of the coordinates to ignore (Routh's reduction), in the order given.
+    pub ignored: Vec<usize>,
 }
 
 /// The Lagrangian of a checked model.
@@ -204,6 +211,7 @@ impl Model {
             }
             forces[index] = parse(Item::Force(i), source, true, &mut errors);
         }
+        let ignored = self.check_ignored(&forces, &mut errors);
         let dissipation = self
             .dissipation
             .as_ref()
@@ -217,10 +225,62 @@ impl Model {
                 energy,
                 forces,
                 dissipation,
+                ignored,
             }),
             _ => Err(errors),
         }
     }
+}
+
+impl Model {
+    /// Resolves `ignore(...)`: declared coordinates, once each, at least one retained, no
+    /// force acting on them, and a free name for the constant momentum field.
+    fn check_ignored(&self, forces: &[Option<Expr>], errors: &mut Vec<ModelError>) -> Vec<usize> {
+        let mut ignored = Vec::new();
+        for (i, chi) in self.ignore.iter().enumerate() {
+            let mut err = |message: String| {
+                errors.push(ModelError {
+                    item: Item::Ignore(i),
+                    message,
+                })
+            };
+            let Some(index) = self.coordinates.iter().position(|q| q == chi) else {
+                err(format!(
+                    "cannot ignore `{chi}`: it is not a declared coordinate"
+                ));
+                continue;
+            };
+            if ignored.contains(&index) {
+                err(format!("`{chi}` is ignored twice"));
+                continue;
+            }
+            if forces[index].is_some() {
+                err(format!(
+                    "cannot ignore `{chi}`: it is not cyclic, a generalized force acts on it"
+                ));
+            }
+            let momentum = momentum_name(chi);
+            if self.parameters.contains(&momentum) {
+                err(format!(
+                    "cannot ignore `{chi}`: the reduced system's field `{momentum}` (its constant momentum) is already a parameter"
+                ));
+            }
+            ignored.push(index);
+        }
+        if !self.coordinates.is_empty() && ignored.len() == self.coordinates.len() {
+            errors.push(ModelError {
+                item: Item::Ignore(0),
+                message: "every coordinate is ignored: keep at least one".into(),
+            });
+        }
+        ignored
+    }
+}
+
+/// The name of the constant momentum of ignored coordinate `chi` (a field of the reduced
+/// system).
+pub fn momentum_name(chi: &str) -> String {
+    format!("p_{chi}")
 }
 
 /// The names an expression of a model may use.
@@ -291,7 +351,11 @@ fn item_label(item: Item) -> &'static str {
         Item::Lagrangian => "the Lagrangian",
         Item::Force(_) => "the generalized force",
         Item::Dissipation => "the dissipation function",
-        Item::Model | Item::Coordinates | Item::Coordinate(_) | Item::Parameter(_) => "the model",
+        Item::Model
+        | Item::Coordinates
+        | Item::Coordinate(_)
+        | Item::Parameter(_)
+        | Item::Ignore(_) => "the model",
     }
 }
 

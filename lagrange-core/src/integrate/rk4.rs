@@ -2,7 +2,7 @@
 
 use nalgebra::SVector;
 
-use super::{Rhs, State, Step};
+use super::{Rhs, State, Step, fixed_steps};
 use crate::error::Error;
 use crate::system::LagrangianSystem;
 
@@ -17,29 +17,11 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
     max_steps: usize,
     mut on_step: impl FnMut(&Step<N>),
 ) -> Result<(usize, usize), Error> {
-    let ratio = (t_end - t0) / dt;
-    let mut steps = ratio.ceil();
-    // A remainder below 1e-9 dt is rounding in `ratio`, not a step of its own.
-    if steps > 1.0 && ratio - (steps - 1.0) < 1e-9 {
-        steps -= 1.0;
-    }
-    if steps > max_steps as f64 {
-        return Err(Error::MaxStepsExceeded {
-            t: t0,
-            steps: max_steps,
-        });
-    }
-    let steps = steps as usize;
+    let steps = fixed_steps(t0, t_end, dt, max_steps)?;
     let no_correction = State::new(SVector::zeros(), SVector::zeros());
     let mut y = y0;
     let mut f = rhs.eval(t0, &y)?;
-    for i in 0..steps {
-        let t = t0 + i as f64 * dt;
-        let t_next = if i + 1 == steps {
-            t_end
-        } else {
-            t0 + (i + 1) as f64 * dt
-        };
+    for (t, t_next) in steps.iter() {
         let h = t_next - t;
         let k1 = f;
         let k2 = rhs.eval(t + 0.5 * h, &(y + k1 * (0.5 * h)))?;
@@ -56,5 +38,5 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
         y = y_next;
         f = f_next;
     }
-    Ok((steps, 0))
+    Ok((steps.count, 0))
 }

@@ -30,6 +30,8 @@ pub enum Var {
     Acceleration(usize),
     /// Parameter `i`.
     Parameter(usize),
+    /// The constant momentum of ignored coordinate `j` (Routh's reduction).
+    Momentum(usize),
 }
 
 /// Names of coordinates and parameters, to translate [`Expr`] leaves to [`Var`]s and back.
@@ -39,6 +41,8 @@ pub struct Names {
     pub coordinates: Vec<String>,
     /// Parameter names, in order.
     pub parameters: Vec<String>,
+    /// Names of the constant momenta of ignored coordinates, in order.
+    pub momenta: Vec<String>,
 }
 
 /// Runs `work` with exclusive use of symbolica; see the module documentation.
@@ -65,6 +69,7 @@ fn symbol_of(var: Var) -> Symbol {
         Var::Velocity(i) => format!("lagrange::v{i}"),
         Var::Acceleration(i) => format!("lagrange::a{i}"),
         Var::Parameter(i) => format!("lagrange::p{i}"),
+        Var::Momentum(j) => format!("lagrange::c{j}"),
     };
     symbol!(&name)
 }
@@ -78,6 +83,7 @@ fn var_of(symbol: Symbol) -> Option<Var> {
         "v" => Var::Velocity(index),
         "a" => Var::Acceleration(index),
         "p" => Var::Parameter(index),
+        "c" => Var::Momentum(index),
         _ => return None,
     })
 }
@@ -244,6 +250,7 @@ impl Session {
             Var::Velocity(i) => Expr::Velocity(coordinate(i)),
             Var::Acceleration(i) => Expr::Acceleration(coordinate(i)),
             Var::Parameter(i) => Expr::Name(self.names.parameters[i].clone()),
+            Var::Momentum(j) => Expr::Name(self.names.momenta[j].clone()),
         }
     }
 }
@@ -279,14 +286,19 @@ impl Sym {
         self.0.contains_symbol(symbol_of(var))
     }
 
-    /// `self` with every variable of `vars` set to zero.
-    pub fn substitute_zero(&self, vars: &[Var]) -> Sym {
-        let zero = Atom::num(0).to_pattern();
-        let replacements: Vec<Replacement> = vars
+    /// `self` with each variable replaced by its value, all at once.
+    pub fn substitute(&self, values: &[(Var, Sym)]) -> Sym {
+        let replacements: Vec<Replacement> = values
             .iter()
-            .map(|&v| Replacement::new(Atom::var(symbol_of(v)).to_pattern(), zero.clone()))
+            .map(|(v, e)| Replacement::new(Atom::var(symbol_of(*v)).to_pattern(), e.0.to_pattern()))
             .collect();
         Sym(self.0.replace_multiple(&replacements))
+    }
+
+    /// `self` with every variable of `vars` set to zero.
+    pub fn substitute_zero(&self, vars: &[Var]) -> Sym {
+        let zeros: Vec<(Var, Sym)> = vars.iter().map(|&v| (v, Sym(Atom::num(0)))).collect();
+        self.substitute(&zeros)
     }
 }
 
@@ -308,6 +320,13 @@ impl Mul for &Sym {
     type Output = Sym;
     fn mul(self, rhs: &Sym) -> Sym {
         Sym(&self.0 * &rhs.0)
+    }
+}
+
+impl std::ops::Div for &Sym {
+    type Output = Sym;
+    fn div(self, rhs: &Sym) -> Sym {
+        Sym(&self.0 / &rhs.0)
     }
 }
 
