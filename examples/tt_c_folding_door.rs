@@ -71,6 +71,5 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     {
         println!("{t:5.1}  {:.15}", door.moment_of_momentum(q, qd));
     }
-    println!("\n{}", trajectory.drift_table());
     Ok(())
 }

@@ -3,12 +3,31 @@
 use nalgebra::SVector;
 
 use crate::error::Error;
-use crate::integrate::{Integrator, State};
-use crate::system::LagrangianSystem;
+use crate::integrate::{Integrator, State, Step};
+use crate::system::{LagrangianSystem, ReducedSystem};
 use crate::trajectory::Trajectory;
 
 /// Step budget (accepted and rejected steps) unless [`Simulation::max_steps`] says otherwise.
 pub const DEFAULT_MAX_STEPS: usize = 1_000_000;
+
+/// Nodes and weights of three-point Gauss–Legendre quadrature on `[-1, 1]`.
+const GAUSS_3: [(f64, f64); 3] = [
+    (-0.774_596_669_241_483_4, 5.0 / 9.0),
+    (0.0, 8.0 / 9.0),
+    (0.774_596_669_241_483_4, 5.0 / 9.0),
+];
+
+/// What [`Simulation::drive`] reports.
+enum Event<'a, const N: usize> {
+    /// A state to record; `step` is the step it lies in (`None` for the initial state).
+    Sample {
+        t: f64,
+        y: State<N>,
+        step: Option<&'a Step<N>>,
+    },
+    /// A step is finished.
+    StepDone(&'a Step<N>),
+}
 
 /// An integration of `system`, configured by chaining:
 /// `Simulation::new(&sys).integrator(Integrator::Rk4 { dt: 1e-3 }).output_interval(0.1).run(..)`.
@@ -63,6 +82,71 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
         qd0: SVector<f64, N>,
         t_end: f64,
     ) -> Result<Trajectory<N>, Error> {
+        self.drive(t0, q0, qd0, t_end, |trajectory, event| {
+            if let Event::Sample { t, y, .. } = event {
+                trajectory.push(self.system, t, &y);
+            }
+        })
+    }
+
+    /// Integrates a reduced system from `(t0, q0, q̇0)` and recovers its ignored
+    /// coordinates from `chi0` by quadrature of `χ̇(t, q, q̇)` (Thomson & Tait §319,
+    /// Example G, eq. 7): over each step, three-point Gauss–Legendre on the integrator's
+    /// dense output. The trajectory then holds the ignored coordinates too.
+    ///
+    /// Errors as [`run`](Self::run) does, and for a non-finite `chi0`.
+    pub fn run_reduced<const K: usize>(
+        &self,
+        t0: f64,
+        q0: SVector<f64, N>,
+        qd0: SVector<f64, N>,
+        chi0: SVector<f64, K>,
+        t_end: f64,
+    ) -> Result<Trajectory<N>, Error>
+    where
+        S: ReducedSystem<N, K>,
+    {
+        if !chi0.iter().all(|x| x.is_finite()) {
+            return Err(Error::InvalidInput(format!(
+                "initial ignored coordinates are not finite: {:?}",
+                chi0.as_slice()
+            )));
+        }
+        let system = self.system;
+        // ∫ χ̇ dt from the start of `step` to `t`.
+        let integral = |step: &Step<N>, t: f64| {
+            let (a, half) = (0.5 * (step.start_time() + t), 0.5 * (t - step.start_time()));
+            GAUSS_3
+                .iter()
+                .fold(SVector::<f64, K>::zeros(), |acc, &(x, w)| {
+                    let tau = a + half * x;
+                    let y = step.interpolate(tau);
+                    acc + system.ignored_velocities(tau, &y.q, &y.qd) * (w * half)
+                })
+        };
+        let mut chi = chi0;
+        let mut trajectory = self.drive(t0, q0, qd0, t_end, |trajectory, event| match event {
+            Event::Sample { t, y, step } => {
+                trajectory.push(system, t, &y);
+                let value = step.map_or(chi, |step| chi + integral(step, t));
+                trajectory.push_ignored(value.as_slice());
+            }
+            Event::StepDone(step) => chi += integral(step, step.end_time()),
+        })?;
+        trajectory.name_ignored(&S::IGNORED);
+        Ok(trajectory)
+    }
+
+    /// Validates, integrates and hands every output time and every finished step to
+    /// `handle`, which records into the trajectory.
+    fn drive(
+        &self,
+        t0: f64,
+        q0: SVector<f64, N>,
+        qd0: SVector<f64, N>,
+        t_end: f64,
+        mut handle: impl FnMut(&mut Trajectory<N>, Event<'_, N>),
+    ) -> Result<Trajectory<N>, Error> {
         if let Some(dt) = self.output_interval {
             if !(dt.is_finite() && dt > 0.0) {
                 return Err(Error::InvalidInput(format!(
@@ -78,17 +162,30 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
         }
         let y0 = State::new(q0, qd0);
         let mut trajectory = Trajectory::new::<S>()?;
-        trajectory.push(self.system, t0, &y0);
+        handle(
+            &mut trajectory,
+            Event::Sample {
+                t: t0,
+                y: y0,
+                step: None,
+            },
+        );
         let mut next = 1usize;
-        let stats =
-            self.integrator.run(
-                self.system,
-                t0,
-                y0,
-                t_end,
-                self.max_steps,
-                |step| match self.output_interval {
-                    None => trajectory.push(self.system, step.end_time(), &step.end()),
+        let stats = self
+            .integrator
+            .run(self.system, t0, y0, t_end, self.max_steps, |step| {
+                let mut sample = |t: f64, y: State<N>| {
+                    handle(
+                        &mut trajectory,
+                        Event::Sample {
+                            t,
+                            y,
+                            step: Some(step),
+                        },
+                    )
+                };
+                match self.output_interval {
+                    None => sample(step.end_time(), step.end()),
                     Some(dt) => {
                         // Output times closer to `t_end` than this are taken as `t_end` itself.
                         let last = t_end - 1e-9 * dt;
@@ -97,15 +194,16 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
                             if t > step.end_time() || t >= last {
                                 break;
                             }
-                            trajectory.push(self.system, t, &step.interpolate(t));
+                            sample(t, step.interpolate(t));
                             next += 1;
                         }
                         if step.end_time() >= t_end {
-                            trajectory.push(self.system, t_end, &step.end());
+                            sample(t_end, step.end());
                         }
                     }
-                },
-            )?;
+                }
+                handle(&mut trajectory, Event::StepDone(step));
+            })?;
         trajectory.set_stats(stats);
         Ok(trajectory)
     }

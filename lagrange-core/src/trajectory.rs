@@ -54,6 +54,8 @@ pub struct Trajectory<const N: usize> {
     q: Vec<SVector<f64, N>>,
     qd: Vec<SVector<f64, N>>,
     invariants: Vec<Invariant>,
+    ignored_names: Vec<&'static str>,
+    ignored: Vec<Vec<f64>>,
     stats: Stats,
 }
 
@@ -90,6 +92,8 @@ impl<const N: usize> Trajectory<N> {
             q: Vec::new(),
             qd: Vec::new(),
             invariants,
+            ignored_names: Vec::new(),
+            ignored: Vec::new(),
             stats: Stats::default(),
         })
     }
@@ -112,6 +116,28 @@ impl<const N: usize> Trajectory<N> {
                 slot.values.push(p[i]);
             }
         }
+    }
+
+    /// Records the ignored coordinates at the latest time.
+    pub(crate) fn push_ignored(&mut self, values: &[f64]) {
+        self.ignored.push(values.to_vec());
+    }
+
+    /// Names the ignored coordinates recorded with [`push_ignored`](Self::push_ignored).
+    pub(crate) fn name_ignored(&mut self, names: &[&'static str]) {
+        self.ignored_names = names.to_vec();
+    }
+
+    /// Names of the ignored coordinates recovered by quadrature (empty unless the
+    /// trajectory comes from [`Simulation::run_reduced`](crate::Simulation::run_reduced)).
+    pub fn ignored_names(&self) -> &[&'static str] {
+        &self.ignored_names
+    }
+
+    /// The ignored coordinates at each recorded time, in the order of
+    /// [`ignored_names`](Self::ignored_names).
+    pub fn ignored(&self) -> &[Vec<f64>] {
+        &self.ignored
     }
 
     /// Stores the statistics of the integration that produced the trajectory.
@@ -171,11 +197,12 @@ impl<const N: usize> Trajectory<N> {
     }
 
     /// Writes the trajectory as CSV: `t`, the coordinates, their velocities (`dot_<name>`),
-    /// then the invariants by name. Numbers are written in shortest round-trip form.
+    /// the ignored coordinates of a reduced run, then the invariants by name. Numbers are written in shortest round-trip form.
     pub fn write_csv(&self, mut out: impl Write) -> Result<(), Error> {
         let header = std::iter::once("t".to_string())
             .chain(self.coordinates.iter().map(|c| c.to_string()))
             .chain(self.coordinates.iter().map(|c| format!("dot_{c}")))
+            .chain(self.ignored_names.iter().map(|c| c.to_string()))
             .chain(self.invariants.iter().map(|i| i.name.clone()))
             .collect::<Vec<_>>()
             .join(",");
@@ -186,6 +213,7 @@ impl<const N: usize> Trajectory<N> {
             let values = self.q[k]
                 .iter()
                 .chain(self.qd[k].iter())
+                .chain(self.ignored.get(k).into_iter().flatten())
                 .chain(self.invariants.iter().filter_map(|i| i.values.get(k)));
             // Writing to a `String` cannot fail.
             let _ = write!(row, "{t:e}");

@@ -271,6 +271,7 @@ fn reduced_system(
     Ok(quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, Copy, PartialEq)]
+        #[allow(non_snake_case)] // the fields mirror the model's parameter names
         #vis struct #name {
             #( #[doc = #original_docs] pub #original: f64, )*
             #( #[doc = #momentum_docs] pub #momentum_fields: f64, )*

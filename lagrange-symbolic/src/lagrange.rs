@@ -198,7 +198,7 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         lagrangian_hessian: compile(&hessian)?,
     };
 
-    let show = |x: &Sym| s.to_expr(&x.expand());
+    let show = |x: &Sym| s.to_expr(&x.printable());
     let show_all = |xs: &[Sym]| xs.iter().map(show).collect::<Result<Vec<_>, _>>();
     let symbolic = Symbolic {
         lagrangian: show(lagrangian)?,

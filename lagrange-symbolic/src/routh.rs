@@ -128,7 +128,7 @@ pub(crate) fn reduce(
         retained,
         ignored_indices: ignored.clone(),
         ignored_velocities,
-        routhian: s.to_expr(&routhian.expand()).map_err(engine_failure)?,
+        routhian: s.to_expr(&routhian.printable()).map_err(engine_failure)?,
     })
 }
 

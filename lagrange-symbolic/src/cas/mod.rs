@@ -255,6 +255,20 @@ impl Session {
     }
 }
 
+/// Whether a negative power (a division) occurs anywhere in the expression.
+fn has_denominator(view: AtomView<'_>) -> bool {
+    match view {
+        AtomView::Pow(p) => {
+            let (base, exponent) = p.get_base_exp();
+            exponent.to_string().starts_with('-') || has_denominator(base)
+        }
+        AtomView::Mul(m) => m.iter().any(has_denominator),
+        AtomView::Add(a) => a.iter().any(has_denominator),
+        AtomView::Fun(f) => f.iter().any(has_denominator),
+        AtomView::Num(_) | AtomView::Var(_) => false,
+    }
+}
+
 fn rational(r: Rational) -> Atom {
     let num = Atom::num(Integer::from(r.num));
     if r.den == 1 {
@@ -270,9 +284,19 @@ impl Sym {
         Sym(self.0.derivative(symbol_of(var)))
     }
 
-    /// The expanded form (products and integer powers of sums multiplied out).
-    pub fn expand(&self) -> Sym {
-        Sym(self.0.expand())
+    /// A form for printing: the shortest of the expression as derived, expanded, and, when
+    /// it has denominators, over a common denominator with common factors cancelled.
+    pub fn printable(&self) -> Sym {
+        let expanded = self.0.expand();
+        let mut candidates = vec![self.0.clone(), expanded.clone()];
+        if has_denominator(expanded.as_view()) {
+            candidates.push(expanded.cancel());
+        }
+        let shortest = candidates
+            .into_iter()
+            .min_by_key(|a| a.to_string().len())
+            .unwrap_or(expanded);
+        Sym(shortest)
     }
 
     /// Whether the expression is zero after expansion (a structural test: identities
