@@ -6,6 +6,7 @@
 //!
 //! `cargo run --release --example energy_table`
 
+use std::f64::consts::FRAC_PI_2;
 use std::time::Instant;
 
 use lagrange::nalgebra::Vector2;
@@ -55,7 +56,7 @@ fn main() -> Result<(), lagrange::Error> {
         ("regular: θ = (0.5, 0.3)", Vector2::new(0.5, 0.3)),
         (
             "chaotic: θ = (π/2, π/2)",
-            Vector2::new(1.5707963267948966, 1.5707963267948966),
+            Vector2::new(FRAC_PI_2, FRAC_PI_2),
         ),
     ] {
         println!("double pendulum, {motion}, from rest, t ∈ [0, {t_end}]");

@@ -13,7 +13,7 @@
 //!   momentum of a cyclic coordinate is conserved exactly (to round-off and the Newton
 //!   tolerance).
 
-use nalgebra::{DMatrix, DVector, SMatrix, SVector};
+use nalgebra::{DMatrix, DVector, SVector};
 
 use super::{FixedSteps, Rhs, State, Step};
 use crate::error::Error;
@@ -61,33 +61,62 @@ fn gauss_legendre(stages: usize) -> Result<Tableau, Error> {
     })
 }
 
-/// Whether Newton's iteration is done: the update is at round-off, or has stopped
+/// Newton's method: `update` applies one correction and returns its norm and the size
+/// of the unknowns; it stops when the correction is at round-off, or has stopped
 /// shrinking once it is tiny.
-fn converged(step: f64, previous: f64, scale: f64) -> bool {
-    step <= 1e-14 * scale || (step <= 1e-10 * scale && step >= previous)
-}
-
-fn require_conservative<S: LagrangianSystem<N>, const N: usize>(method: &str) -> Result<(), Error> {
-    if S::CONSERVATIVE {
-        Ok(())
-    } else {
-        Err(Error::InvalidInput(format!(
-            "the {method} integrator needs a conservative model (no generalized force, no dissipation)"
-        )))
+fn newton(t: f64, mut update: impl FnMut() -> Result<(f64, f64), Error>) -> Result<(), Error> {
+    let mut previous = f64::INFINITY;
+    for _ in 0..NEWTON_ITERATIONS {
+        let (step, scale) = update()?;
+        if !step.is_finite() {
+            return Err(Error::NonFiniteState { t });
+        }
+        if step <= 1e-14 * scale || (step <= 1e-10 * scale && step >= previous) {
+            return Ok(());
+        }
+        previous = step;
     }
+    Err(Error::NoConvergence {
+        t,
+        iterations: NEWTON_ITERATIONS,
+    })
 }
 
-/// The step `(t, y, ẏ)` → `(t_next, y_next, ẏ_next)` as a recorded [`Step`], with the
-/// Hermite interpolant from the accelerations at both ends.
-fn record<S: LagrangianSystem<N>, const N: usize>(
+/// Runs a one-step map `(t, t_next, q, q̇, p) → (q_{k+1}, p_{k+1})` on the canonical
+/// variables over `steps`, recording each step with a Hermite interpolant from the
+/// accelerations at both ends. Needs a conservative model.
+fn drive<S: LagrangianSystem<N>, const N: usize>(
     rhs: &mut Rhs<'_, S>,
-    start: (f64, State<N>, State<N>),
-    (t1, q1, p1): (f64, SVector<f64, N>, SVector<f64, N>),
-) -> Result<(Step<N>, State<N>), Error> {
-    let y1 = State::new(q1, rhs.system.velocities(t1, &q1, &p1)?);
-    let f1 = rhs.eval(t1, &y1)?;
+    method: &str,
+    steps: &FixedSteps,
+    y0: State<N>,
+    mut on_step: impl FnMut(&Step<N>),
+    mut advance: impl FnMut(
+        &S,
+        f64,
+        f64,
+        &State<N>,
+        &SVector<f64, N>,
+    ) -> Result<(SVector<f64, N>, SVector<f64, N>), Error>,
+) -> Result<(usize, usize), Error> {
+    if !S::CONSERVATIVE {
+        return Err(Error::InvalidInput(format!(
+            "the {method} integrator needs a conservative model (no generalized force, no dissipation)"
+        )));
+    }
+    let system = rhs.system;
+    let mut y = y0;
+    let mut p = system.momenta(steps.t0, &y.q, &y.qd);
+    let mut f = rhs.eval(steps.t0, &y)?;
     let zero = State::new(SVector::zeros(), SVector::zeros());
-    Ok((Step::new(start, (t1, y1, f1), zero), f1))
+    for (t, t_next) in steps.iter() {
+        let (q1, p1) = advance(system, t, t_next, &y, &p)?;
+        let y1 = State::new(q1, system.velocities(t_next, &q1, &p1)?);
+        let f1 = rhs.eval(t_next, &y1)?;
+        on_step(&Step::new((t, y, f), (t_next, y1, f1), zero));
+        (y, p, f) = (y1, p1, f1);
+    }
+    Ok((steps.count, 0))
 }
 
 /// Gauss–Legendre with `stages` stages on the grid `steps`.
@@ -96,94 +125,76 @@ pub(super) fn gauss<S: LagrangianSystem<N>, const N: usize>(
     stages: usize,
     steps: &FixedSteps,
     y0: State<N>,
-    mut on_step: impl FnMut(&Step<N>),
+    on_step: impl FnMut(&Step<N>),
 ) -> Result<(usize, usize), Error> {
-    require_conservative::<S, N>("Gauss–Legendre")?;
     let tableau = gauss_legendre(stages)?;
-    let system = rhs.system;
-    let t0 = steps.t0;
-    let mut y = y0;
-    let mut p = system.momenta(t0, &y.q, &y.qd);
-    let mut f = rhs.eval(t0, &y)?;
-    for (t, t_next) in steps.iter() {
-        let h = t_next - t;
-        let s = stages;
-        let mut v: Vec<SVector<f64, N>> = vec![y.qd; s];
-        let stage_q = |v: &[SVector<f64, N>], i: usize| {
-            (0..s).fold(y.q, |acc, j| acc + v[j] * (h * tableau.a[i][j]))
-        };
-        let mut previous = f64::INFINITY;
-        let mut iterations = 0;
-        loop {
-            iterations += 1;
-            if iterations > NEWTON_ITERATIONS {
-                return Err(Error::NoConvergence {
-                    t,
-                    iterations: NEWTON_ITERATIONS,
-                });
-            }
-            let q: Vec<_> = (0..s).map(|i| stage_q(&v, i)).collect();
+    let s = stages;
+    drive(
+        rhs,
+        "Gauss–Legendre",
+        steps,
+        y0,
+        on_step,
+        |system, t, t_next, y, p| {
+            let h = t_next - t;
             let times: Vec<f64> = tableau.c.iter().map(|c| t + c * h).collect();
-            let rate: Vec<_> = (0..s)
-                .map(|j| system.momentum_rate(times[j], &q[j], &v[j]))
-                .collect();
-            let mass: Vec<_> = (0..s)
-                .map(|i| system.mass_matrix(times[i], &q[i], &v[i]))
-                .collect();
-            let pq: Vec<_> = (0..s)
-                .map(|i| system.momentum_jacobian(times[i], &q[i], &v[i]))
-                .collect();
-            let hess: Vec<_> = (0..s)
-                .map(|j| system.lagrangian_hessian(times[j], &q[j], &v[j]))
-                .collect();
-            let mut residual = DVector::zeros(s * N);
-            let mut jacobian = DMatrix::zeros(s * N, s * N);
-            for i in 0..s {
-                let g = (0..s).fold(system.momenta(times[i], &q[i], &v[i]) - p, |acc, j| {
-                    acc - rate[j] * (h * tableau.a[i][j])
-                });
-                residual.rows_mut(i * N, N).copy_from(&g);
-                for l in 0..s {
-                    let mut block: SMatrix<f64, N, N> =
-                        pq[i] * (h * tableau.a[i][l]) - pq[l].transpose() * (h * tableau.a[i][l]);
-                    for (j, hj) in hess.iter().enumerate() {
-                        block -= hj * (h * h * tableau.a[i][j] * tableau.a[j][l]);
-                    }
-                    if i == l {
-                        block += mass[i];
-                    }
-                    jacobian.view_mut((i * N, l * N), (N, N)).copy_from(&block);
-                }
-            }
-            let delta = jacobian
-                .lu()
-                .solve(&residual)
-                .ok_or_else(|| Error::singular(t, y.q.as_slice(), y.qd.as_slice()))?;
-            for (i, vi) in v.iter_mut().enumerate() {
-                *vi -= SVector::<f64, N>::from_iterator(delta.rows(i * N, N).iter().copied());
-            }
-            let step = delta.norm();
-            let scale = 1.0 + v.iter().map(|x| x.norm()).fold(0.0, f64::max);
-            if !step.is_finite() {
-                return Err(Error::NonFiniteState { t });
-            }
-            if converged(step, previous, scale) {
+            let stage_q = |v: &[SVector<f64, N>], i: usize| {
+                (0..s).fold(y.q, |acc, j| acc + v[j] * (h * tableau.a[i][j]))
+            };
+            let mut v: Vec<SVector<f64, N>> = vec![y.qd; s];
+            newton(t, || {
                 let q: Vec<_> = (0..s).map(|i| stage_q(&v, i)).collect();
-                let q1 = (0..s).fold(y.q, |acc, j| acc + v[j] * (h * tableau.b[j]));
-                let p1 = (0..s).fold(p, |acc, j| {
-                    acc + system.momentum_rate(times[j], &q[j], &v[j]) * (h * tableau.b[j])
-                });
-                let (step, f1) = record(rhs, (t, y, f), (t_next, q1, p1))?;
-                on_step(&step);
-                y = step.end();
-                p = p1;
-                f = f1;
-                break;
-            }
-            previous = step;
-        }
-    }
-    Ok((steps.count, 0))
+                // Each generated function once per stage.
+                let mass: Vec<_> = (0..s)
+                    .map(|i| system.mass_matrix(times[i], &q[i], &v[i]))
+                    .collect();
+                let pq: Vec<_> = (0..s)
+                    .map(|i| system.momentum_jacobian(times[i], &q[i], &v[i]))
+                    .collect();
+                let hess: Vec<_> = (0..s)
+                    .map(|i| system.lagrangian_hessian(times[i], &q[i], &v[i]))
+                    .collect();
+                let rate: Vec<_> = (0..s)
+                    .map(|j| system.momentum_rate(times[j], &q[j], &v[j]))
+                    .collect();
+                let mut residual = DVector::zeros(s * N);
+                let mut jacobian = DMatrix::zeros(s * N, s * N);
+                for i in 0..s {
+                    let g = (0..s).fold(system.momenta(times[i], &q[i], &v[i]) - p, |acc, j| {
+                        acc - rate[j] * (h * tableau.a[i][j])
+                    });
+                    residual.rows_mut(i * N, N).copy_from(&g);
+                    for l in 0..s {
+                        let mut block = (pq[i] - pq[l].transpose()) * (h * tableau.a[i][l]);
+                        for (j, hj) in hess.iter().enumerate() {
+                            block -= hj * (h * h * tableau.a[i][j] * tableau.a[j][l]);
+                        }
+                        if i == l {
+                            block += mass[i];
+                        }
+                        jacobian.view_mut((i * N, l * N), (N, N)).copy_from(&block);
+                    }
+                }
+                let delta = jacobian
+                    .lu()
+                    .solve(&residual)
+                    .ok_or_else(|| Error::singular(t, y.q.as_slice(), y.qd.as_slice()))?;
+                for (i, vi) in v.iter_mut().enumerate() {
+                    *vi -= SVector::<f64, N>::from_iterator(delta.rows(i * N, N).iter().copied());
+                }
+                Ok((
+                    delta.norm(),
+                    1.0 + v.iter().map(|x| x.norm()).fold(0.0, f64::max),
+                ))
+            })?;
+            let q: Vec<_> = (0..s).map(|i| stage_q(&v, i)).collect();
+            let q1 = (0..s).fold(y.q, |acc, j| acc + v[j] * (h * tableau.b[j]));
+            let p1 = (0..s).fold(*p, |acc, j| {
+                acc + system.momentum_rate(times[j], &q[j], &v[j]) * (h * tableau.b[j])
+            });
+            Ok((q1, p1))
+        },
+    )
 }
 
 /// The midpoint variational integrator on the grid `steps`.
@@ -191,63 +202,42 @@ pub(super) fn variational<S: LagrangianSystem<N>, const N: usize>(
     rhs: &mut Rhs<'_, S>,
     steps: &FixedSteps,
     y0: State<N>,
-    mut on_step: impl FnMut(&Step<N>),
+    on_step: impl FnMut(&Step<N>),
 ) -> Result<(usize, usize), Error> {
-    require_conservative::<S, N>("variational")?;
-    let system = rhs.system;
-    let t0 = steps.t0;
-    let mut y = y0;
-    let mut p = system.momenta(t0, &y.q, &y.qd);
-    let mut f = rhs.eval(t0, &y)?;
-    for (t, t_next) in steps.iter() {
-        let h = t_next - t;
-        let tm = t + 0.5 * h;
-        // Unknown: the discrete velocity w, with q_{k+1} = q_k + h w and midpoint
-        // m = q_k + h w / 2 (solving for w rather than q_{k+1} keeps the Newton system
-        // scaled like M, not M / h, so the momenta stay conserved to round-off).
-        let mut w = y.qd;
-        let mut previous = f64::INFINITY;
-        let mut iterations = 0;
-        loop {
-            iterations += 1;
-            if iterations > NEWTON_ITERATIONS {
-                return Err(Error::NoConvergence {
-                    t,
-                    iterations: NEWTON_ITERATIONS,
-                });
-            }
-            let m = y.q + w * (0.5 * h);
-            // D₁L_d(q_k, q_{k+1}) = h/2 ∂L/∂q − ∂L/∂q̇ at (m, w); the equation is p_k + D₁L_d = 0.
-            let residual =
-                p + system.momentum_rate(tm, &m, &w) * (0.5 * h) - system.momenta(tm, &m, &w);
-            // ∂/∂w with ∂m/∂w = h/2.
-            let pq = system.momentum_jacobian(tm, &m, &w);
-            let jacobian = system.lagrangian_hessian(tm, &m, &w) * (0.25 * h * h)
-                + (pq.transpose() - pq) * (0.5 * h)
-                - system.mass_matrix(tm, &m, &w);
-            let delta = linalg::solve_general(jacobian, residual)
-                .ok_or_else(|| Error::singular(t, y.q.as_slice(), y.qd.as_slice()))?;
-            w -= delta;
-            let step = delta.norm();
-            if !step.is_finite() {
-                return Err(Error::NonFiniteState { t });
-            }
-            if converged(step, previous, 1.0 + w.norm()) {
+    drive(
+        rhs,
+        "variational",
+        steps,
+        y0,
+        on_step,
+        |system, t, t_next, y, p| {
+            let h = t_next - t;
+            let tm = t + 0.5 * h;
+            // Unknown: the discrete velocity w, with q_{k+1} = q_k + h w and midpoint
+            // m = q_k + h w / 2 (solving for w rather than q_{k+1} keeps the Newton system
+            // scaled like M, not M / h, so the momenta stay conserved to round-off).
+            let mut w = y.qd;
+            newton(t, || {
                 let m = y.q + w * (0.5 * h);
-                let b = y.q + w * h;
-                // p_{k+1} = D₂L_d(q_k, b) = h/2 ∂L/∂q + ∂L/∂q̇ at (m, w).
-                let p1 = system.momentum_rate(tm, &m, &w) * (0.5 * h) + system.momenta(tm, &m, &w);
-                let (step, f1) = record(rhs, (t, y, f), (t_next, b, p1))?;
-                on_step(&step);
-                y = step.end();
-                p = p1;
-                f = f1;
-                break;
-            }
-            previous = step;
-        }
-    }
-    Ok((steps.count, 0))
+                // D₁L_d(q_k, q_{k+1}) = h/2 ∂L/∂q − ∂L/∂q̇ at (m, w); the equation is p_k + D₁L_d = 0.
+                let residual =
+                    p + system.momentum_rate(tm, &m, &w) * (0.5 * h) - system.momenta(tm, &m, &w);
+                // ∂/∂w with ∂m/∂w = h/2.
+                let pq = system.momentum_jacobian(tm, &m, &w);
+                let jacobian = system.lagrangian_hessian(tm, &m, &w) * (0.25 * h * h)
+                    + (pq.transpose() - pq) * (0.5 * h)
+                    - system.mass_matrix(tm, &m, &w);
+                let delta = linalg::solve_general(jacobian, residual)
+                    .ok_or_else(|| Error::singular(t, y.q.as_slice(), y.qd.as_slice()))?;
+                w -= delta;
+                Ok((delta.norm(), 1.0 + w.norm()))
+            })?;
+            let m = y.q + w * (0.5 * h);
+            // p_{k+1} = D₂L_d(q_k, q_{k+1}) = h/2 ∂L/∂q + ∂L/∂q̇ at (m, w).
+            let p1 = system.momentum_rate(tm, &m, &w) * (0.5 * h) + system.momenta(tm, &m, &w);
+            Ok((y.q + w * h, p1))
+        },
+    )
 }
 
 #[cfg(test)]
