@@ -40,6 +40,26 @@ pub enum Error {
         /// Iterations made.
         iterations: usize,
     },
+    /// A state does not satisfy the constraints.
+    InconsistentState {
+        /// The constraint, as text.
+        constraint: String,
+        /// `G` or `dG/dt`.
+        what: &'static str,
+        /// Its value.
+        value: f64,
+        /// The tolerance it exceeds.
+        tolerance: f64,
+    },
+    /// The constraints' Jacobian has lost rank: these constraints are not independent.
+    DependentConstraints {
+        /// Time of the state.
+        t: f64,
+        /// Coordinates of the state.
+        q: Vec<f64>,
+        /// The constraints involved.
+        constraints: Vec<String>,
+    },
     /// A setting or argument is out of its domain.
     InvalidInput(String),
     /// Derived equations disagree with reference equations (see [`crate::verify`]).
@@ -76,6 +96,24 @@ impl fmt::Display for Error {
             Error::NoConvergence { t, iterations } => write!(
                 f,
                 "Newton's method did not converge in {iterations} iterations at t = {t}"
+            ),
+            Error::InconsistentState {
+                constraint,
+                what,
+                value,
+                tolerance,
+            } => write!(
+                f,
+                "the state violates the constraint `{constraint} = 0`: {what} = {value:e} (tolerance {tolerance:e}); project it with `project_onto_constraints`"
+            ),
+            Error::DependentConstraints { t, q, constraints } => write!(
+                f,
+                "the constraints {} are not independent at t = {t}, q = {q:?}",
+                constraints
+                    .iter()
+                    .map(|c| format!("`{c} = 0`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             Error::InvalidInput(what) => write!(f, "invalid input: {what}"),
             Error::CheckFailed(what) => write!(f, "check failed: {what}"),

@@ -379,6 +379,17 @@ impl<S> Rhs<'_, S> {
         let qdd = self.system.accelerations(t, &y.q, &y.qd)?;
         Ok(State::new(y.qd, qdd))
     }
+
+    /// The system's projection of `y` onto its constraints, if it has any.
+    fn project<const N: usize>(&self, t: f64, y: &State<N>) -> Result<Option<State<N>>, Error>
+    where
+        S: LagrangianSystem<N>,
+    {
+        Ok(self
+            .system
+            .project(t, &y.q, &y.qd)?
+            .map(|(q, qd)| State::new(q, qd)))
+    }
 }
 
 #[cfg(test)]

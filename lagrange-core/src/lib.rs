@@ -3,6 +3,7 @@
 //!
 //! This crate never runs computer algebra: everything symbolic happened at compile time.
 
+pub mod constrained;
 pub mod error;
 pub mod integrate;
 pub mod linalg;
@@ -14,6 +15,7 @@ mod test_systems;
 pub mod trajectory;
 pub mod verify;
 
+pub use constrained::{ConstrainedMotion, ConstrainedSystem};
 pub use error::Error;
 pub use integrate::{Integrator, State, Stats, Step};
 pub use nalgebra;

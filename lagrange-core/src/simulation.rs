@@ -160,6 +160,7 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
                 )));
             }
         }
+        self.system.check_initial_state(t0, &q0, &qd0)?;
         let y0 = State::new(q0, qd0);
         let mut trajectory = Trajectory::new::<S>()?;
         handle(

@@ -50,6 +50,8 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     /// Whether no generalized force and no dissipation act (the symplectic and variational
     /// integrators need this).
     const CONSERVATIVE: bool;
+    /// Number of holonomic constraints (see [`ConstrainedSystem`](crate::ConstrainedSystem)).
+    const CONSTRAINTS: usize = 0;
     /// The Euler–Lagrange equations as plain text, one line per coordinate.
     const EQUATIONS_TEXT: &'static str;
     /// The Euler–Lagrange equations as LaTeX (an `align`-ready body, one row per coordinate).
@@ -160,6 +162,31 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     ) -> Result<(SVector<f64, N>, SVector<f64, N>), Error> {
         let qd = self.velocities(t, q, p)?;
         Ok((qd, self.momentum_rate(t, q, &qd)))
+    }
+
+    /// Drift control: the state moved back onto the constraints after an integration step,
+    /// or `None` when the system has no constraints (the default).
+    #[allow(clippy::type_complexity)]
+    fn project(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<Option<(SVector<f64, N>, SVector<f64, N>)>, Error> {
+        let _ = (t, q, qd);
+        Ok(None)
+    }
+
+    /// Checks that an initial state is admissible (for constrained systems: consistent
+    /// with the constraints); `Ok` by default.
+    fn check_initial_state(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<(), Error> {
+        let _ = (t, q, qd);
+        Ok(())
     }
 
     /// The value of the integral named by [`CONSERVED`](Self::CONSERVED), if there is one.

@@ -109,6 +109,12 @@ pub fn parse(input: &DeriveInput) -> Parsed {
                         Ok(())
                     })
                 }
+                "constraint" => {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    spans.insert(Item::Constraint(model.constraints.len()), lit.span());
+                    model.constraints.push(lit.value());
+                    Ok(())
+                }
                 "ignore" => meta.parse_nested_meta(|chi| {
                     let ident = chi.path.require_ident()?;
                     spans.insert(Item::Ignore(model.ignore.len()), ident.span());
@@ -123,7 +129,7 @@ pub fn parse(input: &DeriveInput) -> Parsed {
                     Ok(())
                 }),
                 _ => Err(meta.error(format!(
-                    "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation or ignore(...)"
+                    "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation, constraint or ignore(...)"
                 ))),
             }
         });

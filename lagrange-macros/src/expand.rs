@@ -1,7 +1,9 @@
 //! Tokens out: the `LagrangianSystem` impl generated from the derived equations, and for
 //! a model that ignores coordinates the reduced system type with its impls.
 
-use lagrange_symbolic::equations::{Conserved, Derived, Equations, Input, Reduced};
+use lagrange_symbolic::equations::{
+    Conserved, ConstraintEquations, Derived, Equations, Input, Reduced,
+};
 use lagrange_symbolic::ir::Program;
 use lagrange_symbolic::print;
 use proc_macro2::{Span, TokenStream};
@@ -106,9 +108,17 @@ fn system_impl(header: TokenStream, fields: &[Ident], eq: &Equations) -> syn::Re
     let nn = n * n;
     let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
     let matrix = quote!(#CORE::nalgebra::SMatrix<f64, #n, #n>);
+    let (constrained_items, constrained_impl) = match &eq.constraints {
+        Some(c) => constraint_impls(&header, &read_input, c, n)?,
+        None => (TokenStream::new(), TokenStream::new()),
+    };
     Ok(quote! {
+        #constrained_impl
+
         #[automatically_derived]
         #header {
+            #constrained_items
+
             const COORDINATES: [&'static str; #n] = [#(#coordinates),*];
             const PARAMETERS: &'static [&'static str] = &[#(#parameters),*];
             const CYCLIC: &'static [usize] = &[#(#cyclic),*];
@@ -191,6 +201,125 @@ fn system_impl(header: TokenStream, fields: &[Ident], eq: &Equations) -> syn::Re
             }
         }
     })
+}
+
+/// For a constrained model: the `LagrangianSystem` items that make its motion the
+/// constrained one (accelerations, drift projection, initial check), and the
+/// `ConstrainedSystem` impl.
+fn constraint_impls(
+    header: &TokenStream,
+    read_input: &dyn Fn(usize) -> TokenStream,
+    c: &ConstraintEquations,
+    n: usize,
+) -> syn::Result<(TokenStream, TokenStream)> {
+    let k = c.text.len();
+    let kn = k * n;
+    let body = |p: &Program| program::block(p, read_input);
+    let values = body(&c.values)?;
+    let jacobian = body(&c.jacobian)?;
+    let time_derivative = body(&c.time_derivative)?;
+    let velocities = body(&c.velocities)?;
+    let dynamics = body(&c.dynamics)?;
+    let text = &c.text;
+    let scleronomic = &c.scleronomic;
+    let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
+    let constraint_vector = quote!(#CORE::nalgebra::SVector<f64, #k>);
+    let jacobian_matrix = quote!(#CORE::nalgebra::SMatrix<f64, #k, #n>);
+    let constrained = quote!(#CORE::ConstrainedSystem<#n, #k>);
+    // `impl … LagrangianSystem<n> for Name` → `impl … ConstrainedSystem<n, k> for Name`.
+    let impl_header: TokenStream = header
+        .clone()
+        .into_iter()
+        .map(|tree| match tree {
+            proc_macro2::TokenTree::Ident(ref i) if i == "LagrangianSystem" => {
+                proc_macro2::TokenTree::Ident(Ident::new("ConstrainedSystem", i.span()))
+            }
+            other => other,
+        })
+        .collect();
+    let impl_header = add_constraint_count(impl_header, k);
+    let items = quote! {
+        const CONSTRAINTS: usize = #k;
+
+        fn accelerations(&self, t: f64, q: &#vector, qd: &#vector) -> ::core::result::Result<#vector, #CORE::Error> {
+            <Self as #constrained>::constrained_motion(self, t, q, qd).map(|m| m.accelerations)
+        }
+
+        #[allow(clippy::type_complexity)]
+        fn project(&self, t: f64, q: &#vector, qd: &#vector)
+            -> ::core::result::Result<::core::option::Option<(#vector, #vector)>, #CORE::Error> {
+            <Self as #constrained>::project_onto_constraints(self, t, q, qd).map(::core::option::Option::Some)
+        }
+
+        fn check_initial_state(&self, t: f64, q: &#vector, qd: &#vector) -> ::core::result::Result<(), #CORE::Error> {
+            <Self as #constrained>::check_consistent(self, t, q, qd, #CORE::constrained::CONSISTENCY_TOLERANCE)
+        }
+    };
+    let implementation = quote! {
+        #[automatically_derived]
+        #impl_header {
+            const CONSTRAINT_TEXT: [&'static str; #k] = [#(#text),*];
+            const SCLERONOMIC: [bool; #k] = [#(#scleronomic),*];
+
+            #[allow(unused_variables, clippy::all)]
+            fn constraint_values(&self, t: f64, q: &#vector) -> #constraint_vector {
+                let qd = &<#vector>::zeros();
+                let values: [f64; #k] = #values;
+                <#constraint_vector>::from_column_slice(&values)
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn constraint_jacobian(&self, t: f64, q: &#vector) -> #jacobian_matrix {
+                let qd = &<#vector>::zeros();
+                let values: [f64; #kn] = #jacobian;
+                <#jacobian_matrix>::from_row_slice(&values)
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn constraint_time_derivative(&self, t: f64, q: &#vector) -> #constraint_vector {
+                let qd = &<#vector>::zeros();
+                let values: [f64; #k] = #time_derivative;
+                <#constraint_vector>::from_column_slice(&values)
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn constraint_velocities(&self, t: f64, q: &#vector, qd: &#vector) -> #constraint_vector {
+                let values: [f64; #k] = #velocities;
+                <#constraint_vector>::from_column_slice(&values)
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn constraint_jacobian_and_bias(&self, t: f64, q: &#vector, qd: &#vector) -> (#jacobian_matrix, #constraint_vector) {
+                let values: [f64; #kn + #k] = #dynamics;
+                (
+                    <#jacobian_matrix>::from_row_slice(&values[..#kn]),
+                    <#constraint_vector>::from_column_slice(&values[#kn..]),
+                )
+            }
+        }
+    };
+    Ok((items, implementation))
+}
+
+/// `ConstrainedSystem<n>` → `ConstrainedSystem<n, k>` in an impl header.
+fn add_constraint_count(header: TokenStream, k: usize) -> TokenStream {
+    let mut out = Vec::new();
+    let mut trees = header.into_iter().peekable();
+    while let Some(tree) = trees.next() {
+        let is_trait =
+            matches!(&tree, proc_macro2::TokenTree::Ident(i) if i == "ConstrainedSystem");
+        out.push(tree);
+        if is_trait {
+            // `<`, the count, then insert `, k` before `>`.
+            for _ in 0..2 {
+                if let Some(t) = trees.next() {
+                    out.push(t);
+                }
+            }
+            out.extend(quote!(, #k));
+        }
+    }
+    out.into_iter().collect()
 }
 
 /// Replaces the placeholder `N` in an impl header by the literal coordinate count.

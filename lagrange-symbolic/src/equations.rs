@@ -141,6 +141,28 @@ pub struct Reduced {
     pub routhian: Expr,
 }
 
+/// The holonomic constraints `G(t, q) = 0` of a model, as programs over its [`Inputs`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConstraintEquations {
+    /// Each `Gᵢ` as text.
+    pub text: Vec<String>,
+    /// Per constraint, whether `∂Gᵢ/∂t ≡ 0` could be established symbolically (the
+    /// presentation is time-independent, so the constraint is scleronomic). `false` means
+    /// the presentation depends on time; the locus itself may still be fixed (e.g.
+    /// `ρ(t) G(q)`), which a symbolic test of `Gᵢ` cannot decide.
+    pub scleronomic: Vec<bool>,
+    /// `G` (`k` outputs).
+    pub values: Program,
+    /// `J = ∂G/∂q` row-major (`k·n` outputs).
+    pub jacobian: Program,
+    /// `∂G/∂t` (`k` outputs).
+    pub time_derivative: Program,
+    /// `Ġ = J q̇ + ∂G/∂t` (`k` outputs).
+    pub velocities: Program,
+    /// `J` row-major followed by the bias `c` of `G̈ = J q̈ + c` (`k·n + k` outputs).
+    pub dynamics: Program,
+}
+
 /// The equations of motion `M(t, q, q̇) q̈ = f(t, q, q̇)` of a model, with its integrals.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Equations {
@@ -154,15 +176,17 @@ pub struct Equations {
     pub from_kinetic_potential: bool,
     /// Whether no generalized force and no dissipation act.
     pub conservative: bool,
-    /// Whether `L`, a force or the dissipation depends explicitly on `t`.
+    /// Whether `L`, a force, the dissipation or a constraint depends explicitly on `t`.
     pub explicit_time: bool,
-    /// Coordinates `i` with `∂L/∂qᵢ ≡ 0` and no force or dissipation acting on them: `pᵢ`
-    /// is conserved.
+    /// Coordinates `i` with `∂L/∂qᵢ ≡ 0`, no force or dissipation acting on them and no
+    /// constraint involving them: `pᵢ` is conserved.
     pub cyclic: Vec<usize>,
     /// The conserved scalar integral.
     pub conserved: Conserved,
     /// Evaluators.
     pub programs: Programs,
+    /// The holonomic constraints, if the model has any.
+    pub constraints: Option<ConstraintEquations>,
     /// Expression trees.
     pub symbolic: Symbolic,
 }

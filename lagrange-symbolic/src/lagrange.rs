@@ -65,6 +65,8 @@ pub(crate) struct System {
     pub coordinates: Vec<(usize, String)>,
     /// The inputs after time, coordinates and velocities, with their names.
     pub parameters: Vec<(Var, String)>,
+    /// Holonomic constraints `G(t, q) = 0`.
+    pub constraints: Vec<Sym>,
 }
 
 impl System {
@@ -97,6 +99,11 @@ impl System {
                 .enumerate()
                 .map(|(i, p)| (Var::Parameter(i), p.clone()))
                 .collect(),
+            constraints: model
+                .constraints
+                .iter()
+                .map(|g| s.expr(g))
+                .collect::<Result<_, _>>()?,
         })
     }
 }
@@ -153,13 +160,16 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
     }
     let energy = system.energy.clone().unwrap_or_else(|| jacobi.clone());
 
+    // A moving constraint does work through its reaction, like an explicit time in L.
     let explicit_time = lagrangian.contains(Var::Time)
         || forces.iter().flatten().any(|f| f.contains(Var::Time))
-        || dissipation.as_ref().is_some_and(|d| d.contains(Var::Time));
+        || dissipation.as_ref().is_some_and(|d| d.contains(Var::Time))
+        || system.constraints.iter().any(|g| g.contains(Var::Time));
     let cyclic: Vec<usize> = (0..n)
         .filter(|&i| {
             gradient[i].is_zero()
                 && forces[i].is_none()
+                && !system.constraints.iter().any(|g| g.contains(q(i)))
                 && dissipation.as_ref().is_none_or(|d| d.diff(v(i)).is_zero())
         })
         .collect();
@@ -198,6 +208,17 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         lagrangian_hessian: compile(&hessian)?,
     };
 
+    let constraints = if system.constraints.is_empty() {
+        None
+    } else {
+        let coordinates: Vec<usize> = system.coordinates.iter().map(|(i, _)| *i).collect();
+        Some(crate::constraints::derive(
+            s,
+            &system.constraints,
+            &coordinates,
+            &inputs,
+        )?)
+    };
     let show = |x: &Sym| s.to_expr(&x.printable());
     let show_all = |xs: &[Sym]| xs.iter().map(show).collect::<Result<Vec<_>, _>>();
     let symbolic = Symbolic {
@@ -224,6 +245,7 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         cyclic,
         conserved,
         programs,
+        constraints,
         symbolic,
     })
 }

@@ -5,6 +5,7 @@
 //! Only the `cas` module talks to symbolica.
 
 mod cas;
+mod constraints;
 pub mod equations;
 pub mod expr;
 pub mod ir;

@@ -37,6 +37,8 @@ pub struct Model {
     /// Cyclic coordinates to eliminate by Routh's reduction (Thomson & Tait's
     /// "ignoration of coordinates").
     pub ignore: Vec<String>,
+    /// Holonomic constraints `G(t, q) = 0`, one expression each.
+    pub constraints: Vec<String>,
 }
 
 /// The part of a [`Model`] an error is about.
@@ -62,6 +64,8 @@ pub enum Item {
     Dissipation,
     /// Ignored coordinate `i` (in the order of [`Model::ignore`]).
     Ignore(usize),
+    /// Constraint `i` (in the order of [`Model::constraints`]).
+    Constraint(usize),
 }
 
 /// A problem with a model, and the item it is about.
@@ -96,6 +100,8 @@ pub struct CheckedModel {
     pub dissipation: Option<Expr>,
     /// Indices of the coordinates to ignore (Routh's reduction), in the order given.
     pub ignored: Vec<usize>,
+    /// Holonomic constraints `G(t, q) = 0`.
+    pub constraints: Vec<Expr>,
 }
 
 /// The Lagrangian of a checked model.
@@ -212,6 +218,7 @@ impl Model {
             forces[index] = parse(Item::Force(i), source, true, &mut errors);
         }
         let ignored = self.check_ignored(&forces, &mut errors);
+        let constraints = self.check_constraints(&scope, &mut errors);
         let dissipation = self
             .dissipation
             .as_ref()
@@ -226,6 +233,7 @@ impl Model {
                 forces,
                 dissipation,
                 ignored,
+                constraints,
             }),
             _ => Err(errors),
         }
@@ -274,6 +282,53 @@ impl Model {
             });
         }
         ignored
+    }
+}
+
+impl Model {
+    /// Parses the constraints: functions of `t`, the coordinates and the parameters, at
+    /// least one coordinate each, fewer constraints than coordinates, and no `ignore`
+    /// beside them.
+    fn check_constraints(&self, scope: &Scope<'_>, errors: &mut Vec<ModelError>) -> Vec<Expr> {
+        let mut constraints = Vec::new();
+        for (i, source) in self.constraints.iter().enumerate() {
+            let item = Item::Constraint(i);
+            match scope.parse(item, source, false) {
+                Ok(g) => {
+                    let mut coordinate = false;
+                    g.for_each_leaf(&mut |leaf| {
+                        coordinate |= matches!(leaf, Expr::Name(n) if self.coordinates.contains(n));
+                    });
+                    if !coordinate {
+                        errors.push(ModelError {
+                            item,
+                            message: format!(
+                                "the constraint `{source} = 0` involves no coordinate"
+                            ),
+                        });
+                    }
+                    constraints.push(g);
+                }
+                Err(e) => errors.extend(e),
+            }
+        }
+        if !self.constraints.is_empty() && self.constraints.len() >= self.coordinates.len() {
+            errors.push(ModelError {
+                item: Item::Constraint(self.coordinates.len().saturating_sub(1).min(self.constraints.len() - 1)),
+                message: format!(
+                    "{} constraints on {} coordinates leave no freedom: give fewer constraints than coordinates",
+                    self.constraints.len(),
+                    self.coordinates.len()
+                ),
+            });
+        }
+        if !self.constraints.is_empty() && !self.ignore.is_empty() {
+            errors.push(ModelError {
+                item: Item::Ignore(0),
+                message: "`ignore(...)` together with constraints is not supported".into(),
+            });
+        }
+        constraints
     }
 }
 
@@ -351,6 +406,7 @@ fn item_label(item: Item) -> &'static str {
         Item::Lagrangian => "the Lagrangian",
         Item::Force(_) => "the generalized force",
         Item::Dissipation => "the dissipation function",
+        Item::Constraint(_) => "the constraint",
         Item::Model
         | Item::Coordinates
         | Item::Coordinate(_)

@@ -95,6 +95,7 @@ pub(crate) fn reduce(
             .map(|&i| full.forces[i].as_ref().map(eliminate))
             .collect(),
         dissipation: full.dissipation.as_ref().map(eliminate),
+        constraints: Vec::new(),
         coordinates: retained
             .iter()
             .map(|&i| full.coordinates[i].clone())

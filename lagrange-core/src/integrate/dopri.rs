@@ -111,9 +111,14 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
         let err = error_norm(settings, &y, &trial.y, &trial.err);
         if err <= 1.0 {
             accepted += 1;
+            // Drift control of constrained systems: continue from the projected state.
+            let (y_end, f_end) = match rhs.project(t_new, &trial.y)? {
+                Some(projected) => (projected, rhs.eval(t_new, &projected)?),
+                None => (trial.y, trial.f),
+            };
             on_step(&Step::new(
                 (t, y, f),
-                (t_new, trial.y, trial.f),
+                (t_new, y_end, f_end),
                 trial.correction,
             ));
             let mut factor =
@@ -123,7 +128,7 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
             }
             err_old = err.max(1e-4);
             last_rejected = false;
-            (t, y, f) = (t_new, trial.y, trial.f);
+            (t, y, f) = (t_new, y_end, f_end);
             h = (h * factor).min(settings.h_max);
         } else {
             // Also taken when `err` is NaN: `max` then picks the strongest reduction.

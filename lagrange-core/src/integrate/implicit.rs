@@ -99,6 +99,11 @@ fn drive<S: LagrangianSystem<N>, const N: usize>(
         &SVector<f64, N>,
     ) -> Result<(SVector<f64, N>, SVector<f64, N>), Error>,
 ) -> Result<(usize, usize), Error> {
+    if S::CONSTRAINTS > 0 {
+        return Err(Error::InvalidInput(format!(
+            "the {method} integrator does not handle holonomic constraints; use Rk4 or DormandPrince"
+        )));
+    }
     if !S::CONSERVATIVE {
         return Err(Error::InvalidInput(format!(
             "the {method} integrator needs a conservative model (no generalized force, no dissipation)"

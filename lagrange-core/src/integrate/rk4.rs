@@ -28,6 +28,8 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
         let k3 = rhs.eval(t + 0.5 * h, &(y + k2 * (0.5 * h)))?;
         let k4 = rhs.eval(t_next, &(y + k3 * h))?;
         let y_next = y + (k1 + (k2 + k3) * 2.0 + k4) * (h / 6.0);
+        // Drift control of constrained systems: continue from the projected state.
+        let y_next = rhs.project(t_next, &y_next)?.unwrap_or(y_next);
         // Also the first stage of the next step, and the end slope of the Hermite interpolant.
         let f_next = rhs.eval(t_next, &y_next)?;
         on_step(&Step::new(

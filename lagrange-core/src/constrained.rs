@@ -1,0 +1,202 @@
+//! Systems with `K` holonomic constraints `G(t, q) = 0` (seed 001: the constraint datum;
+//! seed 002: reactions `R = Σ λ ∇G` as functions of the state).
+//!
+//! The equations are the index-1 system `M q̈ = f + Jᵀλ`, `J q̈ = −c`, where `J = ∂G/∂q`
+//! and `G̈ = J q̈ + c`. They are solved through the Schur complement:
+//! `(J M⁻¹ Jᵀ) λ = −c − J M⁻¹ f`, then `q̈ = M⁻¹ (f + Jᵀλ)`. The reaction of constraint
+//! `i` is `λᵢ ∇Gᵢ`: rescaling `Gᵢ → ρ Gᵢ` changes `λᵢ` by `1/ρ` and leaves it unchanged.
+
+use nalgebra::{SMatrix, SVector};
+
+use crate::error::Error;
+use crate::linalg;
+use crate::system::LagrangianSystem;
+
+/// Newton iterations allowed when projecting onto `G = 0`.
+const PROJECTION_ITERATIONS: usize = 20;
+
+/// Relative tolerance of the consistency check of initial states.
+pub const CONSISTENCY_TOLERANCE: f64 = 1e-9;
+
+/// The accelerations of a constrained system at a state, with the multipliers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ConstrainedMotion<const N: usize, const K: usize> {
+    /// `q̈`.
+    pub accelerations: SVector<f64, N>,
+    /// `λ`, one per constraint.
+    pub multipliers: SVector<f64, K>,
+}
+
+/// A system with `K` holonomic constraints; the derive implements it for models with
+/// `constraint = "…"` keys, and makes their `accelerations` the constrained ones.
+pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N> {
+    /// Each constraint `Gᵢ` as text (`Gᵢ = 0`).
+    const CONSTRAINT_TEXT: [&'static str; K];
+    /// Per constraint: `true` when `∂Gᵢ/∂t ≡ 0` was established symbolically, so the
+    /// constraint is scleronomic. `false` means its presentation depends on time, which
+    /// is necessary but not sufficient for a moving locus (seed 001 (d)): `ρ(t) G(q)`
+    /// describes a fixed locus.
+    const SCLERONOMIC: [bool; K];
+
+    /// `G(t, q)`.
+    fn constraint_values(&self, t: f64, q: &SVector<f64, N>) -> SVector<f64, K>;
+    /// `J = ∂G/∂q`.
+    fn constraint_jacobian(&self, t: f64, q: &SVector<f64, N>) -> SMatrix<f64, K, N>;
+    /// `∂G/∂t`.
+    fn constraint_time_derivative(&self, t: f64, q: &SVector<f64, N>) -> SVector<f64, K>;
+    /// `Ġ = J q̇ + ∂G/∂t`.
+    fn constraint_velocities(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> SVector<f64, K>;
+    /// `J` and the bias `c` of `G̈ = J q̈ + c`, from one evaluation.
+    fn constraint_jacobian_and_bias(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> (SMatrix<f64, K, N>, SVector<f64, K>);
+
+    /// Accelerations and multipliers. Errors when `M` is singular, or when `J M⁻¹ Jᵀ` is
+    /// (the constraints' Jacobian has lost rank): the error names the constraints involved.
+    fn constrained_motion(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<ConstrainedMotion<N, K>, Error> {
+        let (m, f) = self.mass_matrix_and_forcing(t, q, qd);
+        let (j, c) = self.constraint_jacobian_and_bias(t, q, qd);
+        let singular = || Error::singular(t, q.as_slice(), qd.as_slice());
+        let free = linalg::solve_mass_matrix(m, f).ok_or_else(singular)?;
+        let mut x = SMatrix::<f64, N, K>::zeros();
+        for i in 0..K {
+            let column = linalg::solve_mass_matrix(m, j.row(i).transpose()).ok_or_else(singular)?;
+            x.set_column(i, &column);
+        }
+        let schur = j * x;
+        let lambda = linalg::solve_mass_matrix(schur, -c - j * free)
+            .ok_or_else(|| self.rank_deficiency(t, q, &schur))?;
+        let accelerations = free + x * lambda;
+        if accelerations
+            .iter()
+            .chain(lambda.iter())
+            .all(|v| v.is_finite())
+        {
+            Ok(ConstrainedMotion {
+                accelerations,
+                multipliers: lambda,
+            })
+        } else {
+            Err(singular())
+        }
+    }
+
+    /// The error for a singular `J M⁻¹ Jᵀ`: the constraints without which the rest would
+    /// be independent.
+    fn rank_deficiency(&self, t: f64, q: &SVector<f64, N>, schur: &SMatrix<f64, K, K>) -> Error {
+        let involved: Vec<&str> = (0..K)
+            .filter(|&i| {
+                let keep: Vec<usize> = (0..K).filter(|&k| k != i).collect();
+                let minor =
+                    nalgebra::DMatrix::from_fn(K - 1, K - 1, |a, b| schur[(keep[a], keep[b])]);
+                K == 1 || minor.lu().solve(&nalgebra::DVector::zeros(K - 1)).is_some()
+            })
+            .map(|i| Self::CONSTRAINT_TEXT[i])
+            .collect();
+        Error::DependentConstraints {
+            t,
+            q: q.as_slice().to_vec(),
+            constraints: involved.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// Per constraint, its reaction `λᵢ ∇Gᵢ` (column `i`), in generalized-force units.
+    fn reactions(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<SMatrix<f64, N, K>, Error> {
+        let lambda = self.constrained_motion(t, q, qd)?.multipliers;
+        let j = self.constraint_jacobian(t, q);
+        Ok(SMatrix::from_fn(|row, i| j[(i, row)] * lambda[i]))
+    }
+
+    /// `Ok` when every constraint holds to the relative `tolerance`:
+    /// `|Gᵢ| ≤ tolerance·(1 + |∇Gᵢ|·|q|)` and `|Ġᵢ| ≤ tolerance·(1 + |∇Gᵢ|·|q̇| + |∂Gᵢ/∂t|)`;
+    /// otherwise [`Error::InconsistentState`] saying which constraint is off and by how much.
+    fn check_consistent(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+        tolerance: f64,
+    ) -> Result<(), Error> {
+        let g = self.constraint_values(t, q);
+        let gd = self.constraint_velocities(t, q, qd);
+        let j = self.constraint_jacobian(t, q);
+        let gt = self.constraint_time_derivative(t, q);
+        for i in 0..K {
+            let gradient = j.row(i).norm();
+            let checks = [
+                ("G", g[i], tolerance * (1.0 + gradient * q.norm())),
+                (
+                    "dG/dt",
+                    gd[i],
+                    tolerance * (1.0 + gradient * qd.norm() + gt[i].abs()),
+                ),
+            ];
+            for (what, value, bound) in checks {
+                if value.is_nan() || value.abs() > bound {
+                    return Err(Error::InconsistentState {
+                        constraint: Self::CONSTRAINT_TEXT[i].to_string(),
+                        what,
+                        value,
+                        tolerance: bound,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The nearest consistent state (Euclidean metric): Newton steps
+    /// `q ← q − Jᵀ(J Jᵀ)⁻¹ G` until `G = 0` to round-off, then the velocities
+    /// `q̇ ← q̇ − Jᵀ(J Jᵀ)⁻¹ Ġ`. For users with approximate initial data, and for drift
+    /// control after each integration step.
+    fn project_onto_constraints(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<(SVector<f64, N>, SVector<f64, N>), Error> {
+        let correction = |j: &SMatrix<f64, K, N>, residual: SVector<f64, K>| {
+            let jjt = j * j.transpose();
+            linalg::solve_mass_matrix(jjt, residual)
+                .map(|y| j.transpose() * y)
+                .ok_or_else(|| self.rank_deficiency(t, q, &jjt))
+        };
+        let mut q = *q;
+        for iteration in 0.. {
+            let g = self.constraint_values(t, &q);
+            let j = self.constraint_jacobian(t, &q);
+            let step = correction(&j, g)?;
+            q -= step;
+            if step.norm() <= 1e-15 * (1.0 + q.norm()) {
+                break;
+            }
+            if iteration == PROJECTION_ITERATIONS {
+                return Err(Error::NoConvergence {
+                    t,
+                    iterations: PROJECTION_ITERATIONS,
+                });
+            }
+        }
+        let j = self.constraint_jacobian(t, &q);
+        let qd = qd - correction(&j, self.constraint_velocities(t, &q, qd))?;
+        Ok((q, qd))
+    }
+}
