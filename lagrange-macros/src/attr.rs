@@ -3,10 +3,11 @@
 
 use std::collections::HashMap;
 
-use lagrange_symbolic::model::{Item, Model};
+use lagrange_symbolic::model::{Body, Item, Model, Particle};
+use lagrange_symbolic::rotation::{Axis, Rotation};
 use proc_macro2::Span;
 use syn::spanned::Spanned;
-use syn::{Data, DeriveInput, Fields, Ident, LitStr, Type};
+use syn::{Data, DeriveInput, Ident, LitStr, Type};
 
 /// The model and where each of its items is written.
 pub struct Parsed {
@@ -44,7 +45,7 @@ pub fn parse(input: &DeriveInput) -> Parsed {
 
     match &input.data {
         Data::Struct(data) => match &data.fields {
-            Fields::Named(named) => {
+            syn::Fields::Named(named) => {
                 for field in &named.named {
                     let Some(ident) = &field.ident else { continue };
                     if !is_f64(&field.ty) {
@@ -60,8 +61,8 @@ pub fn parse(input: &DeriveInput) -> Parsed {
                     fields.push(ident.clone());
                 }
             }
-            Fields::Unit => {}
-            Fields::Unnamed(_) => errors.push(syn::Error::new(
+            syn::Fields::Unit => {}
+            syn::Fields::Unnamed(_) => errors.push(syn::Error::new(
                 input.ident.span(),
                 "#[derive(Lagrangian)] needs named `f64` fields (the parameters), or none",
             )),
@@ -109,6 +110,41 @@ pub fn parse(input: &DeriveInput) -> Parsed {
                         Ok(())
                     })
                 }
+                "particle" => {
+                    let item = Item::Particle(model.particles.len());
+                    spans.insert(item, meta.path.span());
+                    let mut fields = Fields::default();
+                    meta.parse_nested_meta(|inner| fields.read(&inner))?;
+                    let (name, mass, position) = (fields.name, fields.mass, fields.position);
+                    match (name, mass, position) {
+                        (Some(name), Some(mass), Some(position)) => {
+                            model.particles.push(Particle { name, mass, position });
+                            Ok(())
+                        }
+                        _ => Err(meta.error("a particle needs `name = …, mass = \"…\", position = [\"…\", …]`")),
+                    }
+                }
+                "body" => {
+                    let item = Item::Body(model.bodies.len());
+                    spans.insert(item, meta.path.span());
+                    let mut fields = Fields::default();
+                    meta.parse_nested_meta(|inner| fields.read(&inner))?;
+                    match fields {
+                        Fields {
+                            name: Some(name),
+                            mass: Some(mass),
+                            position: Some(position),
+                            inertia: Some(inertia),
+                            rotation: Some(rotation),
+                        } => {
+                            model.bodies.push(Body { name, mass, inertia, rotation, position });
+                            Ok(())
+                        }
+                        _ => Err(meta.error(
+                            "a body needs `name = …, mass = \"…\", inertia = [\"…\", …], rotation = …, position = [\"…\", \"…\", \"…\"]`",
+                        )),
+                    }
+                }
                 "constraint" => {
                     let lit: LitStr = meta.value()?.parse()?;
                     spans.insert(Item::Constraint(model.constraints.len()), lit.span());
@@ -129,7 +165,7 @@ pub fn parse(input: &DeriveInput) -> Parsed {
                     Ok(())
                 }),
                 _ => Err(meta.error(format!(
-                    "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation, constraint or ignore(...)"
+                    "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation, constraint, particle(...), body(...) or ignore(...)"
                 ))),
             }
         });
@@ -161,6 +197,108 @@ pub fn combine(errors: impl IntoIterator<Item = syn::Error>) -> Option<syn::Erro
         all.combine(e);
         all
     })
+}
+
+/// The keys inside `particle(...)` and `body(...)`.
+#[derive(Default)]
+struct Fields {
+    name: Option<String>,
+    mass: Option<String>,
+    position: Option<Vec<String>>,
+    inertia: Option<Vec<String>>,
+    rotation: Option<Rotation>,
+}
+
+impl Fields {
+    fn read(&mut self, meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
+        let key = meta
+            .path
+            .get_ident()
+            .map(Ident::to_string)
+            .unwrap_or_default();
+        match key.as_str() {
+            "name" => self.name = Some(meta.value()?.parse::<Ident>()?.to_string()),
+            "mass" => self.mass = Some(meta.value()?.parse::<LitStr>()?.value()),
+            "position" => self.position = Some(strings(&meta.value()?.parse()?)?),
+            "inertia" => self.inertia = Some(strings(&meta.value()?.parse()?)?),
+            "rotation" => self.rotation = Some(rotation(&meta.value()?.parse()?)?),
+            _ => {
+                return Err(meta.error(format!(
+                    "unknown key `{key}`: expected name, mass, position, and for a body inertia and rotation"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `["a", "b", …]` as strings.
+fn strings(e: &syn::Expr) -> syn::Result<Vec<String>> {
+    let syn::Expr::Array(array) = e else {
+        return Err(syn::Error::new(
+            e.span(),
+            "expected a list of expressions: [\"…\", \"…\"]",
+        ));
+    };
+    array.elems.iter().map(expression).collect()
+}
+
+/// A string literal, or a bare name, as expression source.
+fn expression(e: &syn::Expr) -> syn::Result<String> {
+    match e {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Ok(s.value()),
+        syn::Expr::Path(p) if p.path.get_ident().is_some() => {
+            Ok(p.path.get_ident().map(Ident::to_string).unwrap_or_default())
+        }
+        other => Err(syn::Error::new(
+            other.span(),
+            "expected an expression in quotes, or a name",
+        )),
+    }
+}
+
+/// `[9 entries]`, `euler_zxz(φ, θ, ψ)` or `about_x/about_y/about_z(angle)`.
+fn rotation(e: &syn::Expr) -> syn::Result<Rotation> {
+    let expected = "expected a rotation: [9 entries, row by row], euler_zxz(phi, theta, psi) or about_x(angle) / about_y(angle) / about_z(angle)";
+    match e {
+        syn::Expr::Array(_) => Ok(Rotation::Matrix(strings(e)?)),
+        syn::Expr::Call(call) => {
+            let name = match &*call.func {
+                syn::Expr::Path(p) => p.path.get_ident().map(Ident::to_string).unwrap_or_default(),
+                _ => String::new(),
+            };
+            let args = call
+                .args
+                .iter()
+                .map(expression)
+                .collect::<syn::Result<Vec<_>>>()?;
+            let axis = |a| match args.as_slice() {
+                [angle] => Ok(Rotation::About(a, angle.clone())),
+                _ => Err(syn::Error::new(
+                    call.span(),
+                    "about_x/about_y/about_z take one angle",
+                )),
+            };
+            match name.as_str() {
+                "euler_zxz" => match args.as_slice() {
+                    [phi, theta, psi] => Ok(Rotation::EulerZxz([
+                        phi.clone(),
+                        theta.clone(),
+                        psi.clone(),
+                    ])),
+                    _ => Err(syn::Error::new(call.span(), "euler_zxz takes three angles")),
+                },
+                "about_x" => axis(Axis::X),
+                "about_y" => axis(Axis::Y),
+                "about_z" => axis(Axis::Z),
+                _ => Err(syn::Error::new(call.func.span(), expected)),
+            }
+        }
+        other => Err(syn::Error::new(other.span(), expected)),
+    }
 }
 
 fn is_f64(ty: &Type) -> bool {

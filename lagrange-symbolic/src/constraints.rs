@@ -40,7 +40,10 @@ pub(crate) fn derive(
             })
         })
         .collect();
-    let scleronomic = time_derivative.iter().map(Sym::is_zero).collect();
+    let scleronomic = time_derivative
+        .iter()
+        .map(|gt| s.vanishes(gt))
+        .collect::<Result<_, _>>()?;
     let shown = constraints
         .iter()
         .map(|g| s.to_expr(&g.printable()).map(|e| print::text(&e)))

@@ -144,6 +144,23 @@ impl Expr {
         Ok(expr)
     }
 
+    /// The tree with every name for which `replace` gives an expression replaced by it.
+    pub fn substitute(&self, replace: &impl Fn(&str) -> Option<Expr>) -> Expr {
+        let sub = |e: &Expr| Box::new(e.substitute(replace));
+        match self {
+            Expr::Name(n) => replace(n).unwrap_or_else(|| self.clone()),
+            Expr::Number(_) | Expr::Velocity(_) | Expr::Acceleration(_) => self.clone(),
+            Expr::Neg(a) => Expr::Neg(sub(a)),
+            Expr::Call(f, a) => Expr::Call(*f, sub(a)),
+            Expr::Add(terms) => Expr::Add(terms.iter().map(|e| e.substitute(replace)).collect()),
+            Expr::Mul(factors) => {
+                Expr::Mul(factors.iter().map(|e| e.substitute(replace)).collect())
+            }
+            Expr::Div(a, b) => Expr::Div(sub(a), sub(b)),
+            Expr::Pow(a, b) => Expr::Pow(sub(a), sub(b)),
+        }
+    }
+
     /// Calls `visit` on every name, velocity and acceleration in the tree.
     pub fn for_each_leaf(&self, visit: &mut impl FnMut(&Expr)) {
         match self {
@@ -283,6 +300,16 @@ impl Parser<'_> {
                 .rest()
                 .find(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .unwrap_or(self.rest().len());
+            let mut len = len;
+            // `p.x`: a component of a particle's or body's position.
+            let rest = &self.rest()[len..];
+            if let Some(component) = rest.strip_prefix('.')
+                && component.starts_with(|c: char| c.is_alphabetic())
+            {
+                len += 1 + component
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(component.len());
+            }
             let name = &self.src[start..start + len];
             self.pos += len;
             if self.eat('(') {
@@ -444,6 +471,19 @@ mod tests {
         assert_eq!(
             Expr::parse("cos(dot(q))").unwrap(),
             Expr::Call(Func::Cos, Box::new(Expr::Velocity("q".into())))
+        );
+    }
+
+    #[test]
+    fn dotted_names_are_components() {
+        assert_eq!(
+            Expr::parse("m*g*p1.z").unwrap(),
+            Expr::Mul(vec![name("m"), name("g"), name("p1.z")])
+        );
+        // A decimal point after a number is not a component.
+        assert_eq!(
+            Expr::parse("x*1.5").unwrap(),
+            Expr::Mul(vec![name("x"), Expr::Number(Rational { num: 3, den: 2 })])
         );
     }
 

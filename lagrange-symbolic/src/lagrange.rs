@@ -7,6 +7,8 @@
 
 use crate::cas::{self, Names, Session, Sym, Var};
 use crate::equations::{Conserved, Derived, Equations, Programs, Symbolic};
+use crate::ir::Program;
+use crate::kinetic;
 use crate::model::{self, CheckedModel, Energy, Item, Model, ModelError};
 use crate::routh;
 
@@ -24,8 +26,9 @@ pub fn derive(model: &Model) -> Result<Derived, Vec<ModelError>> {
             .collect(),
     };
     let work = checked.clone();
-    let derived =
+    let (derived, orientations) =
         cas::session(names, move |s| Ok(derive_in(s, &work))).map_err(engine_failure)??;
+    check_rotations(&checked, &derived.full, &orientations)?;
     check_mass_matrix(&checked, &derived.full)?;
     Ok(derived)
 }
@@ -38,7 +41,12 @@ pub(crate) fn engine_failure(message: String) -> Vec<ModelError> {
     }]
 }
 
-fn derive_in(s: &Session, model: &CheckedModel) -> Result<Derived, Vec<ModelError>> {
+/// The equations, and for each body a program of `RᵀR` and `det R` to check its
+/// orientation with.
+fn derive_in(
+    s: &Session,
+    model: &CheckedModel,
+) -> Result<(Derived, Vec<Program>), Vec<ModelError>> {
     let system = System::of_model(s, model).map_err(engine_failure)?;
     let full = equations(s, &system, &model.name).map_err(engine_failure)?;
     let reduced = if model.ignored.is_empty() {
@@ -46,7 +54,65 @@ fn derive_in(s: &Session, model: &CheckedModel) -> Result<Derived, Vec<ModelErro
     } else {
         Some(routh::reduce(s, model, &system)?)
     };
-    Ok(Derived { full, reduced })
+    let inputs = full_inputs(model);
+    let orientations = kinetic::orthogonality(s, model)
+        .and_then(|bodies| {
+            bodies
+                .iter()
+                .map(|outputs| s.compile(outputs, &inputs))
+                .collect()
+        })
+        .map_err(engine_failure)?;
+    Ok((Derived { full, reduced }, orientations))
+}
+
+/// The inputs of the full system: time, coordinates, velocities, parameters.
+fn full_inputs(model: &CheckedModel) -> Vec<Var> {
+    let n = model.coordinates.len();
+    std::iter::once(Var::Time)
+        .chain((0..n).map(Var::Coordinate))
+        .chain((0..n).map(Var::Velocity))
+        .chain((0..model.parameters.len()).map(Var::Parameter))
+        .collect()
+}
+
+/// Rejects a body whose orientation is not a rotation: `RᵀR ≠ I` or `det R ≠ 1` at a
+/// sampled state.
+fn check_rotations(
+    model: &CheckedModel,
+    equations: &Equations,
+    programs: &[Program],
+) -> Result<(), Vec<ModelError>> {
+    let mut rng = SplitMix(0x00b0_d1e5);
+    let mut errors = Vec::new();
+    for (i, program) in programs.iter().enumerate() {
+        for _ in 0..3 {
+            let state: Vec<f64> = (0..equations.inputs().len())
+                .map(|_| 0.5 + 1.5 * rng.unit())
+                .collect();
+            let mut out = [0.0; 10];
+            program.evaluate(&state, &mut out);
+            let worst = (0..9)
+                .map(|k| (out[k] - if k % 4 == 0 { 1.0 } else { 0.0 }).abs())
+                .chain([(out[9] - 1.0).abs()])
+                .fold(0.0, f64::max);
+            if worst.is_nan() || worst > 1e-9 {
+                errors.push(ModelError {
+                    item: Item::Body(i),
+                    message: format!(
+                        "the orientation of body `{}` is not a rotation matrix: RᵀR − I or det R − 1 reaches {worst:.3e} at a sampled state",
+                        model.bodies_names[i]
+                    ),
+                });
+                break;
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }
 
 /// What equations are derived from, in symbolic form.
@@ -73,7 +139,7 @@ impl System {
     fn of_model(s: &Session, model: &CheckedModel) -> Result<System, String> {
         let (lagrangian, energy, split_source) = match &model.energy {
             Energy::KineticPotential { kinetic, potential } => {
-                let t = s.expr(kinetic)?;
+                let t = &s.expr(kinetic)? + &kinetic::of_bodies(s, model)?;
                 let v = s.expr(potential)?;
                 (&t - &v, Some(&t + &v), t)
             }
@@ -165,22 +231,28 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         || forces.iter().flatten().any(|f| f.contains(Var::Time))
         || dissipation.as_ref().is_some_and(|d| d.contains(Var::Time))
         || system.constraints.iter().any(|g| g.contains(Var::Time));
-    let cyclic: Vec<usize> = (0..n)
-        .filter(|&i| {
-            gradient[i].is_zero()
-                && forces[i].is_none()
-                && !system.constraints.iter().any(|g| g.contains(q(i)))
-                && dissipation.as_ref().is_none_or(|d| d.diff(v(i)).is_zero())
-        })
-        .collect();
+    let mut cyclic = Vec::new();
+    for i in 0..n {
+        let free_of_dissipation = match dissipation {
+            Some(d) => s.vanishes(&d.diff(v(i)))?,
+            None => true,
+        };
+        if forces[i].is_none()
+            && free_of_dissipation
+            && !system.constraints.iter().any(|g| g.contains(q(i)))
+            && s.vanishes(&gradient[i])?
+        {
+            cyclic.push(i);
+        }
+    }
     let velocities: Vec<Var> = (0..n).map(v).collect();
     let velocity_split =
         split_by_velocity_degree(s, &system.split_source, &velocities, &momenta, &mass);
     let kinetic_form = system.energy.is_some();
-    let homogeneous_kinetic = kinetic_form
-        && velocity_split
-            .as_ref()
-            .is_some_and(|[_, t1, t0]| t1.is_zero() && t0.is_zero());
+    let homogeneous_kinetic = match (&velocity_split, kinetic_form) {
+        (Some([_, t1, t0]), true) => s.vanishes(t1)? && s.vanishes(t0)?,
+        _ => false,
+    };
     let conservative = forces.iter().all(Option::is_none) && dissipation.is_none();
     let conserved = match (conservative && !explicit_time, homogeneous_kinetic) {
         (false, _) => Conserved::None,

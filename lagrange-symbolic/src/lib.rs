@@ -9,9 +9,11 @@ mod constraints;
 pub mod equations;
 pub mod expr;
 pub mod ir;
+mod kinetic;
 pub mod lagrange;
 pub mod model;
 pub mod print;
+pub mod rotation;
 mod routh;
 
 pub use lagrange::derive;

@@ -5,10 +5,11 @@
 //! Validation needs no computer algebra: every error here is found from the text alone,
 //! and each names the [`Item`] it is about so that a front end can point at it.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-use crate::expr::{Expr, Func};
+use crate::expr::{Expr, Func, Rational};
+use crate::rotation::{self, Matrix3, Rotation};
 
 /// Names that the expression syntax reserves.
 pub const TIME: &str = "t";
@@ -39,6 +40,39 @@ pub struct Model {
     pub ignore: Vec<String>,
     /// Holonomic constraints `G(t, q) = 0`, one expression each.
     pub constraints: Vec<String>,
+    /// Point masses: each adds `½ m |ṙ|²` to `T`.
+    pub particles: Vec<Particle>,
+    /// Rigid bodies: each adds `½ m |v_c|² + ½ ωᵀ I ω` to `T`.
+    pub bodies: Vec<Body>,
+}
+
+/// A point mass: its name (for `name.x`, `name.y`, `name.z` in expressions), mass and
+/// position (2 or 3 components, functions of `t`, coordinates and parameters).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Particle {
+    /// The name.
+    pub name: String,
+    /// The mass.
+    pub mass: String,
+    /// The position's components.
+    pub position: Vec<String>,
+}
+
+/// A rigid body: name, mass, inertia tensor about the centre of mass in the body frame
+/// (3 principal moments, or 6 entries `xx, yy, zz, xy, xz, yz`), orientation, and the
+/// position of the centre of mass (3 components).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Body {
+    /// The name (for `name.x`, `name.y`, `name.z` in expressions).
+    pub name: String,
+    /// The mass.
+    pub mass: String,
+    /// The inertia tensor's entries.
+    pub inertia: Vec<String>,
+    /// The orientation.
+    pub rotation: Rotation,
+    /// The centre of mass.
+    pub position: Vec<String>,
 }
 
 /// The part of a [`Model`] an error is about.
@@ -66,6 +100,10 @@ pub enum Item {
     Ignore(usize),
     /// Constraint `i` (in the order of [`Model::constraints`]).
     Constraint(usize),
+    /// Particle `i`.
+    Particle(usize),
+    /// Body `i`.
+    Body(usize),
 }
 
 /// A problem with a model, and the item it is about.
@@ -102,6 +140,25 @@ pub struct CheckedModel {
     pub ignored: Vec<usize>,
     /// Holonomic constraints `G(t, q) = 0`.
     pub constraints: Vec<Expr>,
+    /// Point masses: (mass, position).
+    pub particles: Vec<(Expr, Vec<Expr>)>,
+    /// Rigid bodies.
+    pub bodies: Vec<CheckedBody>,
+    /// The bodies' names, for messages.
+    pub bodies_names: Vec<String>,
+}
+
+/// A checked rigid body, everything as expressions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckedBody {
+    /// The mass.
+    pub mass: Expr,
+    /// The inertia tensor about the centre of mass, body frame.
+    pub inertia: Matrix3,
+    /// The rotation matrix, body frame → fixed frame.
+    pub rotation: Matrix3,
+    /// The centre of mass.
+    pub position: [Expr; 3],
 }
 
 /// The Lagrangian of a checked model.
@@ -161,7 +218,11 @@ impl Model {
             }
         }
 
-        let scope = Scope { model: self };
+        let mut scope = Scope {
+            model: self,
+            components: HashMap::new(),
+        };
+        let (particles, bodies) = self.check_bodies(&mut scope, &mut errors);
         let parse =
             |item: Item, source: &str, allow_velocity: bool, errors: &mut Vec<ModelError>| {
                 scope
@@ -184,16 +245,26 @@ impl Model {
                 let kinetic = parse(Item::Kinetic, t, true, &mut errors);
                 let potential = match v {
                     Some(v) => parse(Item::Potential, v, false, &mut errors),
-                    None => Some(Expr::Number(crate::expr::Rational::int(0))),
+                    None => Some(Expr::Number(Rational::int(0))),
                 };
                 kinetic
                     .zip(potential)
                     .map(|(kinetic, potential)| Energy::KineticPotential { kinetic, potential })
             }
+            (None, None, v) if !(self.particles.is_empty() && self.bodies.is_empty()) => {
+                let potential = match v {
+                    Some(v) => parse(Item::Potential, v, false, &mut errors),
+                    None => Some(Expr::Number(Rational::int(0))),
+                };
+                potential.map(|potential| Energy::KineticPotential {
+                    kinetic: Expr::Number(Rational::int(0)),
+                    potential,
+                })
+            }
             (None, None, _) => {
                 errors.push(ModelError {
                     item: Item::Model,
-                    message: "no kinetic energy or Lagrangian: add `kinetic = \"…\"` (with `potential = \"…\"`) or `lagrangian = \"…\"`".into(),
+                    message: "no kinetic energy or Lagrangian: add `kinetic = \"…\"` (with `potential = \"…\"`), `particle(…)`/`body(…)`, or `lagrangian = \"…\"`".into(),
                 });
                 None
             }
@@ -234,6 +305,9 @@ impl Model {
                 dissipation,
                 ignored,
                 constraints,
+                particles,
+                bodies,
+                bodies_names: self.bodies.iter().map(|b| b.name.clone()).collect(),
             }),
             _ => Err(errors),
         }
@@ -332,6 +406,171 @@ impl Model {
     }
 }
 
+impl Model {
+    /// Parses particles and bodies (their expressions may use `t`, coordinates and
+    /// parameters) and makes their position components available to the other
+    /// expressions as `name.x`, `name.y`, `name.z`.
+    #[allow(clippy::type_complexity)]
+    fn check_bodies(
+        &self,
+        scope: &mut Scope<'_>,
+        errors: &mut Vec<ModelError>,
+    ) -> (Vec<(Expr, Vec<Expr>)>, Vec<CheckedBody>) {
+        if self.lagrangian.is_some() && !(self.particles.is_empty() && self.bodies.is_empty()) {
+            errors.push(ModelError {
+                item: Item::Lagrangian,
+                message: "particles and bodies add to the kinetic energy: use `kinetic`/`potential` with them, not `lagrangian`".into(),
+            });
+        }
+        let mut names = HashSet::new();
+        let mut name_ok = |item: Item, name: &str, errors: &mut Vec<ModelError>| {
+            let clash = self
+                .coordinates
+                .iter()
+                .chain(&self.parameters)
+                .any(|n| n == name);
+            if clash || !names.insert(name.to_string()) {
+                errors.push(ModelError {
+                    item,
+                    message: format!("the name `{name}` is already used by a coordinate, parameter, particle or body"),
+                });
+            }
+        };
+        let parse_all =
+            |item: Item, sources: &[String], errors: &mut Vec<ModelError>| -> Option<Vec<Expr>> {
+                let parsed: Vec<_> = sources
+                    .iter()
+                    .map(|s| scope.parse(item, s, false))
+                    .collect();
+                let mut ok = Vec::new();
+                for p in parsed {
+                    match p {
+                        Ok(e) => ok.push(e),
+                        Err(e) => errors.extend(e),
+                    }
+                }
+                (ok.len() == sources.len()).then_some(ok)
+            };
+        let mut components = HashMap::new();
+        let mut publish = |name: &str, position: &[Expr]| {
+            for (axis, e) in ["x", "y", "z"].iter().zip(position) {
+                components.insert(format!("{name}.{axis}"), e.clone());
+            }
+        };
+        let mut particles = Vec::new();
+        for (i, p) in self.particles.iter().enumerate() {
+            let item = Item::Particle(i);
+            name_ok(item, &p.name, errors);
+            if !(2..=3).contains(&p.position.len()) {
+                errors.push(ModelError {
+                    item,
+                    message: format!(
+                        "particle `{}` has {} position components: give 2 (plane) or 3",
+                        p.name,
+                        p.position.len()
+                    ),
+                });
+                continue;
+            }
+            let mass = parse_all(item, std::slice::from_ref(&p.mass), errors);
+            if let (Some(mut mass), Some(position)) = (mass, parse_all(item, &p.position, errors)) {
+                publish(&p.name, &position);
+                particles.push((mass.remove(0), position));
+            }
+        }
+        let mut bodies = Vec::new();
+        for (i, b) in self.bodies.iter().enumerate() {
+            let item = Item::Body(i);
+            name_ok(item, &b.name, errors);
+            let fail = |message: String, errors: &mut Vec<ModelError>| {
+                errors.push(ModelError { item, message })
+            };
+            if b.position.len() != 3 {
+                fail(
+                    format!(
+                        "body `{}` has {} position components: give 3",
+                        b.name,
+                        b.position.len()
+                    ),
+                    errors,
+                );
+                continue;
+            }
+            if b.inertia.len() != 3 && b.inertia.len() != 6 {
+                fail(
+                    format!(
+                        "body `{}` has {} inertia entries: give 3 principal moments or 6 entries `xx, yy, zz, xy, xz, yz`",
+                        b.name,
+                        b.inertia.len()
+                    ),
+                    errors,
+                );
+                continue;
+            }
+            let angles = match &b.rotation {
+                Rotation::Matrix(entries) if entries.len() != 9 => {
+                    fail(
+                        format!(
+                            "the rotation of body `{}` has {} entries: give 9, row by row",
+                            b.name,
+                            entries.len()
+                        ),
+                        errors,
+                    );
+                    continue;
+                }
+                Rotation::Matrix(entries) => entries.clone(),
+                Rotation::About(_, angle) => vec![angle.clone()],
+                Rotation::EulerZxz(angles) => angles.to_vec(),
+            };
+            let mass = parse_all(item, std::slice::from_ref(&b.mass), errors);
+            let inertia = parse_all(item, &b.inertia, errors);
+            let rotation = parse_all(item, &angles, errors);
+            let position = parse_all(item, &b.position, errors);
+            let (Some(mut mass), Some(inertia), Some(r), Some(position)) =
+                (mass, inertia, rotation, position)
+            else {
+                continue;
+            };
+            let zero = || Expr::Number(Rational::int(0));
+            let inertia: Matrix3 = if inertia.len() == 3 {
+                std::array::from_fn(|i| {
+                    std::array::from_fn(|j| if i == j { inertia[i].clone() } else { zero() })
+                })
+            } else {
+                // xx, yy, zz, xy, xz, yz.
+                let at = |i: usize, j: usize| match (i.min(j), i.max(j)) {
+                    (a, b) if a == b => inertia[a].clone(),
+                    (0, 1) => inertia[3].clone(),
+                    (0, 2) => inertia[4].clone(),
+                    _ => inertia[5].clone(),
+                };
+                std::array::from_fn(|i| std::array::from_fn(|j| at(i, j)))
+            };
+            let rotation = match &b.rotation {
+                Rotation::Matrix(_) => {
+                    std::array::from_fn(|i| std::array::from_fn(|j| r[3 * i + j].clone()))
+                }
+                Rotation::About(axis, _) => rotation::about(*axis, &r[0]),
+                Rotation::EulerZxz(_) => rotation::euler_zxz(&r[0], &r[1], &r[2]),
+            };
+            publish(&b.name, &position);
+            bodies.push(CheckedBody {
+                mass: mass.remove(0),
+                inertia,
+                rotation,
+                position: [
+                    position[0].clone(),
+                    position[1].clone(),
+                    position[2].clone(),
+                ],
+            });
+        }
+        scope.components = components;
+        (particles, bodies)
+    }
+}
+
 /// The name of the constant momentum of ignored coordinate `chi` (a field of the reduced
 /// system).
 pub fn momentum_name(chi: &str) -> String {
@@ -341,6 +580,8 @@ pub fn momentum_name(chi: &str) -> String {
 /// The names an expression of a model may use.
 struct Scope<'a> {
     model: &'a Model,
+    /// `p.x`, `p.y`, `p.z` of particles and bodies, replaced by their position components.
+    components: HashMap<String, Expr>,
 }
 
 impl Scope<'_> {
@@ -385,7 +626,7 @@ impl Scope<'_> {
             }
         });
         if errors.is_empty() {
-            Ok(expr)
+            Ok(expr.substitute(&|n| self.components.get(n).cloned()))
         } else {
             Err(errors)
         }
@@ -394,6 +635,7 @@ impl Scope<'_> {
     fn is_value(&self, name: &str) -> bool {
         name == TIME
             || name == PI
+            || self.components.contains_key(name)
             || self.model.coordinates.iter().any(|c| c == name)
             || self.model.parameters.iter().any(|p| p == name)
     }
@@ -407,6 +649,8 @@ fn item_label(item: Item) -> &'static str {
         Item::Force(_) => "the generalized force",
         Item::Dissipation => "the dissipation function",
         Item::Constraint(_) => "the constraint",
+        Item::Particle(_) => "the particle",
+        Item::Body(_) => "the body",
         Item::Model
         | Item::Coordinates
         | Item::Coordinate(_)

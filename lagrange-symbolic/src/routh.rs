@@ -20,7 +20,7 @@ pub(crate) fn reduce(
     full: &System,
 ) -> Result<Reduced, Vec<ModelError>> {
     let ignored = &model.ignored;
-    check_cyclic(model, full)?;
+    check_cyclic(s, model, full)?;
     let chi_dot: Vec<Var> = ignored.iter().map(|&i| Var::Velocity(i)).collect();
     let momenta: Vec<Sym> = chi_dot.iter().map(|&v| full.lagrangian.diff(v)).collect();
 
@@ -135,7 +135,7 @@ pub(crate) fn reduce(
 
 /// Each ignored coordinate must be cyclic: absent from `L`, from the dissipation's
 /// dependence on its velocity, and from the forces on the retained coordinates.
-fn check_cyclic(model: &CheckedModel, full: &System) -> Result<(), Vec<ModelError>> {
+fn check_cyclic(s: &Session, model: &CheckedModel, full: &System) -> Result<(), Vec<ModelError>> {
     let mut errors = Vec::new();
     for (k, &i) in model.ignored.iter().enumerate() {
         let chi = &model.coordinates[i];
@@ -145,14 +145,19 @@ fn check_cyclic(model: &CheckedModel, full: &System) -> Result<(), Vec<ModelErro
                 message: format!("cannot ignore `{chi}`: it is not cyclic, {why}"),
             })
         };
-        if !full.lagrangian.diff(Var::Coordinate(i)).is_zero() {
+        if !s
+            .vanishes(&full.lagrangian.diff(Var::Coordinate(i)))
+            .map_err(engine_failure)?
+        {
             fail(format!("the Lagrangian depends on it (∂L/∂{chi} ≠ 0)"));
         }
-        if full
-            .dissipation
-            .as_ref()
-            .is_some_and(|d| !d.diff(Var::Velocity(i)).is_zero())
-        {
+        let dissipated = match &full.dissipation {
+            Some(d) => !s
+                .vanishes(&d.diff(Var::Velocity(i)))
+                .map_err(engine_failure)?,
+            None => false,
+        };
+        if dissipated {
             fail(format!("the dissipation function depends on `dot({chi})`"));
         }
         let q = Var::Coordinate(i);

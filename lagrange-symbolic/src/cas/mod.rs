@@ -166,6 +166,46 @@ impl Session {
         self.read(s.0.as_view())
     }
 
+    /// Whether `e` is identically zero: structurally after expansion, or else numerically
+    /// at several random points. The numeric test is a probabilistic identity test; it
+    /// catches identities such as `sin² + cos² = 1`, which symbolica does not simplify.
+    pub fn vanishes(&self, e: &Sym) -> Result<bool, String> {
+        if e.is_zero() {
+            return Ok(true);
+        }
+        let mut vars = Vec::new();
+        for symbol in e.0.get_all_symbols(false) {
+            if symbol == Symbol::PI {
+                continue;
+            }
+            if symbol == symbol_of(Var::Time) {
+                vars.push(Var::Time);
+            } else {
+                match var_of(symbol) {
+                    Some(v) => vars.push(v),
+                    None => return Ok(false),
+                }
+            }
+        }
+        let program = self.compile(std::slice::from_ref(e), &vars)?;
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut unit = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..5 {
+            let point: Vec<f64> = vars.iter().map(|_| 0.5 + unit()).collect();
+            let mut out = [0.0];
+            program.evaluate(&point, &mut out);
+            if out[0].is_nan() || out[0].abs() > 1e-10 {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// Builds an optimized straight-line program for `outputs` over `inputs` (in order).
     pub fn compile(&self, outputs: &[Sym], inputs: &[Var]) -> Result<Program, String> {
         lower::compile(outputs, inputs)
