@@ -3,7 +3,9 @@
 //! `ω× = Rᵀ Ṙ`. Velocities are total time derivatives of the given positions.
 
 use crate::cas::{Session, Sym, Var};
-use crate::model::CheckedModel;
+use crate::expr::Expr;
+use crate::model::{CheckedBody, CheckedModel, Orientation};
+use crate::rotation::Matrix3;
 
 /// `de/dt = ∂e/∂t + Σⱼ ∂e/∂qⱼ q̇ⱼ` over the model's `n` coordinates.
 fn time_derivative(s: &Session, e: &Sym, n: usize) -> Sym {
@@ -39,24 +41,8 @@ pub(crate) fn of_bodies(s: &Session, model: &CheckedModel) -> Result<Sym, String
             .iter()
             .map(|e| s.expr(e))
             .collect::<Result<Vec<_>, _>>()?;
-        let r = body
-            .rotation
-            .iter()
-            .map(|row| row.iter().map(|e| s.expr(e)).collect::<Result<Vec<_>, _>>())
-            .collect::<Result<Vec<_>, _>>()?;
-        let rd: Vec<Vec<Sym>> = r
-            .iter()
-            .map(|row| row.iter().map(|e| time_derivative(s, e, n)).collect())
-            .collect();
-        // Ω = Rᵀ Ṙ, entry (i, j) = Σₖ R_ki Ṙ_kj; ω = (Ω₃₂, Ω₁₃, Ω₂₁).
-        let omega_entry =
-            |i: usize, j: usize| (0..3).fold(s.int(0), |acc, k| &acc + &(&r[k][i] * &rd[k][j]));
-        let omega = [omega_entry(2, 1), omega_entry(0, 2), omega_entry(1, 0)];
-        let inertia = body
-            .inertia
-            .iter()
-            .map(|row| row.iter().map(|e| s.expr(e)).collect::<Result<Vec<_>, _>>())
-            .collect::<Result<Vec<_>, _>>()?;
+        let omega = angular_velocity(s, body, n)?;
+        let inertia = matrix(s, &body.inertia)?;
         let mut rotational = s.int(0);
         for i in 0..3 {
             for j in 0..3 {
@@ -66,6 +52,55 @@ pub(crate) fn of_bodies(s: &Session, model: &CheckedModel) -> Result<Sym, String
         t = &(&t + &translational(s, &mass, &position, n)) + &(&s.half() * &rotational);
     }
     Ok(t)
+}
+
+/// The body-frame angular velocity. For the named parametrizations the closed forms
+/// (which `Rᵀ Ṙ` reproduces only up to `sin² + cos² = 1`, an identity symbolica does not
+/// apply): about a fixed axis, the angle's rate on that axis; for z-x-z Euler angles
+/// `(φ̇ sin θ sin ψ + θ̇ cos ψ, φ̇ sin θ cos ψ − θ̇ sin ψ, φ̇ cos θ + ψ̇)`. For an explicit
+/// matrix, `ω× = Rᵀ Ṙ`: `ω = (Ω₃₂, Ω₁₃, Ω₂₁)` with `Ω = Rᵀ Ṙ`.
+fn angular_velocity(s: &Session, body: &CheckedBody, n: usize) -> Result<[Sym; 3], String> {
+    let rate = |e: &Expr| s.expr(e).map(|a| time_derivative(s, &a, n));
+    Ok(match &body.orientation {
+        Orientation::About(axis, angle) => {
+            let w = rate(angle)?;
+            let (zero, one) = (s.int(0), s.int(1));
+            let unit = |k| {
+                if k == *axis as usize {
+                    one.clone()
+                } else {
+                    zero.clone()
+                }
+            };
+            [&unit(0) * &w, &unit(1) * &w, &unit(2) * &w]
+        }
+        Orientation::EulerZxz([phi, theta, psi]) => {
+            let (phid, thetad, psid) = (rate(phi)?, rate(theta)?, rate(psi)?);
+            let (th, ps) = (s.expr(theta)?, s.expr(psi)?);
+            let (st, ct, sp, cp) = (th.sin(), th.cos(), ps.sin(), ps.cos());
+            [
+                &(&(&phid * &st) * &sp) + &(&thetad * &cp),
+                &(&(&phid * &st) * &cp) - &(&thetad * &sp),
+                &(&phid * &ct) + &psid,
+            ]
+        }
+        Orientation::Matrix => {
+            let r = matrix(s, &body.rotation)?;
+            let rd: Vec<Vec<Sym>> = r
+                .iter()
+                .map(|row| row.iter().map(|e| time_derivative(s, e, n)).collect())
+                .collect();
+            let omega_entry =
+                |i: usize, j: usize| (0..3).fold(s.int(0), |acc, k| &acc + &(&r[k][i] * &rd[k][j]));
+            [omega_entry(2, 1), omega_entry(0, 2), omega_entry(1, 0)]
+        }
+    })
+}
+
+fn matrix(s: &Session, m: &Matrix3) -> Result<Vec<Vec<Sym>>, String> {
+    m.iter()
+        .map(|row| row.iter().map(|e| s.expr(e)).collect())
+        .collect()
 }
 
 /// For each body, the entries of `RᵀR` (row-major) followed by `det R`, to check that the

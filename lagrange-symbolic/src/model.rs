@@ -148,6 +148,17 @@ pub struct CheckedModel {
     pub bodies_names: Vec<String>,
 }
 
+/// The parametrization of a checked body's rotation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Orientation {
+    /// An explicit matrix.
+    Matrix,
+    /// A rotation about a fixed axis through the angle.
+    About(rotation::Axis, Expr),
+    /// z-x-z Euler angles.
+    EulerZxz([Expr; 3]),
+}
+
 /// A checked rigid body, everything as expressions.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckedBody {
@@ -157,6 +168,8 @@ pub struct CheckedBody {
     pub inertia: Matrix3,
     /// The rotation matrix, body frame → fixed frame.
     pub rotation: Matrix3,
+    /// How the rotation was given, for the angular velocity's closed form.
+    pub orientation: Orientation,
     /// The centre of mass.
     pub position: [Expr; 3],
 }
@@ -547,18 +560,26 @@ impl Model {
                 };
                 std::array::from_fn(|i| std::array::from_fn(|j| at(i, j)))
             };
-            let rotation = match &b.rotation {
-                Rotation::Matrix(_) => {
-                    std::array::from_fn(|i| std::array::from_fn(|j| r[3 * i + j].clone()))
-                }
-                Rotation::About(axis, _) => rotation::about(*axis, &r[0]),
-                Rotation::EulerZxz(_) => rotation::euler_zxz(&r[0], &r[1], &r[2]),
+            let (rotation, orientation) = match &b.rotation {
+                Rotation::Matrix(_) => (
+                    std::array::from_fn(|i| std::array::from_fn(|j| r[3 * i + j].clone())),
+                    Orientation::Matrix,
+                ),
+                Rotation::About(axis, _) => (
+                    rotation::about(*axis, &r[0]),
+                    Orientation::About(*axis, r[0].clone()),
+                ),
+                Rotation::EulerZxz(_) => (
+                    rotation::euler_zxz(&r[0], &r[1], &r[2]),
+                    Orientation::EulerZxz([r[0].clone(), r[1].clone(), r[2].clone()]),
+                ),
             };
             publish(&b.name, &position);
             bodies.push(CheckedBody {
                 mass: mass.remove(0),
                 inertia,
                 rotation,
+                orientation,
                 position: [
                     position[0].clone(),
                     position[1].clone(),

@@ -22,7 +22,11 @@ pub(crate) fn reduce(
     let ignored = &model.ignored;
     check_cyclic(s, model, full)?;
     let chi_dot: Vec<Var> = ignored.iter().map(|&i| Var::Velocity(i)).collect();
-    let momenta: Vec<Sym> = chi_dot.iter().map(|&v| full.lagrangian.diff(v)).collect();
+    // L does not depend on χ (checked, possibly only numerically: an expression built from
+    // rotations can carry sin²χ + cos²χ), so χ may be given any value; 0 removes it.
+    let chi: Vec<Var> = ignored.iter().map(|&i| Var::Coordinate(i)).collect();
+    let lagrangian = full.lagrangian.substitute_zero(&chi);
+    let momenta: Vec<Sym> = chi_dot.iter().map(|&v| lagrangian.diff(v)).collect();
 
     // ∂L/∂χ̇ = A χ̇ + r with A = ∂²L/∂χ̇∂χ̇ and r = ∂L/∂χ̇ at χ̇ = 0.
     let a: Vec<Vec<Sym>> = momenta
@@ -74,7 +78,7 @@ pub(crate) fn reduce(
         .collect();
     let eliminate = |e: &Sym| e.substitute(&elimination);
 
-    let mut routhian = full.lagrangian.clone();
+    let mut routhian = lagrangian;
     for (j, v) in chi_dot.iter().enumerate() {
         routhian = &routhian - &(&s.var(Var::Momentum(j)) * &s.var(*v));
     }

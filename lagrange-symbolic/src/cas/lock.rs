@@ -12,6 +12,9 @@ use std::fs::{File, OpenOptions};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+/// Stack size of the worker thread.
+const WORKER_STACK: usize = 256 << 20;
+
 /// Orders the threads of this process before they contend for the file lock.
 static IN_PROCESS: Mutex<()> = Mutex::new(());
 
@@ -30,6 +33,8 @@ pub fn exclusive<R: Send + 'static>(
         .map_err(|e| format!("cannot lock {}: {e}", path.display()))?;
     let outcome = std::thread::Builder::new()
         .name("lagrange-symbolica".into())
+        // Symbolic algorithms recurse over expression trees; give them room.
+        .stack_size(WORKER_STACK)
         .spawn(work)
         .map_err(|e| format!("cannot start the symbolica worker thread: {e}"))?
         .join();

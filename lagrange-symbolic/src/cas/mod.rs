@@ -319,6 +319,16 @@ fn rational(r: Rational) -> Atom {
 }
 
 impl Sym {
+    /// `sin(self)`.
+    pub fn sin(&self) -> Sym {
+        Sym(self.0.sin())
+    }
+
+    /// `cos(self)`.
+    pub fn cos(&self) -> Sym {
+        Sym(self.0.cos())
+    }
+
     /// `∂self/∂var`.
     pub fn diff(&self, var: Var) -> Sym {
         Sym(self.0.derivative(symbol_of(var)))
