@@ -54,7 +54,7 @@ fn derive_in(
     } else {
         Some(routh::reduce(s, model, &system)?)
     };
-    let inputs = full_inputs(model);
+    let inputs = system.inputs();
     let orientations = kinetic::orthogonality(s, model)
         .and_then(|bodies| {
             bodies
@@ -64,16 +64,6 @@ fn derive_in(
         })
         .map_err(engine_failure)?;
     Ok((Derived { full, reduced }, orientations))
-}
-
-/// The inputs of the full system: time, coordinates, velocities, parameters.
-fn full_inputs(model: &CheckedModel) -> Vec<Var> {
-    let n = model.coordinates.len();
-    std::iter::once(Var::Time)
-        .chain((0..n).map(Var::Coordinate))
-        .chain((0..n).map(Var::Velocity))
-        .chain((0..model.parameters.len()).map(Var::Parameter))
-        .collect()
 }
 
 /// Rejects a body whose orientation is not a rotation: `RᵀR ≠ I` or `det R ≠ 1` at a
@@ -136,6 +126,16 @@ pub(crate) struct System {
 }
 
 impl System {
+    /// The engine variables of the [`Inputs`](crate::equations::Inputs) layout: time,
+    /// coordinates, velocities, parameters.
+    pub fn inputs(&self) -> Vec<Var> {
+        std::iter::once(Var::Time)
+            .chain(self.coordinates.iter().map(|(i, _)| Var::Coordinate(*i)))
+            .chain(self.coordinates.iter().map(|(i, _)| Var::Velocity(*i)))
+            .chain(self.parameters.iter().map(|(var, _)| *var))
+            .collect()
+    }
+
     fn of_model(s: &Session, model: &CheckedModel) -> Result<System, String> {
         let (lagrangian, energy, split_source) = match &model.energy {
             Energy::KineticPotential { kinetic, potential } => {
@@ -260,11 +260,7 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         (true, false) => Conserved::JacobiIntegral,
     };
 
-    let inputs: Vec<Var> = std::iter::once(Var::Time)
-        .chain((0..n).map(q))
-        .chain((0..n).map(v))
-        .chain(system.parameters.iter().map(|(var, _)| *var))
-        .collect();
+    let inputs = system.inputs();
     let flat_mass: Vec<Sym> = mass.iter().flatten().cloned().collect();
     let dynamics_outputs: Vec<Sym> = flat_mass.iter().chain(&forcing).cloned().collect();
     let flat_momentum_jacobian: Vec<Sym> = momentum_jacobian.into_iter().flatten().collect();

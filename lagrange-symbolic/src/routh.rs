@@ -118,12 +118,9 @@ pub(crate) fn reduce(
     };
     let name = format!("{}Reduced", model.name);
     let equations = lagrange::equations(s, &reduced, &name).map_err(engine_failure)?;
-    let inputs: Vec<Var> = std::iter::once(Var::Time)
-        .chain(retained.iter().map(|&i| Var::Coordinate(i)))
-        .chain(retained.iter().map(|&i| Var::Velocity(i)))
-        .chain(reduced.parameters.iter().map(|(v, _)| *v))
-        .collect();
-    let ignored_velocities = s.compile(&velocities, &inputs).map_err(engine_failure)?;
+    let ignored_velocities = s
+        .compile(&velocities, &reduced.inputs())
+        .map_err(engine_failure)?;
     Ok(Reduced {
         equations,
         ignored: ignored
