@@ -231,20 +231,20 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         || forces.iter().flatten().any(|f| f.contains(Var::Time))
         || dissipation.as_ref().is_some_and(|d| d.contains(Var::Time))
         || system.constraints.iter().any(|g| g.contains(Var::Time));
-    let mut cyclic = Vec::new();
-    for i in 0..n {
-        let free_of_dissipation = match dissipation {
-            Some(d) => s.vanishes(&d.diff(v(i)))?,
-            None => true,
-        };
-        if forces[i].is_none()
-            && free_of_dissipation
-            && !system.constraints.iter().any(|g| g.contains(q(i)))
-            && s.vanishes(&gradient[i])?
-        {
-            cyclic.push(i);
-        }
-    }
+    let free_gradient = s.vanishing(&gradient)?;
+    let dissipation_rates: Vec<Sym> = match dissipation {
+        Some(d) => (0..n).map(|i| d.diff(v(i))).collect(),
+        None => Vec::new(),
+    };
+    let undissipated = s.vanishing(&dissipation_rates)?;
+    let cyclic: Vec<usize> = (0..n)
+        .filter(|&i| {
+            free_gradient[i]
+                && forces[i].is_none()
+                && undissipated.get(i).copied().unwrap_or(true)
+                && !system.constraints.iter().any(|g| g.contains(q(i)))
+        })
+        .collect();
     let velocities: Vec<Var> = (0..n).map(v).collect();
     let velocity_split =
         split_by_velocity_degree(s, &system.split_source, &velocities, &momenta, &mass);

@@ -170,24 +170,38 @@ impl Session {
     /// at several random points. The numeric test is a probabilistic identity test; it
     /// catches identities such as `sin² + cos² = 1`, which symbolica does not simplify.
     pub fn vanishes(&self, e: &Sym) -> Result<bool, String> {
-        if e.is_zero() {
-            return Ok(true);
+        Ok(self.vanishing(std::slice::from_ref(e))?[0])
+    }
+
+    /// [`vanishes`](Self::vanishes) for several expressions, with one compiled program for
+    /// all that are not structurally zero.
+    pub fn vanishing(&self, exprs: &[Sym]) -> Result<Vec<bool>, String> {
+        let mut result: Vec<bool> = exprs.iter().map(Sym::is_zero).collect();
+        let open: Vec<usize> = (0..exprs.len()).filter(|&i| !result[i]).collect();
+        if open.is_empty() {
+            return Ok(result);
         }
         let mut vars = Vec::new();
-        for symbol in e.0.get_all_symbols(false) {
-            if symbol == Symbol::PI {
-                continue;
-            }
-            if symbol == symbol_of(Var::Time) {
-                vars.push(Var::Time);
-            } else {
-                match var_of(symbol) {
-                    Some(v) => vars.push(v),
-                    None => return Ok(false),
+        for &i in &open {
+            for symbol in exprs[i].0.get_all_symbols(false) {
+                let var = if symbol == Symbol::PI {
+                    continue;
+                } else if symbol == symbol_of(Var::Time) {
+                    Var::Time
+                } else {
+                    match var_of(symbol) {
+                        Some(v) => v,
+                        // Not one of ours: leave it to the structural answer.
+                        None => return Ok(result),
+                    }
+                };
+                if !vars.contains(&var) {
+                    vars.push(var);
                 }
             }
         }
-        let program = self.compile(std::slice::from_ref(e), &vars)?;
+        let outputs: Vec<Sym> = open.iter().map(|&i| exprs[i].clone()).collect();
+        let program = self.compile(&outputs, &vars)?;
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut unit = || {
             seed = seed
@@ -195,15 +209,19 @@ impl Session {
                 .wrapping_add(1442695040888963407);
             (seed >> 11) as f64 / (1u64 << 53) as f64
         };
+        let mut zero = vec![true; open.len()];
         for _ in 0..5 {
             let point: Vec<f64> = vars.iter().map(|_| 0.5 + unit()).collect();
-            let mut out = [0.0];
+            let mut out = vec![0.0; open.len()];
             program.evaluate(&point, &mut out);
-            if out[0].is_nan() || out[0].abs() > 1e-10 {
-                return Ok(false);
+            for (z, v) in zero.iter_mut().zip(&out) {
+                *z &= v.abs() <= 1e-10;
             }
         }
-        Ok(true)
+        for (k, &i) in open.iter().enumerate() {
+            result[i] = zero[k];
+        }
+        Ok(result)
     }
 
     /// Builds an optimized straight-line program for `outputs` over `inputs` (in order).
