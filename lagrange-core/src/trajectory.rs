@@ -248,13 +248,19 @@ impl<const N: usize> Trajectory<N> {
             "invariant", "initial value", "max |drift|", "relative"
         );
         for i in &self.invariants {
+            let initial = i.initial().unwrap_or(f64::NAN);
+            // A relative drift means nothing for an integral that starts at (nearly) zero.
+            let relative = if initial.abs() > 1e-12 {
+                format!("{:>11.3e}", i.relative_drift())
+            } else {
+                format!("{:>11}", "—")
+            };
             let _ = writeln!(
                 table,
-                "{:<width$}  {:>24.16e}  {:>11.3e}  {:>11.3e}",
+                "{:<width$}  {:>24.16e}  {:>11.3e}  {relative}",
                 i.name,
-                i.initial().unwrap_or(f64::NAN),
+                initial,
                 i.drift(),
-                i.relative_drift()
             );
         }
         table
