@@ -6,7 +6,7 @@
 //! `cargo run --release --example cartesian_pendulum`
 
 use lagrange::nalgebra::Vector2;
-use lagrange::{ConstrainedSystem, Integrator, Lagrangian, Simulation};
+use lagrange::{ConstrainedSystem, Integrator, Lagrangian, LagrangianSystem, Simulation};
 
 /// Mass `m` on a massless rod of length `l`, gravity `g` along −y.
 #[derive(Lagrangian)]
@@ -28,11 +28,8 @@ fn main() -> Result<(), lagrange::Error> {
         l: 1.0,
         g: 9.81,
     };
-    println!(
-        "constraint: {} = 0 (scleronomic: {})",
-        CartesianPendulum::CONSTRAINT_TEXT[0],
-        CartesianPendulum::SCLERONOMIC[0]
-    );
+    println!("{}\n", CartesianPendulum::EQUATIONS_TEXT);
+    println!("scleronomic: {}", CartesianPendulum::SCLERONOMIC[0]);
     let theta0: f64 = 1.0;
     let (q0, qd0) = (
         Vector2::new(p.l * theta0.sin(), -p.l * theta0.cos()),

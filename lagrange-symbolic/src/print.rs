@@ -230,32 +230,66 @@ fn inertia_terms(eq: &Equations, i: usize) -> Expr {
     Expr::Add(terms)
 }
 
-/// The equations of motion as text, one `Σ Mᵢⱼ ddot(qⱼ) = fᵢ` line per coordinate.
+/// The equations of motion as text, one `Σ Mᵢⱼ ddot(qⱼ) = fᵢ` line per coordinate. With
+/// constraints, each line also carries the reactions `λₖ ∂Gₖ/∂qᵢ`, and one line
+/// `Gₖ := … = 0` per constraint follows.
 pub fn equations_text(eq: &Equations) -> String {
-    (0..eq.coordinates.len())
+    let reactions = |q: &str| {
+        constraint_count(eq)
+            .map(|k| format!(" + lambda{k}*dG{k}/d{q}"))
+            .collect::<String>()
+    };
+    let mut lines: Vec<String> = (0..eq.coordinates.len())
         .map(|i| {
-            format!(
-                "{} = {}",
-                text(&inertia_terms(eq, i)),
-                text(&eq.symbolic.forcing[i])
-            )
+            let (forcing, reactions) =
+                (text(&eq.symbolic.forcing[i]), reactions(&eq.coordinates[i]));
+            let rhs = match reactions.strip_prefix(" + ") {
+                Some(only) if forcing == "0" => only.to_string(),
+                _ => format!("{forcing}{reactions}"),
+            };
+            format!("{} = {rhs}", text(&inertia_terms(eq, i)))
         })
-        .collect::<Vec<_>>()
-        .join("\n")
+        .collect();
+    if let Some(c) = &eq.constraints {
+        lines.extend(
+            c.text
+                .iter()
+                .enumerate()
+                .map(|(k, g)| format!("G{} := {g} = 0", k + 1)),
+        );
+    }
+    lines.join("\n")
 }
 
-/// The equations of motion as the body of a LaTeX `align` environment.
+/// The equations of motion as the body of a LaTeX `align` environment, with the
+/// reactions `λₖ ∂Gₖ/∂qᵢ` of any constraints.
 pub fn equations_latex(eq: &Equations) -> String {
+    let reactions = |q: &str| {
+        constraint_count(eq)
+            .map(|k| {
+                format!(
+                    " + \\lambda_{{{k}}} \\frac{{\\partial G_{{{k}}}}}{{\\partial {}}}",
+                    latex_name(q)
+                )
+            })
+            .collect::<String>()
+    };
     (0..eq.coordinates.len())
         .map(|i| {
             format!(
-                "{} &= {}",
+                "{} &= {}{}",
                 latex(&inertia_terms(eq, i)),
-                latex(&eq.symbolic.forcing[i])
+                latex(&eq.symbolic.forcing[i]),
+                reactions(&eq.coordinates[i])
             )
         })
         .collect::<Vec<_>>()
         .join(" \\\\\n")
+}
+
+/// `1..=k` for the model's `k` constraints.
+fn constraint_count(eq: &Equations) -> std::ops::RangeInclusive<usize> {
+    1..=eq.constraints.as_ref().map_or(0, |c| c.text.len())
 }
 
 #[cfg(test)]
