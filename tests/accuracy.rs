@@ -5,9 +5,13 @@
 #[allow(dead_code)]
 mod double_pendulum;
 
+#[path = "models/turning_frame.rs"]
+mod turning_frame;
+
 use double_pendulum::DoublePendulum;
 use lagrange::nalgebra::{Vector2, Vector3};
-use lagrange::{Conserved, Integrator, Lagrangian, LagrangianSystem, Simulation};
+use lagrange::{Conserved, Integrator, LagrangianSystem, Simulation};
+use turning_frame::TurningFrame;
 
 /// θ₁, θ₂, θ̇₁, θ̇₂ at t = 5 for m = l = 1, g = 9.81 from θ = (π/2, π/2) at rest, computed
 /// by `tests/reference/double_pendulum.py`: hand-written equations in 50-digit decimal
@@ -61,28 +65,10 @@ fn double_pendulum_energy_is_conserved_over_20_s() {
     assert!(drift <= bound, "|ΔE| = {drift:e} > {bound:e}");
 }
 
-/// A particle in a potential that turns uniformly at `omega` (anisotropic springs fixed in
-/// the turning frame), written in that frame: `L` has no explicit time, so the Jacobi
-/// integral `h = T₂ − T₀ + V` is conserved, while `T + V` is not (the turning springs do
-/// work on the particle).
-#[derive(Lagrangian)]
-#[lagrangian(
-    coordinates(x, y, z),
-    kinetic = "1/2*m*((dot(x) - omega*y)^2 + (dot(y) + omega*x)^2 + dot(z)^2)",
-    potential = "1/2*(kx*x^2 + ky*y^2 + kz*z^2)"
-)]
-struct UniformlyRotatingFrame {
-    m: f64,
-    omega: f64,
-    kx: f64,
-    ky: f64,
-    kz: f64,
-}
-
 #[test]
 fn jacobi_integral_is_the_conserved_quantity_of_a_rotating_frame() {
-    assert_eq!(UniformlyRotatingFrame::CONSERVED, Conserved::JacobiIntegral);
-    let frame = UniformlyRotatingFrame {
+    assert_eq!(TurningFrame::CONSERVED, Conserved::JacobiIntegral);
+    let frame = TurningFrame {
         m: 1.0,
         omega: 0.7,
         kx: 2.0,

@@ -6,25 +6,13 @@
 #[allow(dead_code)]
 mod double_pendulum;
 
+#[path = "models/turning_frame.rs"]
+mod turning_frame;
+
 use double_pendulum::DoublePendulum;
 use lagrange::nalgebra::{SVector, Vector2, Vector3};
 use lagrange::{Integrator, Lagrangian, LagrangianSystem, Simulation};
-
-/// A particle in a turning frame with a spring: `T` has terms of degree 1 and 0 in the
-/// velocities, so `H` is not `T + V`.
-#[derive(Lagrangian)]
-#[lagrangian(
-    coordinates(x, y, z),
-    kinetic = "1/2*m*((dot(x) - w*y)^2 + (dot(y) + w*x)^2 + dot(z)^2)",
-    potential = "1/2*(kx*x^2 + ky*y^2 + kz*z^2)"
-)]
-struct TurningFrame {
-    m: f64,
-    w: f64,
-    kx: f64,
-    ky: f64,
-    kz: f64,
-}
+use turning_frame::TurningFrame;
 
 /// Central differences of `H` against the canonical right-hand side at `(q, p)`.
 fn check_canonical<S: LagrangianSystem<N>, const N: usize>(
@@ -69,7 +57,7 @@ fn canonical_equations_are_the_derivatives_of_h() {
     }
     let frame = TurningFrame {
         m: 1.5,
-        w: 0.8,
+        omega: 0.8,
         kx: 2.0,
         ky: 0.7,
         kz: 1.0,
@@ -85,7 +73,7 @@ fn canonical_equations_are_the_derivatives_of_h() {
 fn hamiltonian_is_constant_along_the_motion_and_equals_the_jacobi_integral() {
     let frame = TurningFrame {
         m: 1.5,
-        w: 0.8,
+        omega: 0.8,
         kx: 2.0,
         ky: 0.7,
         kz: 1.0,

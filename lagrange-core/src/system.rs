@@ -16,7 +16,8 @@ pub enum Conserved {
     None,
 }
 
-/// Newton iterations allowed when solving for velocities from momenta.
+/// Newton iterations allowed when solving for velocities from momenta, and per step of
+/// the implicit integrators.
 pub const NEWTON_ITERATIONS: usize = 50;
 
 /// A system reduced over `K` ignored (cyclic) coordinates, whose constant momenta are

@@ -91,7 +91,7 @@ fn check_rotations(
                     item: Item::Body(i),
                     message: format!(
                         "the orientation of body `{}` is not a rotation matrix: RᵀR − I or det R − 1 reaches {worst:.3e} at a sampled state",
-                        model.bodies_names[i]
+                        model.bodies[i].name
                     ),
                 });
                 break;

@@ -144,8 +144,6 @@ pub struct CheckedModel {
     pub particles: Vec<(Expr, Vec<Expr>)>,
     /// Rigid bodies.
     pub bodies: Vec<CheckedBody>,
-    /// The bodies' names, for messages.
-    pub bodies_names: Vec<String>,
 }
 
 /// The parametrization of a checked body's rotation.
@@ -162,6 +160,8 @@ pub enum Orientation {
 /// A checked rigid body, everything as expressions.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckedBody {
+    /// The name, for messages.
+    pub name: String,
     /// The mass.
     pub mass: Expr,
     /// The inertia tensor about the centre of mass, body frame.
@@ -320,7 +320,6 @@ impl Model {
                 constraints,
                 particles,
                 bodies,
-                bodies_names: self.bodies.iter().map(|b| b.name.clone()).collect(),
             }),
             _ => Err(errors),
         }
@@ -576,6 +575,7 @@ impl Model {
             };
             publish(&b.name, &position);
             bodies.push(CheckedBody {
+                name: b.name.clone(),
                 mass: mass.remove(0),
                 inertia,
                 rotation,

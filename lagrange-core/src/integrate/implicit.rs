@@ -18,10 +18,7 @@ use nalgebra::{DMatrix, DVector, SVector};
 use super::{FixedSteps, Rhs, State, Step};
 use crate::error::Error;
 use crate::linalg;
-use crate::system::LagrangianSystem;
-
-/// Newton iterations allowed per step.
-const NEWTON_ITERATIONS: usize = 50;
+use crate::system::{LagrangianSystem, NEWTON_ITERATIONS};
 
 /// A Butcher tableau of Gauss–Legendre collocation.
 struct Tableau {
