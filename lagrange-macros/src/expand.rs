@@ -12,7 +12,7 @@ use syn::spanned::Spanned;
 use syn::{DeriveInput, Ident};
 
 use crate::attr::{self, Parsed};
-use crate::program;
+use crate::{program, source};
 
 /// Expands `#[derive(Lagrangian)]`.
 pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
@@ -28,11 +28,12 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         let all = std::iter::once(reading.clone()).chain(model_errors(checks));
         return Err(attr::combine(all).unwrap_or_else(|| reading.clone()));
     }
-    let derived = lagrange_symbolic::derive(&parsed.model).map_err(|errors| {
+    let (derived, tracking) = source::derive(&parsed.model).map_err(|errors| {
         attr::combine(model_errors(errors))
             .unwrap_or_else(|| syn::Error::new(input.ident.span(), "the model is invalid"))
     })?;
-    expand(input, &parsed, &derived)
+    let system = expand(input, &parsed, &derived)?;
+    Ok(quote!(#system #tracking))
 }
 
 fn expand(input: &DeriveInput, parsed: &Parsed, derived: &Derived) -> syn::Result<TokenStream> {

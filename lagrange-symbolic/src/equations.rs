@@ -3,10 +3,11 @@
 
 use crate::expr::Expr;
 use crate::ir::Program;
+use serde::{Deserialize, Serialize};
 
 /// The input layout shared by every [`Program`] of an [`Equations`]:
 /// `[t, q₀ … q_{n−1}, q̇₀ … q̇_{n−1}, p₀ … p_{m−1}]` (p: parameters).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Inputs {
     /// Number of coordinates `n`.
     pub coordinates: usize,
@@ -55,7 +56,7 @@ impl Inputs {
 }
 
 /// Which scalar first integral the equations conserve.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Conserved {
     /// `T + V` (equal to the Jacobi integral: `T` is homogeneous quadratic).
     Energy,
@@ -66,7 +67,7 @@ pub enum Conserved {
 }
 
 /// The straight-line programs of a model; all read [`Inputs`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Programs {
     /// `M` row-major (`n²` outputs) followed by `f` (`n` outputs), sharing subexpressions.
     pub dynamics: Program,
@@ -88,7 +89,7 @@ pub struct Programs {
 }
 
 /// The derived quantities as expression trees, for printing.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Symbolic {
     /// `L`.
     pub lagrangian: Expr,
@@ -110,7 +111,7 @@ pub struct Symbolic {
 
 /// Everything derived from one model: its equations and, when it ignores coordinates,
 /// the reduced system.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Derived {
     /// The equations in all coordinates.
     pub full: Equations,
@@ -124,7 +125,7 @@ pub struct Derived {
 /// Its Lagrangian is the Routhian `R = L − Σ C χ̇` with `χ̇` eliminated through
 /// `∂L/∂χ̇ = C`; its parameters are the model's followed by the momenta `C`, and its
 /// energy is the Jacobi integral of `R`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reduced {
     /// The equations in the retained coordinates.
     pub equations: Equations,
@@ -142,7 +143,7 @@ pub struct Reduced {
 }
 
 /// The holonomic constraints `G(t, q) = 0` of a model, as programs over its [`Inputs`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConstraintEquations {
     /// Each `Gᵢ` as text.
     pub text: Vec<String>,
@@ -164,7 +165,7 @@ pub struct ConstraintEquations {
 }
 
 /// The equations of motion `M(t, q, q̇) q̈ = f(t, q, q̇)` of a model, with its integrals.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Equations {
     /// The model's name.
     pub name: String,

@@ -5,10 +5,11 @@
 //! functions in [`Func`], and `dot(q)` for the velocity of coordinate `q`.
 //! The same tree carries derived results back out of the engine for printing.
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// An exact rational number `num / den` with `den > 0`, as in the model's literals.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Rational {
     /// Numerator.
     pub num: i128,
@@ -29,7 +30,7 @@ impl Rational {
 }
 
 /// An elementary function that model expressions may call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Func {
     /// Sine.
     Sin,
@@ -87,7 +88,7 @@ impl Func {
 }
 
 /// An expression tree.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Expr {
     /// An exact number.
     Number(Rational),

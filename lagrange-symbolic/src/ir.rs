@@ -3,8 +3,9 @@
 //! outputs of one program. Code generators (the derive, templates) and the interpreter
 //! below consume it; nothing here knows about the computer-algebra engine.
 
+use serde::{Deserialize, Serialize};
 /// Where an instruction reads or writes a value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Slot {
     /// Input `i` (see [`crate::equations::Inputs`] for the layout).
     Input(usize),
@@ -17,7 +18,7 @@ pub enum Slot {
 }
 
 /// An elementary function an instruction can apply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Intrinsic {
     /// Sine.
     Sin,
@@ -56,7 +57,7 @@ impl Intrinsic {
 }
 
 /// One step of a [`Program`]; the first slot is the destination.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Instr {
     /// `dst = a + b + …`.
     Add(Slot, Vec<Slot>),
@@ -73,7 +74,7 @@ pub enum Instr {
 }
 
 /// A straight-line program computing `outputs` values from `inputs` values.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Program {
     /// Number of inputs read.
     pub inputs: usize,

@@ -1,0 +1,290 @@
+//! Model files: a `[model]` table with the derive's keys and expression syntax (read into
+//! the same [`Model`] the derive builds), the parameter values, the initial state and a
+//! time span.
+//!
+//! ```toml
+//! [model]
+//! name = "Pendulum"
+//! coordinates = ["theta"]
+//! parameters = ["m", "l", "g"]
+//! kinetic = "1/2*m*l^2*dot(theta)^2"
+//! potential = "-m*g*l*cos(theta)"
+//!
+//! [values]           # every parameter
+//! m = 1.0
+//! l = 1.0
+//! g = 9.81
+//!
+//! [initial]          # every coordinate in `q`; velocities default to 0
+//! q = { theta = 0.5 }
+//! qd = { theta = 0.0 }
+//!
+//! [simulation]       # all optional
+//! t_end = 10.0
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use lagrange_symbolic::equations::Derived;
+use lagrange_symbolic::model::{Item, Model, ModelError};
+use lagrange_symbolic::store;
+use serde::Deserialize;
+
+use super::Failure;
+
+/// The file as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Written {
+    model: Model,
+    #[serde(default)]
+    values: BTreeMap<String, f64>,
+    initial: Option<Initial>,
+    #[serde(default)]
+    simulation: Simulation,
+}
+
+/// The initial state, by coordinate name.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Initial {
+    q: BTreeMap<String, f64>,
+    #[serde(default)]
+    qd: BTreeMap<String, f64>,
+}
+
+/// Defaults of `lagrange simulate`, each overridable on the command line.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Simulation {
+    /// Start time (default 0).
+    pub t_start: Option<f64>,
+    /// End time.
+    pub t_end: Option<f64>,
+    /// Integrator name (as `--integrator`).
+    pub integrator: Option<String>,
+    /// Fixed step, or the output interval of the adaptive integrator.
+    pub dt: Option<f64>,
+    /// Relative and absolute tolerance of the adaptive integrator.
+    pub tolerance: Option<f64>,
+}
+
+/// A loaded model file.
+#[derive(Debug, Clone)]
+pub struct ModelFile {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// Its text, for locating errors.
+    text: String,
+    /// The model (its name defaults to the file's stem in CamelCase).
+    pub model: Model,
+    /// Parameter values by name.
+    values: BTreeMap<String, f64>,
+    initial: Option<Initial>,
+    /// Simulation defaults.
+    pub simulation: Simulation,
+}
+
+impl ModelFile {
+    /// Reads and parses the file; syntax and type errors carry the file, line and column.
+    pub fn load(path: &Path) -> Result<ModelFile, Failure> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
+        let written: Written = toml::from_str(&text).map_err(|e| {
+            let at = e
+                .span()
+                .map(|span| location(&text, span.start))
+                .unwrap_or((1, 1));
+            Failure(format!(
+                "{}:{}:{}: {}",
+                path.display(),
+                at.0,
+                at.1,
+                e.message()
+            ))
+        })?;
+        let mut model = written.model;
+        if model.name.is_empty() {
+            model.name = camel_case(
+                &path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+            );
+        }
+        Ok(ModelFile {
+            path: path.to_path_buf(),
+            text,
+            model,
+            values: written.values,
+            initial: written.initial,
+            simulation: written.simulation,
+        })
+    }
+
+    /// Derives the equations with the engine (through the user-wide cache); model errors
+    /// name the file, the line of the offending key, and the offending expression.
+    pub fn derive(&self) -> Result<Derived, Failure> {
+        store::derive_cached(&self.model, store::cache_dir().as_deref())
+            .map_err(|errors| self.model_errors(&errors))
+    }
+
+    /// Every model error as one message, one line each.
+    pub fn model_errors(&self, errors: &[ModelError]) -> Failure {
+        let mut message = String::new();
+        for (i, e) in errors.iter().enumerate() {
+            let (line, column) = self.locate(e.item);
+            if i > 0 {
+                message.push_str("\nerror: ");
+            }
+            let _ = write!(message, "{}:{line}:{column}: {}", self.path.display(), e.message);
+        }
+        Failure(message)
+    }
+
+    /// The parameter values in the model's parameter order; every parameter needs one.
+    pub fn parameter_values(&self) -> Result<Vec<f64>, Failure> {
+        self.unknown_names("values", self.values.keys(), &self.model.parameters)?;
+        self.model
+            .parameters
+            .iter()
+            .map(|p| {
+                self.values.get(p).copied().ok_or_else(|| {
+                    self.failure_at("[values]", format!("no value for the parameter `{p}` in [values]"))
+                })
+            })
+            .collect()
+    }
+
+    /// The initial coordinates and velocities in coordinate order.
+    pub fn initial_state(&self) -> Result<(Vec<f64>, Vec<f64>), Failure> {
+        let initial = self.initial.as_ref().ok_or_else(|| {
+            Failure(format!(
+                "{}: no [initial] table: give `q = {{ … }}` for every coordinate",
+                self.path.display()
+            ))
+        })?;
+        let coordinates = &self.model.coordinates;
+        self.unknown_names("initial.q", initial.q.keys(), coordinates)?;
+        self.unknown_names("initial.qd", initial.qd.keys(), coordinates)?;
+        let q = coordinates
+            .iter()
+            .map(|c| {
+                initial.q.get(c).copied().ok_or_else(|| {
+                    self.failure_at("[initial]", format!("no initial value for the coordinate `{c}` in initial.q"))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let qd = coordinates
+            .iter()
+            .map(|c| initial.qd.get(c).copied().unwrap_or(0.0))
+            .collect();
+        Ok((q, qd))
+    }
+
+    /// An error if a table names something the model does not declare.
+    fn unknown_names<'a>(
+        &self,
+        table: &str,
+        names: impl Iterator<Item = &'a String>,
+        known: &[String],
+    ) -> Result<(), Failure> {
+        for name in names {
+            if !known.contains(name) {
+                return Err(self.failure_at(
+                    name,
+                    format!(
+                        "`{name}` in {table} is not one of the model's names ({})",
+                        known.join(", ")
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A failure located at the first line that starts with `key`.
+    fn failure_at(&self, key: &str, message: String) -> Failure {
+        let (line, column) = self.key_location(key).unwrap_or((1, 1));
+        Failure(format!("{}:{line}:{column}: {message}", self.path.display()))
+    }
+
+    /// The line and column of the key an item is written under.
+    fn locate(&self, item: Item) -> (usize, usize) {
+        let key = match item {
+            Item::Model => "[model]",
+            Item::Coordinates | Item::Coordinate(_) => "coordinates",
+            Item::Parameter(_) => "parameters",
+            Item::Kinetic => "kinetic",
+            Item::Potential => "potential",
+            Item::Lagrangian => "lagrangian",
+            Item::Force(_) => "force",
+            Item::Dissipation => "dissipation",
+            Item::Ignore(_) => "ignore",
+            Item::Constraint(_) => "constraint",
+            Item::Particle(_) => "particle",
+            Item::Body(_) => "body",
+        };
+        self.key_location(key)
+            .or_else(|| self.key_location("[model]"))
+            .unwrap_or((1, 1))
+    }
+
+    fn key_location(&self, key: &str) -> Option<(usize, usize)> {
+        let bare = key.trim_start_matches('[').trim_end_matches(']');
+        self.text.lines().enumerate().find_map(|(i, line)| {
+            let trimmed = line.trim_start();
+            let column = line.len() - trimmed.len() + 1;
+            let rest = trimmed
+                .strip_prefix("[[")
+                .or_else(|| trimmed.strip_prefix('['))
+                .unwrap_or(trimmed)
+                .trim_start_matches("model.");
+            let starts = rest
+                .strip_prefix(bare)
+                .is_some_and(|after| after.starts_with([' ', '=', ']', '.']));
+            starts.then_some((i + 1, column))
+        })
+    }
+}
+
+/// The 1-based line and column of a byte offset.
+fn location(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+/// `double_pendulum` → `DoublePendulum`.
+fn camel_case(stem: &str) -> String {
+    stem.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut chars = w.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_become_lines_and_columns() {
+        assert_eq!(location("ab\ncd\n", 4), (2, 2));
+        assert_eq!(location("ab", 0), (1, 1));
+    }
+
+    #[test]
+    fn file_stems_become_model_names() {
+        assert_eq!(camel_case("double_pendulum"), "DoublePendulum");
+        assert_eq!(camel_case("tt-a"), "TtA");
+    }
+}
