@@ -1,12 +1,356 @@
-//! `lagrange derive`.
+//! `lagrange derive`: the derived equations of a model file as text, as a LaTeX document,
+//! or as JSON.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use lagrange_symbolic::equations::{Conserved, Derived, Equations, Reduced};
+use lagrange_symbolic::expr::{Expr, Rational};
+use lagrange_symbolic::print;
+use serde::Serialize;
 
 use super::Failure;
+use super::file::ModelFile;
 
 /// Arguments of `lagrange derive`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The model file (TOML).
+    model: PathBuf,
+    /// How to print the derivation.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// Output formats.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// Plain text in the model syntax.
+    Text,
+    /// A complete LaTeX document.
+    Latex,
+    /// The model, its parameter values and the derivation, as JSON.
+    Json,
+}
 
 /// Runs `lagrange derive`.
-pub fn run(_: &Args) -> Result<(), Failure> {
-    Err(Failure("not yet".into()))
+pub fn run(args: &Args) -> Result<(), Failure> {
+    let file = ModelFile::load(&args.model)?;
+    let values = file.parameter_values()?;
+    let derived = file.derive()?;
+    let out = match args.format {
+        Format::Text => text(&derived),
+        Format::Latex => latex(&file, &derived)?,
+        Format::Json => json(&file, &values, &derived)?,
+    };
+    println!("{out}");
+    Ok(())
+}
+
+/// What `--format json` prints.
+#[derive(Serialize)]
+struct Document<'a> {
+    model: &'a lagrange_symbolic::model::Model,
+    /// Parameter values by name, in the model's parameter order.
+    values: serde_json::Map<String, serde_json::Value>,
+    derived: &'a Derived,
+}
+
+fn json(file: &ModelFile, values: &[f64], derived: &Derived) -> Result<String, Failure> {
+    let values = file
+        .model
+        .parameters
+        .iter()
+        .zip(values)
+        .map(|(p, v)| (p.clone(), serde_json::Value::from(*v)))
+        .collect();
+    let document = Document {
+        model: &file.model,
+        values,
+        derived,
+    };
+    serde_json::to_string_pretty(&document).map_err(|e| Failure(format!("cannot write JSON: {e}")))
+}
+
+/// Whether an entry of the mass matrix is identically zero.
+fn is_zero(e: &Expr) -> bool {
+    *e == Expr::Number(Rational::int(0)) || *e == Expr::Add(Vec::new())
+}
+
+/// The upper triangle of the (symmetric) mass matrix without its zero entries:
+/// `(i, j, Mᵢⱼ)`.
+fn mass_entries(eq: &Equations) -> impl Iterator<Item = (usize, usize, &Expr)> {
+    eq.symbolic
+        .mass_matrix
+        .iter()
+        .enumerate()
+        .flat_map(|(i, row)| row.iter().enumerate().skip(i).map(move |(j, m)| (i, j, m)))
+        .filter(|(_, _, m)| !is_zero(m))
+}
+
+/// The sentence on the conserved integral.
+fn conserved(eq: &Equations) -> &'static str {
+    match eq.conserved {
+        Conserved::Energy => "the energy T + V (equal to the Jacobi integral)",
+        Conserved::JacobiIntegral => "the Jacobi integral h (not T + V)",
+        Conserved::None => {
+            "none (explicit time dependence, generalized forces, dissipation or moving constraints)"
+        }
+    }
+}
+
+/// The names of the cyclic coordinates.
+fn cyclic(eq: &Equations) -> Vec<&str> {
+    eq.cyclic
+        .iter()
+        .map(|&i| eq.coordinates[i].as_str())
+        .collect()
+}
+
+/// Whether the constraint's presentation is time-independent, in words.
+fn constraint_kind(scleronomic: bool) -> &'static str {
+    if scleronomic {
+        "scleronomic"
+    } else {
+        "rheonomic (its presentation depends on t)"
+    }
+}
+
+/// The whole derivation as plain text.
+fn text(derived: &Derived) -> String {
+    let mut out = String::new();
+    equations_text(&mut out, &derived.full);
+    if let Some(reduced) = &derived.reduced {
+        reduced_text(&mut out, reduced);
+    }
+    out.trim_end().to_string()
+}
+
+/// Appends the sections of one system to `out`.
+fn equations_text(out: &mut String, eq: &Equations) {
+    let t = print::text;
+    let indent = |s: String| s.lines().map(|l| format!("  {l}\n")).collect::<String>();
+    let _ = writeln!(out, "{}", eq.name);
+    let _ = writeln!(out, "  coordinates: {}", eq.coordinates.join(", "));
+    let _ = writeln!(out, "  parameters: {}\n", eq.parameters.join(", "));
+    let _ = writeln!(out, "Lagrangian:\n  L = {}\n", t(&eq.symbolic.lagrangian));
+    let _ = writeln!(
+        out,
+        "Equations of motion:\n{}",
+        indent(print::equations_text(eq))
+    );
+    let _ = writeln!(out, "Mass matrix M (symmetric; zero entries omitted):");
+    for (i, j, m) in mass_entries(eq) {
+        let _ = writeln!(
+            out,
+            "  M[{}, {}] = {}",
+            eq.coordinates[i],
+            eq.coordinates[j],
+            t(m)
+        );
+    }
+    let _ = writeln!(out, "\nForcing f (M q'' = f):");
+    for (q, f) in eq.coordinates.iter().zip(&eq.symbolic.forcing) {
+        let _ = writeln!(out, "  f[{q}] = {}", t(f));
+    }
+    let _ = writeln!(out, "\nMomenta:");
+    for (q, p) in eq.coordinates.iter().zip(&eq.symbolic.momenta) {
+        let _ = writeln!(out, "  p[{q}] = {}", t(p));
+    }
+    let energy = if eq.from_kinetic_potential {
+        "Energy T + V"
+    } else {
+        "Energy (the Jacobi integral of L)"
+    };
+    let _ = writeln!(out, "\n{energy}:\n  E = {}", t(&eq.symbolic.energy));
+    let _ = writeln!(
+        out,
+        "Jacobi integral:\n  h = {}",
+        t(&eq.symbolic.jacobi_integral)
+    );
+    let _ = writeln!(out, "Conserved: {}", conserved(eq));
+    let cyclic = cyclic(eq);
+    let _ = writeln!(
+        out,
+        "Cyclic coordinates: {}\n",
+        if cyclic.is_empty() {
+            "none".to_string()
+        } else {
+            format!("{} (their momenta are conserved)", cyclic.join(", "))
+        }
+    );
+    if let Some(c) = &eq.constraints {
+        let _ = writeln!(out, "Constraints:");
+        for (k, (g, &s)) in c.text.iter().zip(&c.scleronomic).enumerate() {
+            let _ = writeln!(out, "  G{} := {g} = 0: {}", k + 1, constraint_kind(s));
+        }
+        let _ = writeln!(out);
+    }
+}
+
+/// Appends Routh's reduction to `out`.
+fn reduced_text(out: &mut String, reduced: &Reduced) {
+    let _ = writeln!(
+        out,
+        "Routh's reduction, ignoring {} (the last parameters are their constant momenta):\n\
+         Routhian:\n  R = {}\n",
+        reduced.ignored.join(", "),
+        print::text(&reduced.routhian)
+    );
+    equations_text(out, &reduced.equations);
+}
+
+/// The LaTeX report's template.
+const REPORT: &str = include_str!("../../templates/latex/report.tex");
+
+/// The whole derivation as a LaTeX document, rendered from `templates/latex/report.tex`.
+fn latex(file: &ModelFile, derived: &Derived) -> Result<String, Failure> {
+    let mut systems = vec![LatexSystem::new(&derived.full, None)?];
+    if let Some(reduced) = &derived.reduced {
+        systems.push(LatexSystem::new(&reduced.equations, Some(reduced))?);
+    }
+    let mut tera = tera::Tera::default();
+    tera.add_raw_template("report.tex", REPORT)
+        .map_err(|e| Failure(format!("the LaTeX template does not parse: {e}")))?;
+    let mut context = tera::Context::new();
+    context.insert("title", &escape_text(&file.model.name));
+    context.insert("source", &escape_text(&file.path.display().to_string()));
+    context.insert("systems", &systems);
+    tera.render("report.tex", &context)
+        .map_err(|e| Failure(format!("cannot render the LaTeX report: {e}")))
+}
+
+/// One system's sections of the LaTeX report; every field is LaTeX (math unless named
+/// otherwise).
+#[derive(Serialize)]
+struct LatexSystem {
+    /// The model's name, as text.
+    name: String,
+    coordinates: Vec<String>,
+    parameters: Vec<String>,
+    lagrangian: String,
+    /// The body of an `align*` environment.
+    equations: String,
+    /// The upper triangle's non-zero entries.
+    mass_matrix: Vec<Entry>,
+    forcing: Vec<Entry>,
+    momenta: Vec<Entry>,
+    /// Whether the energy is `T + V` (else the Jacobi integral of a given `L`).
+    from_kinetic_potential: bool,
+    energy: String,
+    jacobi_integral: String,
+    /// `energy`, `jacobi` or `none`.
+    conserved: &'static str,
+    cyclic: Vec<String>,
+    constraints: Vec<Constraint>,
+    /// The reduced system's ignored coordinates (empty for the full system).
+    ignored: Vec<String>,
+    /// The Routhian, for the reduced system.
+    routhian: Option<String>,
+}
+
+/// A named entry: `name &= value` in an `align*`.
+#[derive(Serialize)]
+struct Entry {
+    name: String,
+    value: String,
+}
+
+/// A constraint `G = 0` and whether it is scleronomic.
+#[derive(Serialize)]
+struct Constraint {
+    value: String,
+    scleronomic: bool,
+}
+
+impl LatexSystem {
+    fn new(eq: &Equations, reduced: Option<&Reduced>) -> Result<LatexSystem, Failure> {
+        let names = |names: &[String]| names.iter().map(|n| print::latex_name(n)).collect();
+        let q = |i: usize| print::latex_name(&eq.coordinates[i]);
+        let per_coordinate = |symbol: &str, values: &[Expr]| {
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| Entry {
+                    name: format!("{symbol}_{{{}}}", q(i)),
+                    value: print::latex(v),
+                })
+                .collect()
+        };
+        let constraints = match &eq.constraints {
+            Some(c) => c
+                .text
+                .iter()
+                .zip(&c.scleronomic)
+                .map(|(g, &scleronomic)| {
+                    let g = Expr::parse(g).map_err(|e| {
+                        Failure(format!("cannot read back the constraint `{g}`: {e}"))
+                    })?;
+                    Ok(Constraint {
+                        value: print::latex(&g),
+                        scleronomic,
+                    })
+                })
+                .collect::<Result<_, Failure>>()?,
+            None => Vec::new(),
+        };
+        Ok(LatexSystem {
+            name: escape_text(&eq.name),
+            coordinates: names(&eq.coordinates),
+            parameters: names(&eq.parameters),
+            lagrangian: print::latex(&eq.symbolic.lagrangian),
+            equations: print::equations_latex(eq),
+            mass_matrix: mass_entries(eq)
+                .map(|(i, j, m)| Entry {
+                    name: format!("M_{{{} {}}}", q(i), q(j)),
+                    value: print::latex(m),
+                })
+                .collect(),
+            forcing: per_coordinate("f", &eq.symbolic.forcing),
+            momenta: per_coordinate("p", &eq.symbolic.momenta),
+            from_kinetic_potential: eq.from_kinetic_potential,
+            energy: print::latex(&eq.symbolic.energy),
+            jacobi_integral: print::latex(&eq.symbolic.jacobi_integral),
+            conserved: match eq.conserved {
+                Conserved::Energy => "energy",
+                Conserved::JacobiIntegral => "jacobi",
+                Conserved::None => "none",
+            },
+            cyclic: cyclic(eq).into_iter().map(print::latex_name).collect(),
+            constraints,
+            ignored: reduced.map_or_else(Vec::new, |r| names(&r.ignored)),
+            routhian: reduced.map(|r| print::latex(&r.routhian)),
+        })
+    }
+}
+
+/// Text with LaTeX's special characters escaped, for text mode.
+fn escape_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_text;
+
+    #[test]
+    fn latex_specials_are_escaped() {
+        assert_eq!(
+            escape_text("a_b%c\\d~e"),
+            "a\\_b\\%c\\textbackslash{}d\\textasciitilde{}e"
+        );
+    }
 }
