@@ -4,7 +4,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use lagrange::nalgebra::{SVector, Vector2};
-use lagrange::{Lagrangian, LagrangianSystem};
+use lagrange::{FromParameterValues, Lagrangian, LagrangianSystem};
 use std::hint::black_box;
 
 #[path = "../examples/double_pendulum.rs"]
@@ -93,8 +93,8 @@ fn state<const N: usize>() -> (SVector<f64, N>, SVector<f64, N>) {
     )
 }
 
-fn chain<S: LagrangianSystem<N>, const N: usize>(c: &mut Criterion, name: &str) {
-    let values: Vec<f64> = (0..S::PARAMETERS.len())
+fn chain<S: FromParameterValues<N>, const N: usize>(c: &mut Criterion, name: &str) {
+    let values: Vec<f64> = (0..S::PARAMETER_COUNT)
         .map(|i| 1.0 + 0.01 * i as f64)
         .collect();
     let system = S::from_parameter_values(&values).expect("parameter count");

@@ -6,7 +6,7 @@
 //! `cargo run --release --example cartesian_pendulum`
 
 use lagrange::nalgebra::Vector2;
-use lagrange::{ConstrainedSystem, Integrator, Lagrangian, LagrangianSystem, Simulation};
+use lagrange::{ConstrainedSystem, Integrator, Lagrangian, Simulation};
 
 /// Mass `m` on a massless rod of length `l`, gravity `g` along −y.
 #[derive(Lagrangian)]

@@ -5,7 +5,7 @@
 //! `cargo run --release --example central_orbit_routh`
 
 use lagrange::nalgebra::{Vector1, Vector2};
-use lagrange::{Lagrangian, LagrangianSystem, Simulation};
+use lagrange::{Lagrangian, Simulation};
 
 /// Mass `m`, attraction constant `k`.
 #[derive(Lagrangian)]

@@ -5,7 +5,7 @@
 //! `cargo run --release --example double_pendulum [-- trajectory.csv]`
 
 use lagrange::nalgebra::Vector2;
-use lagrange::{Integrator, Lagrangian, LagrangianSystem, Simulation};
+use lagrange::{Integrator, Lagrangian, Simulation};
 
 /// Masses `m1`, `m2`, rod lengths `l1`, `l2`, gravity `g`.
 #[derive(Lagrangian)]

@@ -5,7 +5,7 @@
 //! `cargo run --release --example heavy_top`
 
 use lagrange::nalgebra::{Vector2, Vector3};
-use lagrange::{Integrator, Lagrangian, LagrangianSystem, Simulation};
+use lagrange::{Integrator, Lagrangian, Simulation};
 
 /// Mass `m`, centre of mass at `l` on the axis, moments `A` (about the fixed point,
 /// across the axis) and `C` (along it), gravity `g`. The inertia about the centre of mass

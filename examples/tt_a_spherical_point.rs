@@ -6,7 +6,7 @@
 //! `cargo run --release --example tt_a_spherical_point`
 
 use lagrange::nalgebra::Vector3;
-use lagrange::{Lagrangian, LagrangianSystem, Simulation};
+use lagrange::{Lagrangian, Simulation};
 
 /// Mass `m` and constant force components `F`, `G`, `H` along the coordinate directions.
 #[derive(Lagrangian)]

@@ -6,7 +6,7 @@
 //! `cargo run --release --example tt_b_string_through_hole`
 
 use lagrange::nalgebra::Vector2;
-use lagrange::{Lagrangian, LagrangianSystem, Simulation};
+use lagrange::{Lagrangian, Simulation};
 
 /// Masses `m` (on the table) and `mp` (hanging), gravity `g`.
 #[derive(Lagrangian)]

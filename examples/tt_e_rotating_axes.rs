@@ -7,7 +7,7 @@
 //! `cargo run --release --example tt_e_rotating_axes`
 
 use lagrange::nalgebra::Vector3;
-use lagrange::{Lagrangian, LagrangianSystem, Simulation};
+use lagrange::{Lagrangian, Simulation};
 
 /// Mass `m`; rotation `α = omega t + epsilon sin(nu t)`; forces `X`, `Y`, `Z`.
 #[derive(Lagrangian)]

@@ -8,7 +8,7 @@
 //! `cargo run --release --example tt_f_moving_string`
 
 use lagrange::nalgebra::Vector2;
-use lagrange::{Lagrangian, LagrangianSystem, Simulation};
+use lagrange::{Lagrangian, Simulation};
 
 /// Mass `m`, string length `a`, drive `u = U sin(nu t)`, forces `G`, `H`.
 #[derive(Lagrangian)]

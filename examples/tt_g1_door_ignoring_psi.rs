@@ -7,7 +7,7 @@
 //! `cargo run --release --example tt_g1_door_ignoring_psi`
 
 use lagrange::nalgebra::{Vector1, Vector2};
-use lagrange::{Lagrangian, LagrangianSystem, Simulation};
+use lagrange::{Lagrangian, Simulation};
 
 /// T&T's abbreviations: `A = n(b² + k²)`, `B = m j² + n a²`, `c = n a b`; a couple `Th`
 /// between the bodies (acting on `θ`).

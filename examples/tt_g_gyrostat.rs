@@ -6,7 +6,7 @@
 //! `cargo run --release --example tt_g_gyrostat`
 
 use lagrange::nalgebra::{Vector1, Vector3};
-use lagrange::{Lagrangian, LagrangianSystem, Simulation};
+use lagrange::{Lagrangian, Simulation};
 
 /// T&T's constants of eq. (22) `E`, `F`, `A`, the fly-wheel's moment `B`, and couples
 /// `Psi`, `Th` on `ψ` and `θ`.

@@ -67,6 +67,9 @@ fn four_crates_expand_concurrently_without_aborting() {
         command
             .current_dir(&dir)
             .env("CARGO_TARGET_DIR", dir.join("target"))
+            // Every round must run the engine: no cached derivations.
+            .env("LAGRANGE_CACHE", "off")
+            .env_remove("LAGRANGE_OFFLINE")
             .env_remove("RUSTFLAGS");
         command
     };

@@ -22,7 +22,7 @@ mod tt_e;
 mod tt_f;
 
 use lagrange::nalgebra::{Vector2, Vector3};
-use lagrange::{Check, Conserved, LagrangianSystem, Simulation};
+use lagrange::{Check, Conserved, Simulation};
 
 /// Worst relative residual the derived equations may leave in a textbook equation.
 const TOLERANCE: f64 = 1e-11;

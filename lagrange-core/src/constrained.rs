@@ -31,12 +31,12 @@ pub struct ConstrainedMotion<const N: usize, const K: usize> {
 /// `constraint = "…"` keys, and makes their `accelerations` the constrained ones.
 pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N> {
     /// Each constraint `Gᵢ` as text (`Gᵢ = 0`).
-    const CONSTRAINT_TEXT: [&'static str; K];
+    fn constraint_text(&self) -> [&str; K];
     /// Per constraint: `true` when `∂Gᵢ/∂t ≡ 0` was established symbolically, so the
     /// constraint is scleronomic. `false` means its presentation depends on time, which
     /// is necessary but not sufficient for a moving locus (seed 001 (d)): `ρ(t) G(q)`
     /// describes a fixed locus.
-    const SCLERONOMIC: [bool; K];
+    fn scleronomic(&self) -> [bool; K];
 
     /// `G(t, q)`.
     fn constraint_values(&self, t: f64, q: &SVector<f64, N>) -> SVector<f64, K>;
@@ -97,6 +97,7 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
     /// The error for a singular `J M⁻¹ Jᵀ`: the constraints without which the rest would
     /// be independent.
     fn rank_deficiency(&self, t: f64, q: &SVector<f64, N>, schur: &SMatrix<f64, K, K>) -> Error {
+        let text = self.constraint_text();
         let involved: Vec<&str> = (0..K)
             .filter(|&i| {
                 let keep: Vec<usize> = (0..K).filter(|&k| k != i).collect();
@@ -104,7 +105,7 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
                     nalgebra::DMatrix::from_fn(K - 1, K - 1, |a, b| schur[(keep[a], keep[b])]);
                 K == 1 || minor.lu().solve(&nalgebra::DVector::zeros(K - 1)).is_some()
             })
-            .map(|i| Self::CONSTRAINT_TEXT[i])
+            .map(|i| text[i])
             .collect();
         Error::DependentConstraints {
             t,
@@ -152,7 +153,7 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
             for (what, value, bound) in checks {
                 if value.is_nan() || value.abs() > bound {
                     return Err(Error::InconsistentState {
-                        constraint: Self::CONSTRAINT_TEXT[i].to_string(),
+                        constraint: self.constraint_text()[i].to_string(),
                         what,
                         value,
                         tolerance: bound,

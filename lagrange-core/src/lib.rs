@@ -20,6 +20,6 @@ pub use error::Error;
 pub use integrate::{Integrator, State, Stats, Step};
 pub use nalgebra;
 pub use simulation::Simulation;
-pub use system::{Conserved, LagrangianSystem, ReducedSystem};
+pub use system::{Conserved, FromParameterValues, LagrangianSystem, ReducedSystem};
 pub use trajectory::{Invariant, Trajectory};
 pub use verify::{Check, Report, Sample};

@@ -133,7 +133,7 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
             }
             Event::StepDone(step) => chi += integral(step, step.end_time()),
         })?;
-        trajectory.name_ignored(&S::IGNORED);
+        trajectory.name_ignored(&self.system.ignored_names());
         Ok(trajectory)
     }
 
@@ -162,7 +162,7 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
         }
         self.system.check_initial_state(t0, &q0, &qd0)?;
         let y0 = State::new(q0, qd0);
-        let mut trajectory = Trajectory::new::<S>()?;
+        let mut trajectory = Trajectory::new(self.system)?;
         handle(
             &mut trajectory,
             Event::Sample {

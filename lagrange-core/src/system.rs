@@ -24,7 +24,7 @@ pub const NEWTON_ITERATIONS: usize = 50;
 /// among its parameters: the ignored coordinates follow by quadrature of their velocities.
 pub trait ReducedSystem<const N: usize, const K: usize>: LagrangianSystem<N> {
     /// Names of the ignored coordinates.
-    const IGNORED: [&'static str; K];
+    fn ignored_names(&self) -> [&str; K];
     /// `χ̇(t, q, q̇)` of the ignored coordinates at a state of the retained ones.
     fn ignored_velocities(
         &self,
@@ -34,34 +34,67 @@ pub trait ReducedSystem<const N: usize, const K: usize>: LagrangianSystem<N> {
     ) -> SVector<f64, K>;
 }
 
+/// `q̈` from `M q̈ = f` at the state `(t, q, q̇)`: the unconstrained accelerations, with
+/// an error carrying the state when `M` is singular or the result is not finite.
+pub fn solve_accelerations<const N: usize>(
+    m: SMatrix<f64, N, N>,
+    f: SVector<f64, N>,
+    t: f64,
+    q: &SVector<f64, N>,
+    qd: &SVector<f64, N>,
+) -> Result<SVector<f64, N>, Error> {
+    linalg::solve_mass_matrix(m, f)
+        .filter(|qdd| qdd.iter().all(|x| x.is_finite()))
+        .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))
+}
+
+/// A system whose type fixes its model, as the derive generates: it can be built from
+/// parameter values alone.
+pub trait FromParameterValues<const N: usize>: LagrangianSystem<N> {
+    /// Number of parameters.
+    const PARAMETER_COUNT: usize;
+    /// Builds the system from parameter values in the order of
+    /// [`parameter_names`](LagrangianSystem::parameter_names); errors on a wrong count.
+    fn from_parameter_values(values: &[f64]) -> Result<Self, Error>;
+}
+
 /// A mechanical system with `N` generalized coordinates whose equations of motion are
 /// `M(t, q, q̇) q̈ = f(t, q, q̇)`.
 ///
 /// The derive generates every required item as straight-line code; `accelerations` is
 /// provided and solves the linear system numerically (Cholesky, LU fallback).
+///
+/// What the model declares (names, cyclic coordinates, the conserved integral) is read
+/// through methods, so that a system known only at run time (the `lagrange` command's
+/// interpreter of derived programs) is a system too; the derive also makes each of these
+/// an associated constant of the struct (`COORDINATES`, `PARAMETERS`, `CYCLIC`,
+/// `CONSERVED`, `CONSERVATIVE`, `EQUATIONS_TEXT`, `EQUATIONS_LATEX`).
 pub trait LagrangianSystem<const N: usize>: Sized {
     /// Names of the generalized coordinates, in the order of `q`.
-    const COORDINATES: [&'static str; N];
+    fn coordinate_names(&self) -> [&str; N];
     /// Names of the parameters (the struct's fields), in the order of [`parameter_values`](Self::parameter_values).
-    const PARAMETERS: &'static [&'static str];
+    fn parameter_names(&self) -> Vec<&str>;
     /// Indices of the cyclic coordinates: `∂L/∂qᵢ ≡ 0` and no force or dissipation acts on `qᵢ`.
-    const CYCLIC: &'static [usize];
+    fn cyclic(&self) -> &[usize];
     /// Which scalar integral the equations conserve.
-    const CONSERVED: Conserved;
+    fn conserved(&self) -> Conserved;
     /// Whether no generalized force and no dissipation act (the symplectic and variational
     /// integrators need this).
-    const CONSERVATIVE: bool;
+    fn conservative(&self) -> bool;
     /// Number of holonomic constraints (see [`ConstrainedSystem`](crate::ConstrainedSystem)).
-    const CONSTRAINTS: usize = 0;
+    fn constraint_count(&self) -> usize {
+        0
+    }
     /// The Euler–Lagrange equations as plain text, one line per coordinate.
-    const EQUATIONS_TEXT: &'static str;
+    fn equations_text(&self) -> &str;
     /// The Euler–Lagrange equations as LaTeX (an `align`-ready body, one row per coordinate).
-    const EQUATIONS_LATEX: &'static str;
+    fn equations_latex(&self) -> &str;
 
-    /// Parameter values, in the order of [`PARAMETERS`](Self::PARAMETERS).
+    /// Parameter values, in the order of [`parameter_names`](Self::parameter_names).
     fn parameter_values(&self) -> Vec<f64>;
-    /// Builds the system from parameter values in the order of [`PARAMETERS`](Self::PARAMETERS).
-    fn from_parameter_values(values: &[f64]) -> Result<Self, Error>;
+    /// The same model with other parameter values, in the order of
+    /// [`parameter_names`](Self::parameter_names); errors on a wrong count.
+    fn with_parameter_values(&self, values: &[f64]) -> Result<Self, Error>;
 
     /// The generalized mass matrix `M = ∂²L/∂q̇∂q̇`.
     fn mass_matrix(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SMatrix<f64, N, N>;
@@ -112,9 +145,7 @@ pub trait LagrangianSystem<const N: usize>: Sized {
         qd: &SVector<f64, N>,
     ) -> Result<SVector<f64, N>, Error> {
         let (m, f) = self.mass_matrix_and_forcing(t, q, qd);
-        linalg::solve_mass_matrix(m, f)
-            .filter(|qdd| qdd.iter().all(|x| x.is_finite()))
-            .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))
+        solve_accelerations(m, f, t, q, qd)
     }
 
     /// The velocities with momenta `p` at `(t, q)`: the solution of `∂L/∂q̇ (t, q, q̇) = p`
@@ -190,9 +221,9 @@ pub trait LagrangianSystem<const N: usize>: Sized {
         Ok(())
     }
 
-    /// The value of the integral named by [`CONSERVED`](Self::CONSERVED), if there is one.
+    /// The value of the integral named by [`conserved`](Self::conserved), if there is one.
     fn conserved_value(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> Option<f64> {
-        match Self::CONSERVED {
+        match self.conserved() {
             Conserved::Energy => Some(self.energy(t, q, qd)),
             Conserved::JacobiIntegral => Some(self.jacobi_integral(t, q, qd)),
             Conserved::None => None,

@@ -3,7 +3,7 @@
 use nalgebra::{Matrix1, Matrix2, SVector, Vector1, Vector2};
 
 use crate::error::Error;
-use crate::system::{Conserved, LagrangianSystem};
+use crate::system::{Conserved, FromParameterValues, LagrangianSystem};
 
 fn params<const K: usize>(values: &[f64]) -> Result<[f64; K], Error> {
     values
@@ -18,20 +18,33 @@ pub struct Oscillator {
 }
 
 impl LagrangianSystem<1> for Oscillator {
-    const COORDINATES: [&'static str; 1] = ["x"];
-    const PARAMETERS: &'static [&'static str] = &["m", "k"];
-    const CYCLIC: &'static [usize] = &[];
-    const CONSERVED: Conserved = Conserved::Energy;
-    const CONSERVATIVE: bool = true;
-    const EQUATIONS_TEXT: &'static str = "m*ddot(x) + k*x = 0";
-    const EQUATIONS_LATEX: &'static str = r"m \ddot{x} + k x &= 0";
+    fn coordinate_names(&self) -> [&str; 1] {
+        ["x"]
+    }
+    fn parameter_names(&self) -> Vec<&str> {
+        vec!["m", "k"]
+    }
+    fn cyclic(&self) -> &[usize] {
+        &[]
+    }
+    fn conserved(&self) -> Conserved {
+        Conserved::Energy
+    }
+    fn conservative(&self) -> bool {
+        true
+    }
+    fn equations_text(&self) -> &str {
+        "m*ddot(x) + k*x = 0"
+    }
+    fn equations_latex(&self) -> &str {
+        r"m \ddot{x} + k x &= 0"
+    }
 
     fn parameter_values(&self) -> Vec<f64> {
         vec![self.m, self.k]
     }
-    fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
-        let [m, k] = params(values)?;
-        Ok(Oscillator { m, k })
+    fn with_parameter_values(&self, values: &[f64]) -> Result<Self, Error> {
+        Self::from_parameter_values(values)
     }
     fn mass_matrix(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
         Matrix1::new(self.m)
@@ -62,6 +75,14 @@ impl LagrangianSystem<1> for Oscillator {
     }
 }
 
+impl FromParameterValues<1> for Oscillator {
+    const PARAMETER_COUNT: usize = 2;
+    fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
+        let [m, k] = params(values)?;
+        Ok(Oscillator { m, k })
+    }
+}
+
 /// `L = ½ m l² θ̇² + m g l cos θ`.
 pub struct Pendulum {
     pub m: f64,
@@ -70,20 +91,33 @@ pub struct Pendulum {
 }
 
 impl LagrangianSystem<1> for Pendulum {
-    const COORDINATES: [&'static str; 1] = ["theta"];
-    const PARAMETERS: &'static [&'static str] = &["m", "l", "g"];
-    const CYCLIC: &'static [usize] = &[];
-    const CONSERVED: Conserved = Conserved::Energy;
-    const CONSERVATIVE: bool = true;
-    const EQUATIONS_TEXT: &'static str = "m*l^2*ddot(theta) + m*g*l*sin(theta) = 0";
-    const EQUATIONS_LATEX: &'static str = r"m l^2 \ddot\theta + m g l \sin\theta &= 0";
+    fn coordinate_names(&self) -> [&str; 1] {
+        ["theta"]
+    }
+    fn parameter_names(&self) -> Vec<&str> {
+        vec!["m", "l", "g"]
+    }
+    fn cyclic(&self) -> &[usize] {
+        &[]
+    }
+    fn conserved(&self) -> Conserved {
+        Conserved::Energy
+    }
+    fn conservative(&self) -> bool {
+        true
+    }
+    fn equations_text(&self) -> &str {
+        "m*l^2*ddot(theta) + m*g*l*sin(theta) = 0"
+    }
+    fn equations_latex(&self) -> &str {
+        r"m l^2 \ddot\theta + m g l \sin\theta &= 0"
+    }
 
     fn parameter_values(&self) -> Vec<f64> {
         vec![self.m, self.l, self.g]
     }
-    fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
-        let [m, l, g] = params(values)?;
-        Ok(Pendulum { m, l, g })
+    fn with_parameter_values(&self, values: &[f64]) -> Result<Self, Error> {
+        Self::from_parameter_values(values)
     }
     fn mass_matrix(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
         Matrix1::new(self.m * self.l * self.l)
@@ -114,28 +148,47 @@ impl LagrangianSystem<1> for Pendulum {
     }
 }
 
+impl FromParameterValues<1> for Pendulum {
+    const PARAMETER_COUNT: usize = 3;
+    fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
+        let [m, l, g] = params(values)?;
+        Ok(Pendulum { m, l, g })
+    }
+}
+
 /// A free particle in polar coordinates: `L = ½ m (ṙ² + r² φ̇²)`, `φ` cyclic.
 pub struct PolarParticle {
     pub m: f64,
 }
 
 impl LagrangianSystem<2> for PolarParticle {
-    const COORDINATES: [&'static str; 2] = ["r", "phi"];
-    const PARAMETERS: &'static [&'static str] = &["m"];
-    const CYCLIC: &'static [usize] = &[1];
-    const CONSERVED: Conserved = Conserved::Energy;
-    const CONSERVATIVE: bool = true;
-    const EQUATIONS_TEXT: &'static str =
-        "m*ddot(r) - m*r*dot(phi)^2 = 0\nm*r^2*ddot(phi) + 2*m*r*dot(r)*dot(phi) = 0";
-    const EQUATIONS_LATEX: &'static str =
-        r"m \ddot r - m r \dot\phi^2 &= 0 \\ m r^2 \ddot\phi + 2 m r \dot r \dot\phi &= 0";
+    fn coordinate_names(&self) -> [&str; 2] {
+        ["r", "phi"]
+    }
+    fn parameter_names(&self) -> Vec<&str> {
+        vec!["m"]
+    }
+    fn cyclic(&self) -> &[usize] {
+        &[1]
+    }
+    fn conserved(&self) -> Conserved {
+        Conserved::Energy
+    }
+    fn conservative(&self) -> bool {
+        true
+    }
+    fn equations_text(&self) -> &str {
+        "m*ddot(r) - m*r*dot(phi)^2 = 0\nm*r^2*ddot(phi) + 2*m*r*dot(r)*dot(phi) = 0"
+    }
+    fn equations_latex(&self) -> &str {
+        r"m \ddot r - m r \dot\phi^2 &= 0 \\ m r^2 \ddot\phi + 2 m r \dot r \dot\phi &= 0"
+    }
 
     fn parameter_values(&self) -> Vec<f64> {
         vec![self.m]
     }
-    fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
-        let [m] = params(values)?;
-        Ok(PolarParticle { m })
+    fn with_parameter_values(&self, values: &[f64]) -> Result<Self, Error> {
+        Self::from_parameter_values(values)
     }
     fn mass_matrix(&self, _: f64, q: &Vector2<f64>, _: &Vector2<f64>) -> Matrix2<f64> {
         Matrix2::new(self.m, 0.0, 0.0, self.m * q[0] * q[0])
@@ -167,24 +220,45 @@ impl LagrangianSystem<2> for PolarParticle {
     }
 }
 
+impl FromParameterValues<2> for PolarParticle {
+    const PARAMETER_COUNT: usize = 1;
+    fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
+        let [m] = params(values)?;
+        Ok(PolarParticle { m })
+    }
+}
+
 /// `q̈ = q²` (`L = ½ q̇² + q³/3`): from `q = 1`, `q̇ = 0` it blows up at a finite time.
 pub struct BlowUp;
 
 impl LagrangianSystem<1> for BlowUp {
-    const COORDINATES: [&'static str; 1] = ["q"];
-    const PARAMETERS: &'static [&'static str] = &[];
-    const CYCLIC: &'static [usize] = &[];
-    const CONSERVED: Conserved = Conserved::Energy;
-    const CONSERVATIVE: bool = true;
-    const EQUATIONS_TEXT: &'static str = "ddot(q) - q^2 = 0";
-    const EQUATIONS_LATEX: &'static str = r"\ddot q - q^2 &= 0";
+    fn coordinate_names(&self) -> [&str; 1] {
+        ["q"]
+    }
+    fn parameter_names(&self) -> Vec<&str> {
+        vec![]
+    }
+    fn cyclic(&self) -> &[usize] {
+        &[]
+    }
+    fn conserved(&self) -> Conserved {
+        Conserved::Energy
+    }
+    fn conservative(&self) -> bool {
+        true
+    }
+    fn equations_text(&self) -> &str {
+        "ddot(q) - q^2 = 0"
+    }
+    fn equations_latex(&self) -> &str {
+        r"\ddot q - q^2 &= 0"
+    }
 
     fn parameter_values(&self) -> Vec<f64> {
         Vec::new()
     }
-    fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
-        let [] = params(values)?;
-        Ok(BlowUp)
+    fn with_parameter_values(&self, values: &[f64]) -> Result<Self, Error> {
+        Self::from_parameter_values(values)
     }
     fn mass_matrix(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
         Matrix1::new(1.0)
@@ -212,6 +286,14 @@ impl LagrangianSystem<1> for BlowUp {
     }
     fn lagrangian_hessian(&self, _: f64, q: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
         Matrix1::new(2.0 * q[0])
+    }
+}
+
+impl FromParameterValues<1> for BlowUp {
+    const PARAMETER_COUNT: usize = 0;
+    fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
+        let [] = params(values)?;
+        Ok(BlowUp)
     }
 }
 

@@ -49,33 +49,32 @@ impl Invariant {
 /// The recorded solution of a [`Simulation`](crate::Simulation).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trajectory<const N: usize> {
-    coordinates: [&'static str; N],
+    coordinates: Vec<String>,
     times: Vec<f64>,
     q: Vec<SVector<f64, N>>,
     qd: Vec<SVector<f64, N>>,
     invariants: Vec<Invariant>,
-    ignored_names: Vec<&'static str>,
+    ignored_names: Vec<String>,
     ignored: Vec<Vec<f64>>,
     stats: Stats,
 }
 
 impl<const N: usize> Trajectory<N> {
     /// An empty trajectory with the invariants `S` declares.
-    pub(crate) fn new<S: LagrangianSystem<N>>() -> Result<Self, Error> {
-        let conserved = match S::CONSERVED {
+    pub(crate) fn new<S: LagrangianSystem<N>>(system: &S) -> Result<Self, Error> {
+        let names = system.coordinate_names();
+        let conserved = match system.conserved() {
             Conserved::Energy => Some("energy".to_string()),
             Conserved::JacobiIntegral => Some("jacobi_integral".to_string()),
             Conserved::None => None,
         };
-        let cyclic = S::CYCLIC
+        let cyclic = system
+            .cyclic()
             .iter()
             .map(|&i| {
-                S::COORDINATES
-                    .get(i)
-                    .map(|name| format!("p_{name}"))
-                    .ok_or_else(|| {
-                        Error::InvalidInput(format!("cyclic coordinate index {i} is not below {N}"))
-                    })
+                names.get(i).map(|name| format!("p_{name}")).ok_or_else(|| {
+                    Error::InvalidInput(format!("cyclic coordinate index {i} is not below {N}"))
+                })
             })
             .collect::<Result<Vec<_>, _>>()?;
         let invariants = conserved
@@ -87,7 +86,7 @@ impl<const N: usize> Trajectory<N> {
             })
             .collect();
         Ok(Trajectory {
-            coordinates: S::COORDINATES,
+            coordinates: names.iter().map(|n| n.to_string()).collect(),
             times: Vec::new(),
             q: Vec::new(),
             qd: Vec::new(),
@@ -104,15 +103,15 @@ impl<const N: usize> Trajectory<N> {
         self.q.push(y.q);
         self.qd.push(y.qd);
         let mut slots = self.invariants.iter_mut();
-        if S::CONSERVED != Conserved::None
+        if system.conserved() != Conserved::None
             && let Some(slot) = slots.next()
         {
             let value = system.conserved_value(t, &y.q, &y.qd);
             slot.values.push(value.unwrap_or(f64::NAN));
         }
-        if !S::CYCLIC.is_empty() {
+        if !system.cyclic().is_empty() {
             let p = system.momenta(t, &y.q, &y.qd);
-            for (slot, &i) in slots.zip(S::CYCLIC) {
+            for (slot, &i) in slots.zip(system.cyclic()) {
                 slot.values.push(p[i]);
             }
         }
@@ -124,13 +123,13 @@ impl<const N: usize> Trajectory<N> {
     }
 
     /// Names the ignored coordinates recorded with [`push_ignored`](Self::push_ignored).
-    pub(crate) fn name_ignored(&mut self, names: &[&'static str]) {
-        self.ignored_names = names.to_vec();
+    pub(crate) fn name_ignored(&mut self, names: &[&str]) {
+        self.ignored_names = names.iter().map(|n| n.to_string()).collect();
     }
 
     /// Names of the ignored coordinates recovered by quadrature (empty unless the
     /// trajectory comes from [`Simulation::run_reduced`](crate::Simulation::run_reduced)).
-    pub fn ignored_names(&self) -> &[&'static str] {
+    pub fn ignored_names(&self) -> &[String] {
         &self.ignored_names
     }
 
@@ -146,8 +145,8 @@ impl<const N: usize> Trajectory<N> {
     }
 
     /// Names of the generalized coordinates.
-    pub fn coordinates(&self) -> [&'static str; N] {
-        self.coordinates
+    pub fn coordinates(&self) -> &[String] {
+        &self.coordinates
     }
 
     /// Recorded times, increasing.
@@ -274,7 +273,7 @@ mod tests {
 
     fn polar_trajectory() -> Trajectory<2> {
         let sys = PolarParticle { m: 2.0 };
-        let mut traj = Trajectory::new::<PolarParticle>().unwrap();
+        let mut traj = Trajectory::new(&sys).unwrap();
         for k in 0..5 {
             let (q, qd) = state([1.0 + k as f64, 0.1 * k as f64], [0.5, 1.0 / 3.0]);
             traj.push(&sys, 0.25 * k as f64, &State::new(q, qd));

@@ -18,7 +18,7 @@ use nalgebra::SVector;
 
 use crate::error::Error;
 use crate::rng::SplitMix64;
-use crate::system::LagrangianSystem;
+use crate::system::{FromParameterValues, LagrangianSystem};
 
 /// A state at which the residuals are evaluated.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -126,15 +126,30 @@ impl Check {
         self
     }
 
-    /// Evaluates `residuals` of the reference equations at random states of `S`.
+    /// Evaluates `residuals` of the reference equations at random states of the derived
+    /// system `S` (see [`run_on`](Self::run_on)).
+    pub fn run<S, const N: usize>(
+        &self,
+        residuals: impl FnMut(&S, &Sample<N>) -> Vec<f64>,
+    ) -> Result<Report, Error>
+    where
+        S: FromParameterValues<N>,
+    {
+        let prototype = S::from_parameter_values(&vec![1.0; S::PARAMETER_COUNT])?;
+        self.run_on(&prototype, residuals)
+    }
+
+    /// Evaluates `residuals` of the reference equations at random states of systems like
+    /// `prototype` (its names, with parameter values drawn from the ranges).
     ///
     /// States where the system's accelerations fail (a singular mass matrix) are skipped and
     /// counted. Errors with [`Error::InvalidInput`] for unknown names, bad ranges, no samples
     /// or residual vectors of changing or zero length, with the error of
-    /// [`from_parameter_values`](LagrangianSystem::from_parameter_values), and with
+    /// [`with_parameter_values`](LagrangianSystem::with_parameter_values), and with
     /// [`Error::CheckFailed`] when every state is skipped.
-    pub fn run<S, const N: usize>(
+    pub fn run_on<S, const N: usize>(
         &self,
+        prototype: &S,
         mut residuals: impl FnMut(&S, &Sample<N>) -> Vec<f64>,
     ) -> Result<Report, Error>
     where
@@ -145,32 +160,24 @@ impl Check {
                 "a check needs at least one sample".into(),
             ));
         }
+        let coordinates = prototype.coordinate_names();
+        let parameters = prototype.parameter_names();
         let q_ranges = resolve(
             "coordinate",
-            &S::COORDINATES,
+            &coordinates,
             &self.coordinates,
             &self.coordinate,
         )?;
-        let qd_ranges = resolve(
-            "velocity",
-            &S::COORDINATES,
-            &self.velocities,
-            &self.velocity,
-        )?;
-        let p_ranges = resolve(
-            "parameter",
-            S::PARAMETERS,
-            &self.parameters,
-            &self.parameter,
-        )?;
+        let qd_ranges = resolve("velocity", &coordinates, &self.velocities, &self.velocity)?;
+        let p_ranges = resolve("parameter", &parameters, &self.parameters, &self.parameter)?;
         check_range("time", &self.time)?;
 
         let mut rng = SplitMix64::new(self.seed);
         let mut equations: Vec<EquationReport> = Vec::new();
         let (mut evaluated, mut skipped) = (0, 0);
         for index in 0..self.samples {
-            let parameters: Vec<f64> = p_ranges.iter().map(|r| rng.uniform(r)).collect();
-            let system = S::from_parameter_values(&parameters)?;
+            let values: Vec<f64> = p_ranges.iter().map(|r| rng.uniform(r)).collect();
+            let system = prototype.with_parameter_values(&values)?;
             let t = rng.uniform(&self.time);
             let q = SVector::from_fn(|i, _| rng.uniform(&q_ranges[i]));
             let qd = SVector::from_fn(|i, _| rng.uniform(&qd_ranges[i]));
@@ -230,7 +237,7 @@ impl Check {
                 q: q.as_slice().to_vec(),
                 qd: qd.as_slice().to_vec(),
                 qdd: qdd.as_slice().to_vec(),
-                parameters: parameters.clone(),
+                parameters: values.clone(),
             };
             for i in 0..m {
                 let inertia: f64 = probes.iter().map(|p| (p[i] - r[i]).abs()).sum();
@@ -258,8 +265,8 @@ impl Check {
             equations,
             evaluated,
             skipped,
-            coordinates: S::COORDINATES.to_vec(),
-            parameters: S::PARAMETERS.to_vec(),
+            coordinates: coordinates.iter().map(|c| c.to_string()).collect(),
+            parameters: parameters.iter().map(|p| p.to_string()).collect(),
         })
     }
 }
@@ -349,8 +356,8 @@ pub struct Report {
     pub evaluated: usize,
     /// Samples skipped because the accelerations failed there.
     pub skipped: usize,
-    coordinates: Vec<&'static str>,
-    parameters: Vec<&'static str>,
+    coordinates: Vec<String>,
+    parameters: Vec<String>,
 }
 
 impl Report {
@@ -379,7 +386,7 @@ impl Report {
     }
 
     fn describe(&self, w: &Witness) -> String {
-        let named = |prefix: &str, names: &[&str], values: &[f64]| {
+        let named = |prefix: &str, names: &[String], values: &[f64]| {
             names
                 .iter()
                 .zip(values)

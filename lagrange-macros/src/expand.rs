@@ -39,9 +39,12 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
 fn expand(input: &DeriveInput, parsed: &Parsed, derived: &Derived) -> syn::Result<TokenStream> {
     let name = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let header =
-        quote!(impl #impl_generics #CORE::LagrangianSystem<N> for #name #ty_generics #where_clause);
-    let full = system_impl(header, &parsed.fields, &derived.full)?;
+    let target = Target {
+        generics: quote!(#impl_generics),
+        ty: quote!(#name #ty_generics),
+        where_clause: quote!(#where_clause),
+    };
+    let full = system_impl(&target, &parsed.fields, &derived.full)?;
     let reduced = match &derived.reduced {
         Some(reduced) => {
             if !input.generics.params.is_empty() {
@@ -68,10 +71,38 @@ impl quote::ToTokens for Core {
     }
 }
 
-/// `impl LagrangianSystem<n> for …` with `N` in `header` replaced by the coordinate count.
-fn system_impl(header: TokenStream, fields: &[Ident], eq: &Equations) -> syn::Result<TokenStream> {
+/// The type the impls are for, with its generics.
+struct Target {
+    /// `<…>` of the impl.
+    generics: TokenStream,
+    /// The type with its parameters.
+    ty: TokenStream,
+    /// The where clause.
+    where_clause: TokenStream,
+}
+
+impl Target {
+    /// `impl<…> trait for Type where …`, or the inherent `impl<…> Type where …`.
+    fn header(&self, trait_path: Option<TokenStream>) -> TokenStream {
+        let Target {
+            generics,
+            ty,
+            where_clause,
+        } = self;
+        match trait_path {
+            Some(path) => quote!(impl #generics #path for #ty #where_clause),
+            None => quote!(impl #generics #ty #where_clause),
+        }
+    }
+}
+
+/// The inherent constants, `LagrangianSystem<n>` and `FromParameterValues<n>` impls (and
+/// for a constrained model `ConstrainedSystem<n, k>`).
+fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result<TokenStream> {
     let n = eq.coordinates.len();
-    let header = substitute_n(header, n);
+    let header = target.header(Some(quote!(#CORE::LagrangianSystem<#n>)));
+    let inherent = target.header(None);
+    let from_values = target.header(Some(quote!(#CORE::FromParameterValues<#n>)));
     let inputs = eq.inputs();
     let read_input = |i: usize| match inputs.get(i) {
         Input::Time => quote!(t),
@@ -110,27 +141,33 @@ fn system_impl(header: TokenStream, fields: &[Ident], eq: &Equations) -> syn::Re
     let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
     let matrix = quote!(#CORE::nalgebra::SMatrix<f64, #n, #n>);
     let (constrained_items, constrained_impl) = match &eq.constraints {
-        Some(c) => constraint_impls(&header, &read_input, c, n)?,
+        Some(c) => constraint_impls(target, &read_input, c, n)?,
         None => (TokenStream::new(), TokenStream::new()),
     };
     Ok(quote! {
         #constrained_impl
 
         #[automatically_derived]
-        #header {
-            #constrained_items
+        #inherent {
+            /// Names of the generalized coordinates, in the order of `q`.
+            pub const COORDINATES: [&'static str; #n] = [#(#coordinates),*];
+            /// Names of the parameters, in the order of `parameter_values`.
+            pub const PARAMETERS: &'static [&'static str] = &[#(#parameters),*];
+            /// Indices of the cyclic coordinates.
+            pub const CYCLIC: &'static [usize] = &[#(#cyclic),*];
+            /// Which scalar integral the equations conserve.
+            pub const CONSERVED: #CORE::Conserved = #CORE::Conserved::#conserved;
+            /// Whether no generalized force and no dissipation act.
+            pub const CONSERVATIVE: bool = #conservative;
+            /// The Euler–Lagrange equations as plain text, one line per coordinate.
+            pub const EQUATIONS_TEXT: &'static str = #text;
+            /// The Euler–Lagrange equations as LaTeX (an `align`-ready body).
+            pub const EQUATIONS_LATEX: &'static str = #latex;
+        }
 
-            const COORDINATES: [&'static str; #n] = [#(#coordinates),*];
-            const PARAMETERS: &'static [&'static str] = &[#(#parameters),*];
-            const CYCLIC: &'static [usize] = &[#(#cyclic),*];
-            const CONSERVED: #CORE::Conserved = #CORE::Conserved::#conserved;
-            const CONSERVATIVE: bool = #conservative;
-            const EQUATIONS_TEXT: &'static str = #text;
-            const EQUATIONS_LATEX: &'static str = #latex;
-
-            fn parameter_values(&self) -> ::std::vec::Vec<f64> {
-                ::std::vec![#(self.#fields),*]
-            }
+        #[automatically_derived]
+        #from_values {
+            const PARAMETER_COUNT: usize = #parameter_count;
 
             fn from_parameter_values(values: &[f64]) -> ::core::result::Result<Self, #CORE::Error> {
                 if values.len() != #parameter_count {
@@ -140,6 +177,47 @@ fn system_impl(header: TokenStream, fields: &[Ident], eq: &Equations) -> syn::Re
                     )));
                 }
                 ::core::result::Result::Ok(Self { #(#fields: values[#indices]),* })
+            }
+        }
+
+        #[automatically_derived]
+        #header {
+            #constrained_items
+
+            fn coordinate_names(&self) -> [&str; #n] {
+                Self::COORDINATES
+            }
+
+            fn parameter_names(&self) -> ::std::vec::Vec<&str> {
+                Self::PARAMETERS.to_vec()
+            }
+
+            fn cyclic(&self) -> &[usize] {
+                Self::CYCLIC
+            }
+
+            fn conserved(&self) -> #CORE::Conserved {
+                Self::CONSERVED
+            }
+
+            fn conservative(&self) -> bool {
+                Self::CONSERVATIVE
+            }
+
+            fn equations_text(&self) -> &str {
+                Self::EQUATIONS_TEXT
+            }
+
+            fn equations_latex(&self) -> &str {
+                Self::EQUATIONS_LATEX
+            }
+
+            fn parameter_values(&self) -> ::std::vec::Vec<f64> {
+                ::std::vec![#(self.#fields),*]
+            }
+
+            fn with_parameter_values(&self, values: &[f64]) -> ::core::result::Result<Self, #CORE::Error> {
+                <Self as #CORE::FromParameterValues<#n>>::from_parameter_values(values)
             }
 
             fn mass_matrix(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
@@ -208,7 +286,7 @@ fn system_impl(header: TokenStream, fields: &[Ident], eq: &Equations) -> syn::Re
 /// constrained one (accelerations, drift projection, initial check), and the
 /// `ConstrainedSystem` impl.
 fn constraint_impls(
-    header: &TokenStream,
+    target: &Target,
     read_input: &dyn Fn(usize) -> TokenStream,
     c: &ConstraintEquations,
     n: usize,
@@ -227,20 +305,11 @@ fn constraint_impls(
     let constraint_vector = quote!(#CORE::nalgebra::SVector<f64, #k>);
     let jacobian_matrix = quote!(#CORE::nalgebra::SMatrix<f64, #k, #n>);
     let constrained = quote!(#CORE::ConstrainedSystem<#n, #k>);
-    // `impl … LagrangianSystem<n> for Name` → `impl … ConstrainedSystem<n, k> for Name`.
-    let impl_header: TokenStream = header
-        .clone()
-        .into_iter()
-        .map(|tree| match tree {
-            proc_macro2::TokenTree::Ident(ref i) if i == "LagrangianSystem" => {
-                proc_macro2::TokenTree::Ident(Ident::new("ConstrainedSystem", i.span()))
-            }
-            other => other,
-        })
-        .collect();
-    let impl_header = add_constraint_count(impl_header, k);
+    let impl_header = target.header(Some(constrained.clone()));
     let items = quote! {
-        const CONSTRAINTS: usize = #k;
+        fn constraint_count(&self) -> usize {
+            #k
+        }
 
         fn accelerations(&self, t: f64, q: &#vector, qd: &#vector) -> ::core::result::Result<#vector, #CORE::Error> {
             <Self as #constrained>::constrained_motion(self, t, q, qd).map(|m| m.accelerations)
@@ -256,11 +325,25 @@ fn constraint_impls(
             <Self as #constrained>::check_consistent(self, t, q, qd, #CORE::constrained::CONSISTENCY_TOLERANCE)
         }
     };
+    let inherent = target.header(None);
     let implementation = quote! {
         #[automatically_derived]
+        #inherent {
+            /// Each constraint `Gᵢ` as text (`Gᵢ = 0`).
+            pub const CONSTRAINT_TEXT: [&'static str; #k] = [#(#text),*];
+            /// Per constraint, whether `∂Gᵢ/∂t ≡ 0` was established symbolically.
+            pub const SCLERONOMIC: [bool; #k] = [#(#scleronomic),*];
+        }
+
+        #[automatically_derived]
         #impl_header {
-            const CONSTRAINT_TEXT: [&'static str; #k] = [#(#text),*];
-            const SCLERONOMIC: [bool; #k] = [#(#scleronomic),*];
+            fn constraint_text(&self) -> [&str; #k] {
+                Self::CONSTRAINT_TEXT
+            }
+
+            fn scleronomic(&self) -> [bool; #k] {
+                Self::SCLERONOMIC
+            }
 
             #[allow(unused_variables, clippy::all)]
             fn constraint_values(&self, t: f64, q: &#vector) -> #constraint_vector {
@@ -302,45 +385,6 @@ fn constraint_impls(
     Ok((items, implementation))
 }
 
-/// `ConstrainedSystem<n>` → `ConstrainedSystem<n, k>` in an impl header.
-fn add_constraint_count(header: TokenStream, k: usize) -> TokenStream {
-    let mut out = Vec::new();
-    let mut trees = header.into_iter().peekable();
-    while let Some(tree) = trees.next() {
-        let is_trait =
-            matches!(&tree, proc_macro2::TokenTree::Ident(i) if i == "ConstrainedSystem");
-        out.push(tree);
-        if is_trait {
-            // `<`, the count, then insert `, k` before `>`.
-            for _ in 0..2 {
-                if let Some(t) = trees.next() {
-                    out.push(t);
-                }
-            }
-            out.extend(quote!(, #k));
-        }
-    }
-    out.into_iter().collect()
-}
-
-/// Replaces the placeholder `N` in an impl header by the literal coordinate count.
-fn substitute_n(header: TokenStream, n: usize) -> TokenStream {
-    header
-        .into_iter()
-        .map(|tree| match tree {
-            proc_macro2::TokenTree::Ident(ref i) if i == "N" => {
-                quote!(#n).into_iter().next().unwrap_or(tree)
-            }
-            proc_macro2::TokenTree::Group(g) => {
-                let mut group = proc_macro2::Group::new(g.delimiter(), substitute_n(g.stream(), n));
-                group.set_span(g.span());
-                proc_macro2::TokenTree::Group(group)
-            }
-            other => other,
-        })
-        .collect()
-}
-
 /// The reduced system type `<Name>Reduced`, its `LagrangianSystem` and `ReducedSystem`
 /// impls, the Routhian as text and LaTeX, and constructors from the full system.
 fn reduced_system(
@@ -362,7 +406,11 @@ fn reduced_system(
         .chain(momentum_fields.iter().cloned())
         .collect();
     let system = system_impl(
-        quote!(impl #CORE::LagrangianSystem<N> for #name),
+        &Target {
+            generics: TokenStream::new(),
+            ty: quote!(#name),
+            where_clause: TokenStream::new(),
+        },
         &fields,
         &reduced.equations,
     )?;
@@ -411,7 +459,9 @@ fn reduced_system(
 
         #[automatically_derived]
         impl #CORE::ReducedSystem<#n, #k> for #name {
-            const IGNORED: [&'static str; #k] = [#(#ignored),*];
+            fn ignored_names(&self) -> [&str; #k] {
+                Self::IGNORED
+            }
 
             #[allow(unused_variables, clippy::all)]
             fn ignored_velocities(&self, t: f64, q: &#vn, qd: &#vn) -> #vk {
@@ -421,6 +471,8 @@ fn reduced_system(
         }
 
         impl #name {
+            /// Names of the ignored coordinates.
+            pub const IGNORED: [&'static str; #k] = [#(#ignored),*];
             /// The Routhian `R = L − Σ C χ̇` with the ignored velocities eliminated, as text.
             pub const ROUTHIAN_TEXT: &'static str = #routhian_text;
             /// The Routhian as LaTeX.

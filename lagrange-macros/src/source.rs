@@ -52,7 +52,10 @@ fn offline_reason() -> Option<&'static str> {
 }
 
 #[cfg(feature = "engine")]
-fn engine(model: &Model, switches: &TokenStream) -> Result<(Derived, TokenStream), Vec<ModelError>> {
+fn engine(
+    model: &Model,
+    switches: &TokenStream,
+) -> Result<(Derived, TokenStream), Vec<ModelError>> {
     let derived = store::derive_cached(model, store::cache_dir().as_deref())?;
     if let Some(dir) = std::env::var_os("LAGRANGE_PREPARE").filter(|d| !d.is_empty()) {
         let dir = PathBuf::from(dir);

@@ -11,6 +11,7 @@ mod file;
 mod generate;
 mod prepare;
 mod simulate;
+mod system;
 
 /// Equations of motion from a model file: print them, integrate them, compare them with
 /// a textbook, or generate a standalone solver.

@@ -96,17 +96,17 @@ fn drive<S: LagrangianSystem<N>, const N: usize>(
         &SVector<f64, N>,
     ) -> Result<(SVector<f64, N>, SVector<f64, N>), Error>,
 ) -> Result<(usize, usize), Error> {
-    if S::CONSTRAINTS > 0 {
+    let system = rhs.system;
+    if system.constraint_count() > 0 {
         return Err(Error::InvalidInput(format!(
             "the {method} integrator does not handle holonomic constraints; use Rk4 or DormandPrince"
         )));
     }
-    if !S::CONSERVATIVE {
+    if !system.conservative() {
         return Err(Error::InvalidInput(format!(
             "the {method} integrator needs a conservative model (no generalized force, no dissipation)"
         )));
     }
-    let system = rhs.system;
     let mut y = y0;
     let mut p = system.momenta(steps.t0, &y.q, &y.qd);
     let mut f = rhs.eval(steps.t0, &y)?;

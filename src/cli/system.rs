@@ -1,0 +1,392 @@
+//! The derived equations of a model file as a [`LagrangianSystem`]: the engine's programs
+//! run by the IR interpreter, so the command integrates and checks with the same runtime
+//! as the derive, without compiling anything. The interpreter executes the same
+//! instructions in the same order as the code the derive generates; results agree with
+//! the derive's to round-off (integer powers may be expanded differently by the
+//! optimizer), see `tests/cli_simulate.rs`.
+//!
+//! The runtime is generic over the coordinate count `N` and the constraint count `K`;
+//! [`with_system`] picks the instantiation for a model at run time.
+
+use std::sync::Arc;
+
+use lagrange::core::constrained::CONSISTENCY_TOLERANCE;
+use lagrange::core::system::solve_accelerations;
+use lagrange::nalgebra::{SMatrix, SVector};
+use lagrange::{Conserved, ConstrainedSystem, Error, LagrangianSystem};
+use lagrange_symbolic::equations::{self, ConstraintEquations, Equations};
+use lagrange_symbolic::ir::Program;
+use lagrange_symbolic::print;
+
+use super::Failure;
+
+/// What the systems of one model share.
+struct Model {
+    equations: Equations,
+    text: String,
+    latex: String,
+    constraint_text: Vec<String>,
+}
+
+/// A model's equations with parameter values, evaluated by interpreting the IR.
+#[derive(Clone)]
+pub struct Interpreted<const N: usize, const K: usize> {
+    model: Arc<Model>,
+    values: Vec<f64>,
+}
+
+/// Work to do with a model's system once its sizes are known.
+pub trait WithSystem {
+    /// The work's result.
+    type Output;
+    /// Does the work.
+    fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output;
+}
+
+/// Builds the model's system with parameter `values` (in the model's order) and hands it
+/// to `work`. Errors for a wrong number of values, and for sizes beyond those compiled in
+/// (up to 8 coordinates and 3 constraints).
+pub fn with_system<W: WithSystem>(
+    equations: &Equations,
+    values: &[f64],
+    work: W,
+) -> Result<W::Output, Failure> {
+    if values.len() != equations.parameters.len() {
+        return Err(Failure(format!(
+            "{} takes {} parameter values, got {}",
+            equations.name,
+            equations.parameters.len(),
+            values.len()
+        )));
+    }
+    let constraint_text = equations
+        .constraints
+        .as_ref()
+        .map(|c| c.text.clone())
+        .unwrap_or_default();
+    let model = Arc::new(Model {
+        text: print::equations_text(equations),
+        latex: print::equations_latex(equations),
+        constraint_text,
+        equations: equations.clone(),
+    });
+    let values = values.to_vec();
+    let n = equations.coordinates.len();
+    let k = model.constraint_text.len();
+    macro_rules! dispatch {
+        ($(($n:literal, $k:literal)),*) => {
+            match (n, k) {
+                $(($n, $k) => Ok(work.call(Interpreted::<$n, $k> { model, values })),)*
+                _ => Err(Failure(format!(
+                    "{}: the lagrange command handles models of up to 8 coordinates and 3 constraints (this one has {n} and {k}); use #[derive(Lagrangian)] or `lagrange generate`",
+                    equations.name
+                ))),
+            }
+        };
+    }
+    dispatch!(
+        (1, 0),
+        (2, 0),
+        (2, 1),
+        (3, 0),
+        (3, 1),
+        (3, 2),
+        (4, 0),
+        (4, 1),
+        (4, 2),
+        (4, 3),
+        (5, 0),
+        (5, 1),
+        (5, 2),
+        (5, 3),
+        (6, 0),
+        (6, 1),
+        (6, 2),
+        (6, 3),
+        (7, 0),
+        (7, 1),
+        (7, 2),
+        (7, 3),
+        (8, 0),
+        (8, 1),
+        (8, 2),
+        (8, 3)
+    )
+}
+
+impl<const N: usize, const K: usize> Interpreted<N, K> {
+    /// The derived equations.
+    pub fn equations(&self) -> &Equations {
+        &self.model.equations
+    }
+
+    /// Runs `program` at `(t, q, q̇)` with this system's parameter values.
+    fn run<const M: usize>(
+        &self,
+        program: &Program,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> [f64; M] {
+        let inputs: Vec<f64> = std::iter::once(t)
+            .chain(q.iter().copied())
+            .chain(qd.iter().copied())
+            .chain(self.values.iter().copied())
+            .collect();
+        let mut out = [0.0; M];
+        program.evaluate(&inputs, &mut out);
+        out
+    }
+
+    fn programs(&self) -> &equations::Programs {
+        &self.model.equations.programs
+    }
+
+    fn constraints(&self) -> &ConstraintEquations {
+        self.model
+            .equations
+            .constraints
+            .as_ref()
+            .expect("K > 0 only for models with constraints")
+    }
+
+    fn vector(values: &[f64]) -> SVector<f64, N> {
+        SVector::from_column_slice(values)
+    }
+
+    fn matrix(values: &[f64]) -> SMatrix<f64, N, N> {
+        SMatrix::from_row_slice(values)
+    }
+
+    /// Evaluates a program with `outputs` values (sizes that const generics cannot
+    /// spell, like `N²`), into a vector.
+    fn run_dynamic(
+        &self,
+        program: &Program,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Vec<f64> {
+        let inputs: Vec<f64> = std::iter::once(t)
+            .chain(q.iter().copied())
+            .chain(qd.iter().copied())
+            .chain(self.values.iter().copied())
+            .collect();
+        let mut out = vec![0.0; program.outputs];
+        program.evaluate(&inputs, &mut out);
+        out
+    }
+}
+
+impl<const N: usize, const K: usize> LagrangianSystem<N> for Interpreted<N, K> {
+    fn coordinate_names(&self) -> [&str; N] {
+        std::array::from_fn(|i| self.model.equations.coordinates[i].as_str())
+    }
+
+    fn parameter_names(&self) -> Vec<&str> {
+        self.model
+            .equations
+            .parameters
+            .iter()
+            .map(String::as_str)
+            .collect()
+    }
+
+    fn cyclic(&self) -> &[usize] {
+        &self.model.equations.cyclic
+    }
+
+    fn conserved(&self) -> Conserved {
+        match self.model.equations.conserved {
+            equations::Conserved::Energy => Conserved::Energy,
+            equations::Conserved::JacobiIntegral => Conserved::JacobiIntegral,
+            equations::Conserved::None => Conserved::None,
+        }
+    }
+
+    fn conservative(&self) -> bool {
+        self.model.equations.conservative
+    }
+
+    fn constraint_count(&self) -> usize {
+        K
+    }
+
+    fn equations_text(&self) -> &str {
+        &self.model.text
+    }
+
+    fn equations_latex(&self) -> &str {
+        &self.model.latex
+    }
+
+    fn parameter_values(&self) -> Vec<f64> {
+        self.values.clone()
+    }
+
+    fn with_parameter_values(&self, values: &[f64]) -> Result<Self, Error> {
+        if values.len() != self.values.len() {
+            return Err(Error::InvalidInput(format!(
+                "{} takes {} parameter values, got {}",
+                self.model.equations.name,
+                self.values.len(),
+                values.len()
+            )));
+        }
+        Ok(Interpreted {
+            model: Arc::clone(&self.model),
+            values: values.to_vec(),
+        })
+    }
+
+    fn mass_matrix(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SMatrix<f64, N, N> {
+        self.mass_matrix_and_forcing(t, q, qd).0
+    }
+
+    fn forcing(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N> {
+        self.mass_matrix_and_forcing(t, q, qd).1
+    }
+
+    fn mass_matrix_and_forcing(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> (SMatrix<f64, N, N>, SVector<f64, N>) {
+        let values = self.run_dynamic(&self.programs().dynamics, t, q, qd);
+        (
+            Self::matrix(&values[..N * N]),
+            Self::vector(&values[N * N..]),
+        )
+    }
+
+    fn lagrangian(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64 {
+        let [value] = self.run::<1>(&self.programs().lagrangian, t, q, qd);
+        value
+    }
+
+    fn energy(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64 {
+        let [value] = self.run::<1>(&self.programs().energy, t, q, qd);
+        value
+    }
+
+    fn jacobi_integral(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64 {
+        let [value] = self.run::<1>(&self.programs().jacobi_integral, t, q, qd);
+        value
+    }
+
+    fn momenta(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N> {
+        Self::vector(&self.run::<N>(&self.programs().momenta, t, q, qd))
+    }
+
+    fn momentum_rate(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N> {
+        Self::vector(&self.run::<N>(&self.programs().momentum_rate, t, q, qd))
+    }
+
+    fn momentum_jacobian(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> SMatrix<f64, N, N> {
+        Self::matrix(&self.run_dynamic(&self.programs().momentum_jacobian, t, q, qd))
+    }
+
+    fn lagrangian_hessian(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> SMatrix<f64, N, N> {
+        Self::matrix(&self.run_dynamic(&self.programs().lagrangian_hessian, t, q, qd))
+    }
+
+    fn accelerations(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<SVector<f64, N>, Error> {
+        if K == 0 {
+            let (m, f) = self.mass_matrix_and_forcing(t, q, qd);
+            solve_accelerations(m, f, t, q, qd)
+        } else {
+            self.constrained_motion(t, q, qd).map(|m| m.accelerations)
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn project(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<Option<(SVector<f64, N>, SVector<f64, N>)>, Error> {
+        if K == 0 {
+            Ok(None)
+        } else {
+            self.project_onto_constraints(t, q, qd).map(Some)
+        }
+    }
+
+    fn check_initial_state(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<(), Error> {
+        if K == 0 {
+            Ok(())
+        } else {
+            self.check_consistent(t, q, qd, CONSISTENCY_TOLERANCE)
+        }
+    }
+}
+
+impl<const N: usize, const K: usize> ConstrainedSystem<N, K> for Interpreted<N, K> {
+    fn constraint_text(&self) -> [&str; K] {
+        std::array::from_fn(|i| self.model.constraint_text[i].as_str())
+    }
+
+    fn scleronomic(&self) -> [bool; K] {
+        std::array::from_fn(|i| self.constraints().scleronomic[i])
+    }
+
+    fn constraint_values(&self, t: f64, q: &SVector<f64, N>) -> SVector<f64, K> {
+        let values = self.run_dynamic(&self.constraints().values, t, q, &SVector::zeros());
+        SVector::from_column_slice(&values)
+    }
+
+    fn constraint_jacobian(&self, t: f64, q: &SVector<f64, N>) -> SMatrix<f64, K, N> {
+        let values = self.run_dynamic(&self.constraints().jacobian, t, q, &SVector::zeros());
+        SMatrix::from_row_slice(&values)
+    }
+
+    fn constraint_time_derivative(&self, t: f64, q: &SVector<f64, N>) -> SVector<f64, K> {
+        let values = self.run_dynamic(&self.constraints().time_derivative, t, q, &SVector::zeros());
+        SVector::from_column_slice(&values)
+    }
+
+    fn constraint_velocities(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> SVector<f64, K> {
+        let values = self.run_dynamic(&self.constraints().velocities, t, q, qd);
+        SVector::from_column_slice(&values)
+    }
+
+    fn constraint_jacobian_and_bias(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> (SMatrix<f64, K, N>, SVector<f64, K>) {
+        let values = self.run_dynamic(&self.constraints().dynamics, t, q, qd);
+        (
+            SMatrix::from_row_slice(&values[..K * N]),
+            SVector::from_column_slice(&values[K * N..]),
+        )
+    }
+}
