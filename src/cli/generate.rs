@@ -1,12 +1,495 @@
-//! `lagrange generate`.
+//! `lagrange generate`: a standalone solver for a model file, rendered from the tera
+//! templates in `templates/` (built in; `--templates DIR` reads edited copies instead).
+//!
+//! The Rust target is a std-only Cargo crate, the C target a header, its source and a
+//! `main.c`; both integrate the full system (a model's `ignore` is not applied) with
+//! fixed-step RK4 and write the trajectory as CSV. Models with holonomic constraints are
+//! refused: the templates carry no constrained solve or projection.
+//! `templates/README.md` describes the context the templates receive.
 
+mod code;
+
+use std::path::{Path, PathBuf};
+
+use lagrange_symbolic::equations::{Conserved, Equations};
+use lagrange_symbolic::print;
+use serde::Serialize;
+
+use self::code::{Lang, Rendered};
 use super::Failure;
+use super::file::ModelFile;
 
 /// Arguments of `lagrange generate`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The model file (TOML).
+    model: PathBuf,
+    /// The directory to write into (created if missing; files of the same names are
+    /// replaced, others left alone).
+    #[arg(long)]
+    out: PathBuf,
+    /// What to generate.
+    #[arg(long, value_enum, default_value_t = Target::Rust)]
+    target: Target,
+    /// Read the templates from this directory (laid out as `templates/`: `rust/…`, `c/…`)
+    /// instead of the built-in ones.
+    #[arg(long)]
+    templates: Option<PathBuf>,
+}
+
+/// The generated solver's language.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Target {
+    /// A std-only Cargo crate.
+    Rust,
+    /// A C99 header, source and `main.c`.
+    C,
+}
+
+/// One template and the file it renders to.
+struct Template {
+    /// Path under the templates directory.
+    path: &'static str,
+    /// Path under `--out`.
+    output: &'static str,
+    /// The built-in text.
+    builtin: &'static str,
+}
+
+/// Declares a built-in template by its path under `templates/`.
+macro_rules! template {
+    ($path:literal => $output:literal) => {
+        Template {
+            path: $path,
+            output: $output,
+            builtin: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/templates/", $path)),
+        }
+    };
+}
+
+/// The templates of the Rust target.
+const RUST: &[Template] = &[
+    template!("rust/Cargo.toml.tera" => "Cargo.toml"),
+    template!("rust/README.md.tera" => "README.md"),
+    template!("rust/src/main.rs.tera" => "src/main.rs"),
+    template!("rust/src/model.rs.tera" => "src/model.rs"),
+    template!("rust/src/solver.rs.tera" => "src/solver.rs"),
+];
+
+/// The templates of the C target.
+const C: &[Template] = &[
+    template!("c/README.md.tera" => "README.md"),
+    template!("c/model.h.tera" => "model.h"),
+    template!("c/model.c.tera" => "model.c"),
+    template!("c/main.c.tera" => "main.c"),
+];
+
+/// Default RK4 step unless the model file asks for `integrator = "rk4"` with a `dt`.
+const DEFAULT_STEP: f64 = 1e-3;
+/// Default end time unless the model file gives `t_end`.
+const DEFAULT_END: f64 = 10.0;
 
 /// Runs `lagrange generate`.
-pub fn run(_: &Args) -> Result<(), Failure> {
-    Err(Failure("not yet".into()))
+pub fn run(args: &Args) -> Result<(), Failure> {
+    let file = ModelFile::load(&args.model)?;
+    let derived = file.derive()?;
+    let eq = &derived.full;
+    if let Some(constraints) = &eq.constraints {
+        return Err(Failure(format!(
+            "{}: cannot generate a solver for the model `{}`: it has holonomic constraints \
+             ({}), and the templates have no constrained solve (Schur complement) or \
+             projection onto the constraints; integrate it with `lagrange simulate`, or \
+             choose independent coordinates",
+            file.path.display(),
+            eq.name,
+            constraints.text.join(", ")
+        )));
+    }
+    let lang = match args.target {
+        Target::Rust => Lang::Rust,
+        Target::C => Lang::C,
+    };
+    let context = Context::new(&file, eq, lang)?;
+    let templates = match args.target {
+        Target::Rust => RUST,
+        Target::C => C,
+    };
+    let rendered = render(templates, args.templates.as_deref(), &context)?;
+    for (output, text) in &rendered {
+        let path = args.out.join(output);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| Failure(format!("cannot create `{}`: {e}", parent.display())))?;
+        }
+        // Unformattable Rust is written as rendered, for the template's author to inspect.
+        let (text, invalid) = match format(output, text) {
+            Ok(formatted) => (formatted, None),
+            Err(e) => (text.clone(), Some(e)),
+        };
+        std::fs::write(&path, text)
+            .map_err(|e| Failure(format!("cannot write `{}`: {e}", path.display())))?;
+        if let Some(e) = invalid {
+            let template = templates
+                .iter()
+                .find(|t| t.output == *output)
+                .map_or("", |t| t.path);
+            return Err(Failure(format!(
+                "the template `{template}` rendered invalid Rust ({e}); the unformatted text is in `{}`",
+                path.display()
+            )));
+        }
+    }
+    let files: Vec<&str> = rendered.iter().map(|(output, _)| *output).collect();
+    println!(
+        "wrote {} in `{}`: {}",
+        eq.name,
+        args.out.display(),
+        files.join(", ")
+    );
+    Ok(())
+}
+
+/// Renders every template (from `dir` if given, else the built-in text). Returns each
+/// output path with its text.
+fn render(
+    templates: &[Template],
+    dir: Option<&Path>,
+    context: &Context,
+) -> Result<Vec<(&'static str, String)>, Failure> {
+    let mut tera = tera::Tera::default();
+    tera.autoescape_on(Vec::new());
+    tera.register_filter("rust_str", rust_str);
+    tera.register_filter("c_str", c_str);
+    for template in templates {
+        let text = match dir {
+            Some(dir) => {
+                let path = dir.join(template.path);
+                std::fs::read_to_string(&path).map_err(|e| {
+                    Failure(format!(
+                        "cannot read the template `{}`: {e}",
+                        path.display()
+                    ))
+                })?
+            }
+            None => template.builtin.to_string(),
+        };
+        tera.add_raw_template(template.path, &text)
+            .map_err(|e| Failure(format!("template `{}`: {}", template.path, chain(&e))))?;
+    }
+    let context = tera::Context::from_serialize(context)
+        .map_err(|e| Failure(format!("internal error: template context: {e}")))?;
+    templates
+        .iter()
+        .map(|template| {
+            let text = tera
+                .render(template.path, &context)
+                .map_err(|e| Failure(format!("template `{}`: {}", template.path, chain(&e))))?;
+            Ok((template.output, text))
+        })
+        .collect()
+}
+
+/// An error with its causes, which is where tera puts the useful part.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut message = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        message.push_str(": ");
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    message
+}
+
+/// Rust source formatted with prettyplease; other text as it is.
+fn format(output: &str, text: &str) -> Result<String, String> {
+    if output.ends_with(".rs") {
+        let file = syn::parse_file(text).map_err(|e| e.to_string())?;
+        Ok(prettyplease::unparse(&file))
+    } else {
+        Ok(text.to_string())
+    }
+}
+
+/// `{{ s | rust_str }}`: a Rust string literal.
+fn rust_str(
+    value: &tera::Value,
+    _: &std::collections::HashMap<String, tera::Value>,
+) -> tera::Result<tera::Value> {
+    let s = tera::from_value::<String>(value.clone())?;
+    Ok(tera::Value::String(format!("{s:?}")))
+}
+
+/// `{{ s | c_str }}`: a C string literal (non-ASCII bytes and controls as octal escapes,
+/// `?` escaped against trigraphs).
+fn c_str(
+    value: &tera::Value,
+    _: &std::collections::HashMap<String, tera::Value>,
+) -> tera::Result<tera::Value> {
+    let s = tera::from_value::<String>(value.clone())?;
+    let mut out = String::from("\"");
+    for byte in s.bytes() {
+        match byte {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'?' => out.push_str("\\?"),
+            b'\n' => out.push_str("\\n"),
+            b' '..=b'~' => out.push(char::from(byte)),
+            _ => out.push_str(&format!("\\{byte:03o}")),
+        }
+    }
+    out.push('"');
+    Ok(tera::Value::String(out))
+}
+
+/// What the templates receive (see `templates/README.md`).
+#[derive(Serialize)]
+struct Context {
+    /// The model's name (CamelCase).
+    name: String,
+    /// `name` in snake_case: the crate and binary name, the C prefix.
+    crate_name: String,
+    /// `crate_name` in upper case, for C macros.
+    macro_prefix: String,
+    /// The model file as given on the command line.
+    source: String,
+    /// `lagrange generate` and its version.
+    generator: String,
+    /// Number of coordinates.
+    n: usize,
+    /// Number of parameters.
+    parameter_count: usize,
+    /// The coordinates with their default initial values.
+    coordinates: Vec<Coordinate>,
+    /// The parameters with their default values.
+    parameters: Vec<Parameter>,
+    /// Default start time, end time and RK4 step, as literals.
+    t_start: String,
+    t_end: String,
+    dt: String,
+    /// The equations of motion as `lagrange derive` and the derive's `EQUATIONS_TEXT`
+    /// print them.
+    equations_text: String,
+    /// `energy`, `jacobi_integral`, or empty when nothing is conserved.
+    conserved: String,
+    /// The cyclic coordinates, whose momenta are conserved.
+    cyclic: Vec<Cyclic>,
+    /// The coordinates the model ignores (Routh); the generated code keeps them.
+    ignored: Vec<String>,
+    /// `M` and `f` from one program.
+    dynamics: Dynamics,
+    /// One-output programs: `L`, the energy, the Jacobi integral.
+    lagrangian: Rendered,
+    energy: Rendered,
+    jacobi_integral: Rendered,
+    /// `n`-output programs: `p = ∂L/∂q̇` and `ṗ`.
+    momenta: Rendered,
+    momentum_rate: Rendered,
+    /// Whether some statement calls `lagrange_powi` (C only: the helper is then defined).
+    uses_powi: bool,
+}
+
+/// A coordinate of the context.
+#[derive(Serialize)]
+struct Coordinate {
+    index: usize,
+    name: String,
+    q0: String,
+    qd0: String,
+}
+
+/// A parameter of the context.
+#[derive(Serialize)]
+struct Parameter {
+    index: usize,
+    name: String,
+    value: String,
+}
+
+/// A cyclic coordinate of the context.
+#[derive(Serialize)]
+struct Cyclic {
+    index: usize,
+    name: String,
+}
+
+/// The dynamics program, its outputs split into `M` (row by row) and `f`.
+#[derive(Serialize)]
+struct Dynamics {
+    statements: Vec<code::Statement>,
+    mass: Vec<Vec<String>>,
+    forcing: Vec<String>,
+}
+
+impl Context {
+    /// The context of `eq` from `file`, with statements and literals in `lang`.
+    fn new(file: &ModelFile, eq: &Equations, lang: Lang) -> Result<Context, Failure> {
+        let values = file.parameter_values()?;
+        let (q0, qd0) = file.initial_state()?;
+        let sim = &file.simulation;
+        let t_start = sim.t_start.unwrap_or(0.0);
+        let t_end = sim.t_end.unwrap_or(DEFAULT_END);
+        let rk4 = sim
+            .integrator
+            .as_deref()
+            .is_some_and(|i| i.eq_ignore_ascii_case("rk4"));
+        let dt = sim.dt.filter(|_| rk4).unwrap_or(DEFAULT_STEP);
+        let literal = |x: f64, what: &str| {
+            if x.is_finite() {
+                Ok(code::float_literal(x, lang))
+            } else {
+                Err(Failure(format!(
+                    "{}: {what} is not finite ({x})",
+                    file.path.display()
+                )))
+            }
+        };
+        let failure =
+            |e: String| Failure(format!("{}: model `{}`: {e}", file.path.display(), eq.name));
+        let inputs = eq.inputs();
+        let program = |p| code::render(p, inputs, lang).map_err(failure);
+        let n = eq.coordinates.len();
+        let dynamics = program(&eq.programs.dynamics)?;
+        let crate_name = snake_case(&eq.name);
+        let programs = [
+            &eq.programs.lagrangian,
+            &eq.programs.energy,
+            &eq.programs.jacobi_integral,
+            &eq.programs.momenta,
+            &eq.programs.momentum_rate,
+        ]
+        .map(program);
+        let [lagrangian, energy, jacobi_integral, momenta, momentum_rate] = programs;
+        let (lagrangian, energy, jacobi_integral, momenta, momentum_rate) = (
+            lagrangian?,
+            energy?,
+            jacobi_integral?,
+            momenta?,
+            momentum_rate?,
+        );
+        let uses_powi = [
+            &dynamics,
+            &lagrangian,
+            &energy,
+            &jacobi_integral,
+            &momenta,
+            &momentum_rate,
+        ]
+        .iter()
+        .flat_map(|r| &r.statements)
+        .any(|s| s.value.contains("lagrange_powi("));
+        Ok(Context {
+            name: eq.name.clone(),
+            macro_prefix: crate_name.to_ascii_uppercase(),
+            crate_name,
+            source: file.path.display().to_string(),
+            generator: format!("lagrange generate {}", env!("CARGO_PKG_VERSION")),
+            n,
+            parameter_count: eq.parameters.len(),
+            coordinates: eq
+                .coordinates
+                .iter()
+                .enumerate()
+                .map(|(index, name)| {
+                    Ok(Coordinate {
+                        index,
+                        name: name.clone(),
+                        q0: literal(q0[index], &format!("the initial value of `{name}`"))?,
+                        qd0: literal(qd0[index], &format!("the initial velocity of `{name}`"))?,
+                    })
+                })
+                .collect::<Result<_, Failure>>()?,
+            parameters: eq
+                .parameters
+                .iter()
+                .enumerate()
+                .map(|(index, name)| {
+                    Ok(Parameter {
+                        index,
+                        name: name.clone(),
+                        value: literal(values[index], &format!("the value of `{name}`"))?,
+                    })
+                })
+                .collect::<Result<_, Failure>>()?,
+            t_start: literal(t_start, "t_start")?,
+            t_end: literal(t_end, "t_end")?,
+            dt: literal(dt, "dt")?,
+            equations_text: print::equations_text(eq),
+            conserved: match eq.conserved {
+                Conserved::Energy => "energy",
+                Conserved::JacobiIntegral => "jacobi_integral",
+                Conserved::None => "",
+            }
+            .to_string(),
+            cyclic: eq
+                .cyclic
+                .iter()
+                .map(|&index| Cyclic {
+                    index,
+                    name: eq.coordinates[index].clone(),
+                })
+                .collect(),
+            ignored: file.model.ignore.clone(),
+            dynamics: Dynamics {
+                mass: dynamics.results[..n * n]
+                    .chunks(n)
+                    .map(<[String]>::to_vec)
+                    .collect(),
+                forcing: dynamics.results[n * n..].to_vec(),
+                statements: dynamics.statements,
+            },
+            lagrangian,
+            energy,
+            jacobi_integral,
+            momenta,
+            momentum_rate,
+            uses_powi,
+        })
+    }
+}
+
+/// `DoublePendulum` → `double_pendulum`; anything but ASCII letters and digits becomes
+/// `_`, and a name that does not start with a letter gets a `model_` prefix.
+fn snake_case(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    let out = out.trim_matches('_').to_string();
+    if out.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        out
+    } else {
+        format!("model_{out}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_become_crate_names() {
+        assert_eq!(snake_case("DoublePendulum"), "double_pendulum");
+        assert_eq!(snake_case("DoorG1"), "door_g1");
+        assert_eq!(snake_case("3d top"), "model_3d_top");
+    }
+
+    #[test]
+    fn c_strings_escape_what_c_reads_specially() {
+        let map = std::collections::HashMap::new();
+        let value = c_str(&tera::Value::String("a\"b\\?\nθ".into()), &map).unwrap();
+        assert_eq!(
+            value,
+            tera::Value::String("\"a\\\"b\\\\\\?\\n\\316\\270\"".into())
+        );
+    }
 }
