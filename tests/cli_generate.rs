@@ -1,0 +1,581 @@
+//! `lagrange generate` end to end: for every model file in `examples/models/`, the
+//! generated Rust crate (built with `cargo build --offline`) and the generated C (built
+//! with gcc) integrate `t ∈ [0, 1]` with RK4 and must agree with the macro path — the
+//! example's `#[derive(Lagrangian)]` struct run by `lagrange::Simulation` with
+//! `Integrator::Rk4` — to 1e-12 relative to the state's size, and print the derive's
+//! equations. Also: the errors of bad invocations, and edited templates.
+
+#[path = "../examples/cartesian_pendulum.rs"]
+#[allow(dead_code)]
+mod cartesian_pendulum;
+#[path = "../examples/central_orbit_routh.rs"]
+#[allow(dead_code)]
+mod central_orbit_routh;
+#[path = "../examples/double_pendulum.rs"]
+#[allow(dead_code)]
+mod double_pendulum;
+#[path = "../examples/heavy_top.rs"]
+#[allow(dead_code)]
+mod heavy_top;
+#[path = "../examples/tt_a_spherical_point.rs"]
+#[allow(dead_code)]
+mod tt_a_spherical_point;
+#[path = "../examples/tt_b_string_through_hole.rs"]
+#[allow(dead_code)]
+mod tt_b_string_through_hole;
+#[path = "../examples/tt_c_folding_door.rs"]
+#[allow(dead_code)]
+mod tt_c_folding_door;
+#[path = "../examples/tt_e_rotating_axes.rs"]
+#[allow(dead_code)]
+mod tt_e_rotating_axes;
+#[path = "../examples/tt_f_moving_string.rs"]
+#[allow(dead_code)]
+mod tt_f_moving_string;
+#[path = "../examples/tt_g1_door_ignoring_psi.rs"]
+#[allow(dead_code)]
+mod tt_g1_door_ignoring_psi;
+#[path = "../examples/tt_g_gyrostat.rs"]
+#[allow(dead_code)]
+mod tt_g_gyrostat;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use lagrange::nalgebra::SVector;
+use lagrange::{FromParameterValues, Integrator, Simulation};
+
+/// End of the compared run.
+const T_END: f64 = 1.0;
+/// The RK4 step of both paths.
+const DT: f64 = 0.01;
+/// Largest difference allowed, relative to `max(1, |state|)` (or `max(1, |integral|)`).
+const TOLERANCE: f64 = 1e-12;
+
+/// Every model file whose generated solver is compared, by stem, with its example's struct.
+/// A model file not listed fails [`every_model_file_is_compared`].
+const COMPARED: &[&str] = &[
+    "central_orbit_routh",
+    "double_pendulum",
+    "heavy_top",
+    "tt_a_spherical_point",
+    "tt_b_string_through_hole",
+    "tt_c_folding_door",
+    "tt_e_rotating_axes",
+    "tt_f_moving_string",
+    "tt_g1_door_ignoring_psi",
+    "tt_g_gyrostat",
+];
+
+/// Model files `generate` refuses (holonomic constraints), by stem.
+const REFUSED: &[&str] = &["cartesian_pendulum"];
+
+/// A trajectory as named columns.
+type Columns = BTreeMap<String, Vec<f64>>;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn model_path(stem: &str) -> PathBuf {
+    root().join("examples/models").join(format!("{stem}.toml"))
+}
+
+/// A fresh directory for one case under the test's scratch dir in `target/`.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli_generate")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// Runs the built `lagrange` command.
+fn lagrange(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lagrange"))
+        .args(args)
+        .output()
+        .expect("run lagrange")
+}
+
+/// Runs a command and returns its standard output; panics with its stderr on failure.
+fn checked(command: &mut Command) -> String {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"));
+    assert!(
+        output.status.success(),
+        "{command:?} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+/// `lagrange generate MODEL --out DIR --target TARGET`, which must succeed.
+fn generate(stem: &str, target: &str) -> PathBuf {
+    let out = scratch(&format!("{stem}/{target}"));
+    let model = model_path(stem);
+    let output = lagrange(&[
+        "generate",
+        model.to_str().expect("UTF-8 path"),
+        "--out",
+        out.to_str().expect("UTF-8 path"),
+        "--target",
+        target,
+    ]);
+    assert!(
+        output.status.success(),
+        "generate {stem} --target {target}:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    out
+}
+
+/// The model file's `[values]` in the parameter order of `names`, and its `[initial]`
+/// coordinates and velocities by coordinate name, read independently of `lagrange`.
+struct FileValues {
+    parameters: Vec<(String, f64)>,
+    q: Vec<(String, f64)>,
+    qd: Vec<(String, f64)>,
+}
+
+fn number(value: &toml::Value) -> f64 {
+    match value {
+        toml::Value::Float(x) => *x,
+        toml::Value::Integer(i) => *i as f64,
+        other => panic!("not a number: {other}"),
+    }
+}
+
+fn file_values(stem: &str, parameters: &[&str], coordinates: &[&str]) -> FileValues {
+    let text = std::fs::read_to_string(model_path(stem)).expect("model file");
+    let table: toml::Table = text.parse().expect("TOML");
+    let get = |path: &[&str], name: &str, default: Option<f64>| {
+        let mut value = Some(&table[path[0]]);
+        for key in &path[1..] {
+            value = value.and_then(|v| v.get(key));
+        }
+        value
+            .and_then(|v| v.get(name))
+            .map(number)
+            .or(default)
+            .unwrap_or_else(|| panic!("{stem}: no {path:?}.{name}"))
+    };
+    FileValues {
+        parameters: parameters
+            .iter()
+            .map(|p| (p.to_string(), get(&["values"], p, None)))
+            .collect(),
+        q: coordinates
+            .iter()
+            .map(|c| (c.to_string(), get(&["initial", "q"], c, None)))
+            .collect(),
+        qd: coordinates
+            .iter()
+            .map(|c| (c.to_string(), get(&["initial", "qd"], c, Some(0.0))))
+            .collect(),
+    }
+}
+
+/// The macro path: the derive's system with the file's values, integrated by
+/// `Simulation` with RK4; every step is a sample. Returns the equations text and columns.
+fn reference<S: FromParameterValues<N>, const N: usize>(
+    stem: &str,
+) -> (String, Columns, FileValues) {
+    let prototype_names = {
+        // Names are the model's; any instance tells them.
+        let zero = S::from_parameter_values(&vec![0.0; S::PARAMETER_COUNT]).expect("system");
+        (
+            zero.parameter_names()
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>(),
+            zero.coordinate_names().map(str::to_string),
+        )
+    };
+    let (parameters, coordinates) = prototype_names;
+    fn as_str(v: &[String]) -> Vec<&str> {
+        v.iter().map(String::as_str).collect()
+    }
+    let values = file_values(stem, &as_str(&parameters), &as_str(&coordinates));
+    let system = S::from_parameter_values(
+        &values
+            .parameters
+            .iter()
+            .map(|(_, v)| *v)
+            .collect::<Vec<_>>(),
+    )
+    .expect("system from the file's values");
+    let q0 = SVector::<f64, N>::from_iterator(values.q.iter().map(|(_, v)| *v));
+    let qd0 = SVector::<f64, N>::from_iterator(values.qd.iter().map(|(_, v)| *v));
+    let trajectory = Simulation::new(&system)
+        .integrator(Integrator::Rk4 { dt: DT })
+        .run(0.0, q0, qd0, T_END)
+        .expect("reference run");
+    let mut columns = Columns::new();
+    columns.insert("t".into(), trajectory.times().to_vec());
+    for (i, name) in coordinates.iter().enumerate() {
+        columns.insert(name.clone(), trajectory.q().iter().map(|q| q[i]).collect());
+        columns.insert(
+            format!("dot_{name}"),
+            trajectory.qd().iter().map(|qd| qd[i]).collect(),
+        );
+    }
+    for invariant in trajectory.invariants() {
+        columns.insert(invariant.name.clone(), invariant.values.clone());
+    }
+    (system.equations_text().to_string(), columns, values)
+}
+
+/// Reads the generated program's CSV into named columns, keeping the header order.
+fn parse_csv(text: &str) -> (Vec<String>, Columns) {
+    let mut lines = text.lines();
+    let header: Vec<String> = lines
+        .next()
+        .expect("a header")
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    let mut columns: Columns = header.iter().map(|h| (h.clone(), Vec::new())).collect();
+    for line in lines {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields.len(), header.len(), "row `{line}`");
+        for (name, field) in header.iter().zip(fields) {
+            let value = field
+                .parse::<f64>()
+                .unwrap_or_else(|e| panic!("`{field}` in `{line}`: {e}"));
+            columns.get_mut(name).expect("column").push(value);
+        }
+    }
+    (header, columns)
+}
+
+/// The largest difference of the generated trajectory from the reference, relative to
+/// the state's size at each sample (integrals: relative to the integral's size).
+/// Panics if the columns or the sample times differ.
+fn max_difference(what: &str, reference: &Columns, header: &[String], generated: &Columns) -> f64 {
+    let mut expected: Vec<&String> = reference.keys().collect();
+    let mut got: Vec<&String> = header.iter().collect();
+    expected.sort();
+    got.sort();
+    assert_eq!(got, expected, "{what}: CSV columns");
+    let times = &reference["t"];
+    assert_eq!(
+        generated["t"].len(),
+        times.len(),
+        "{what}: number of samples"
+    );
+    let state: Vec<&String> = header
+        .iter()
+        .filter(|h| *h != "t" && reference.contains_key(*h))
+        .take_while(|h| !is_integral(h))
+        .collect();
+    let mut worst: f64 = 0.0;
+    for k in 0..times.len() {
+        assert!(
+            (generated["t"][k] - times[k]).abs() <= 1e-15 * times[k].abs().max(1.0),
+            "{what}: sample {k} at t = {} instead of {}",
+            generated["t"][k],
+            times[k]
+        );
+        let size = state
+            .iter()
+            .map(|h| reference[*h][k].abs())
+            .fold(1.0, f64::max);
+        for name in header.iter().filter(|h| *h != "t") {
+            let (a, b) = (generated[name][k], reference[name][k]);
+            let scale = if is_integral(name) {
+                b.abs().max(1.0)
+            } else {
+                size
+            };
+            let difference = (a - b).abs() / scale;
+            assert!(
+                difference <= TOLERANCE,
+                "{what}: {name} at t = {}: {a} vs {b} (relative {difference:e})",
+                times[k]
+            );
+            worst = worst.max(difference);
+        }
+    }
+    worst
+}
+
+/// Whether a CSV column is an integral (the energy, the Jacobi integral, a momentum).
+fn is_integral(name: &str) -> bool {
+    name == "energy" || name == "jacobi_integral" || name.starts_with("p_")
+}
+
+/// The generated crate's package name, from its Cargo.toml.
+fn package_name(dir: &Path) -> String {
+    let manifest: toml::Table = std::fs::read_to_string(dir.join("Cargo.toml"))
+        .expect("generated Cargo.toml")
+        .parse()
+        .expect("TOML");
+    manifest["package"]["name"]
+        .as_str()
+        .expect("package name")
+        .to_string()
+}
+
+/// Whether gcc can be run.
+fn gcc_available() -> bool {
+    Command::new("gcc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Generates, builds and runs both targets for one model file and compares them with
+/// the derive's system `S`.
+fn compare<S: FromParameterValues<N>, const N: usize>(stem: &str) {
+    let (equations, reference, values) = reference::<S, N>(stem);
+    let times = ["--t0", "0", "--t-end", "1", "--dt", "0.01"];
+
+    // Rust: the model file's defaults, built into the crate.
+    let crate_dir = generate(stem, "rust");
+    for file in [
+        "Cargo.toml",
+        "README.md",
+        "src/main.rs",
+        "src/model.rs",
+        "src/solver.rs",
+    ] {
+        assert!(crate_dir.join(file).is_file(), "{stem}: no {file}");
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("../generated");
+    checked(
+        Command::new(&cargo)
+            .args(["build", "--offline", "--quiet", "--manifest-path"])
+            .arg(crate_dir.join("Cargo.toml"))
+            .env("CARGO_TARGET_DIR", &target_dir),
+    );
+    let binary = target_dir.join("debug").join(package_name(&crate_dir));
+    let printed = checked(Command::new(&binary).arg("--equations"));
+    assert_eq!(printed.trim_end(), equations, "{stem}: Rust equations");
+    let csv = checked(Command::new(&binary).args(times));
+    let (header, columns) = parse_csv(&csv);
+    let rust = max_difference(&format!("{stem} (Rust)"), &reference, &header, &columns);
+    eprintln!("{stem}: Rust max relative difference {rust:e}");
+
+    // C: every value given through --file, from the model file read here.
+    if !gcc_available() {
+        eprintln!("{stem}: gcc is not available; the C target is not compiled");
+        return;
+    }
+    let c_dir = generate(stem, "c");
+    let binary = c_dir.join("solver");
+    checked(
+        Command::new("gcc")
+            .args(["-O2", "-std=c99", "-Wall", "-o"])
+            .arg(&binary)
+            .arg(c_dir.join("main.c"))
+            .arg(c_dir.join("model.c"))
+            .arg("-lm"),
+    );
+    let settings: String = values
+        .parameters
+        .iter()
+        .chain(&values.q)
+        .map(|(name, v)| format!("{name} = {v:?}\n"))
+        .chain(
+            values
+                .qd
+                .iter()
+                .map(|(name, v)| format!("dot_{name} = {v:?}  # velocity\n")),
+        )
+        .collect();
+    let settings_path = c_dir.join("values.txt");
+    std::fs::write(&settings_path, format!("# {stem}\n{settings}")).expect("values file");
+    let printed = checked(Command::new(&binary).arg("--equations"));
+    assert_eq!(printed.trim_end(), equations, "{stem}: C equations");
+    let csv = checked(
+        Command::new(&binary)
+            .args(times)
+            .arg("--file")
+            .arg(&settings_path),
+    );
+    let (header, columns) = parse_csv(&csv);
+    let c = max_difference(&format!("{stem} (C)"), &reference, &header, &columns);
+    eprintln!("{stem}: C max relative difference {c:e}");
+}
+
+/// One test per compared model file.
+macro_rules! compared {
+    ($($stem:ident :: $system:ident < $n:literal >),* $(,)?) => {
+        $(
+            #[test]
+            fn $stem() {
+                compare::<$stem::$system, $n>(stringify!($stem));
+            }
+        )*
+        /// The stems the tests above cover, to check against [`COMPARED`].
+        const TESTED: &[&str] = &[$(stringify!($stem)),*];
+    };
+}
+
+compared! {
+    central_orbit_routh::Orbit<2>,
+    double_pendulum::DoublePendulum<2>,
+    heavy_top::HeavyTop<3>,
+    tt_a_spherical_point::SphericalPoint<3>,
+    tt_b_string_through_hole::StringThroughHole<2>,
+    tt_c_folding_door::FoldingDoor<2>,
+    tt_e_rotating_axes::RotatingAxes<3>,
+    tt_f_moving_string::MovingString<2>,
+    tt_g1_door_ignoring_psi::DoorG1<2>,
+    tt_g_gyrostat::Gyrostat<3>,
+}
+
+#[test]
+fn every_model_file_is_compared() {
+    let mut stems: Vec<String> = std::fs::read_dir(root().join("examples/models"))
+        .expect("examples/models")
+        .filter_map(|entry| {
+            let path = entry.expect("entry").path();
+            (path.extension()? == "toml").then(|| path.file_stem()?.to_str().map(str::to_string))?
+        })
+        .collect();
+    stems.sort();
+    let mut covered: Vec<&str> = COMPARED.iter().chain(REFUSED).copied().collect();
+    covered.sort();
+    assert_eq!(stems, covered, "model files vs the stems this test covers");
+    assert_eq!(TESTED, COMPARED);
+}
+
+/// Asserts a failed run with a message containing every one of `needles`, and no panic.
+fn assert_fails(output: &Output, needles: &[&str]) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "should fail; stderr:\n{stderr}");
+    assert!(!stderr.contains("panicked"), "panicked:\n{stderr}");
+    for needle in needles {
+        assert!(stderr.contains(needle), "`{needle}` not in:\n{stderr}");
+    }
+}
+
+#[test]
+fn constrained_models_are_refused_by_name() {
+    let out = scratch("refused");
+    for stem in REFUSED {
+        let model = model_path(stem);
+        let output = lagrange(&[
+            "generate",
+            model.to_str().expect("UTF-8 path"),
+            "--out",
+            out.to_str().expect("UTF-8 path"),
+        ]);
+        assert_fails(
+            &output,
+            &["CartesianPendulum", "holonomic constraints", "l^2"],
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(&out).expect("out").count(),
+        0,
+        "nothing written"
+    );
+}
+
+#[test]
+fn a_missing_model_file_is_an_error() {
+    let out = scratch("missing");
+    let output = lagrange(&[
+        "generate",
+        "no/such/model.toml",
+        "--out",
+        out.to_str().expect("UTF-8 path"),
+    ]);
+    assert_fails(&output, &["error:", "cannot read `no/such/model.toml`"]);
+}
+
+#[test]
+fn an_unknown_target_is_an_error() {
+    let out = scratch("bad_target");
+    let model = model_path("double_pendulum");
+    let output = lagrange(&[
+        "generate",
+        model.to_str().expect("UTF-8 path"),
+        "--out",
+        out.to_str().expect("UTF-8 path"),
+        "--target",
+        "fortran",
+    ]);
+    assert_fails(&output, &["fortran", "--target", "rust", "c"]);
+}
+
+#[test]
+fn an_unwritable_output_directory_is_an_error() {
+    let dir = scratch("unwritable");
+    let file = dir.join("a_file");
+    std::fs::write(&file, "not a directory").expect("file");
+    let out = file.join("out");
+    let model = model_path("double_pendulum");
+    let output = lagrange(&[
+        "generate",
+        model.to_str().expect("UTF-8 path"),
+        "--out",
+        out.to_str().expect("UTF-8 path"),
+    ]);
+    assert_fails(&output, &["error:", "cannot create", "a_file"]);
+}
+
+#[test]
+fn edited_templates_are_used_and_their_errors_reported() {
+    let dir = scratch("templates");
+    let templates = dir.join("templates");
+    let copy = |from: &Path, to: &Path| {
+        for file in [
+            "Cargo.toml.tera",
+            "README.md.tera",
+            "src/main.rs.tera",
+            "src/model.rs.tera",
+            "src/solver.rs.tera",
+        ] {
+            let target = to.join(file);
+            std::fs::create_dir_all(target.parent().expect("parent")).expect("dir");
+            std::fs::copy(from.join(file), &target).expect("copy template");
+        }
+    };
+    copy(&root().join("templates/rust"), &templates.join("rust"));
+    let readme = templates.join("rust/README.md.tera");
+    let text = std::fs::read_to_string(&readme).expect("README template");
+    std::fs::write(&readme, format!("EDITED for {{{{ name }}}}\n{text}")).expect("edit");
+    let model = model_path("double_pendulum");
+    let run = |out: &Path| {
+        lagrange(&[
+            "generate",
+            model.to_str().expect("UTF-8 path"),
+            "--out",
+            out.to_str().expect("UTF-8 path"),
+            "--templates",
+            templates.to_str().expect("UTF-8 path"),
+        ])
+    };
+    let out = dir.join("out");
+    let output = run(&out);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let generated = std::fs::read_to_string(out.join("README.md")).expect("README");
+    assert!(
+        generated.starts_with("EDITED for DoublePendulum\n"),
+        "{generated}"
+    );
+
+    // A template that renders invalid Rust names itself and leaves the text to inspect.
+    let solver = templates.join("rust/src/solver.rs.tera");
+    std::fs::write(&solver, "pub fn broken( {").expect("break");
+    let output = run(&dir.join("broken"));
+    assert_fails(&output, &["rust/src/solver.rs.tera", "invalid Rust"]);
+    assert!(dir.join("broken/src/solver.rs").is_file());
+
+    // And a template with a tera error names the template.
+    std::fs::write(&solver, "{{ no_such_variable }}").expect("break");
+    let output = run(&dir.join("broken2"));
+    assert_fails(&output, &["rust/src/solver.rs.tera", "no_such_variable"]);
+}
