@@ -2,7 +2,7 @@
 //! or, when the engine is off (the `engine` feature disabled, or `LAGRANGE_OFFLINE=1`),
 //! the crate's checked-in `.lagrange/` folder that `lagrange prepare` writes.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use lagrange_symbolic::equations::Derived;
 use lagrange_symbolic::model::{Item, Model, ModelError};
@@ -21,6 +21,7 @@ pub fn derive(model: &Model) -> Result<(Derived, TokenStream), Vec<ModelError>> 
     let switches = quote! {
         let _ = ::core::option_env!("LAGRANGE_OFFLINE");
         let _ = ::core::option_env!("LAGRANGE_PREPARE");
+        let _ = ::core::option_env!("LAGRANGE_PREPARE_CRATE");
         let _ = ::core::option_env!("LAGRANGE_PREPARE_RUN");
     };
     if let Some(reason) = offline_reason() {
@@ -37,7 +38,7 @@ pub fn derive(model: &Model) -> Result<(Derived, TokenStream), Vec<ModelError>> 
         let tracking = quote!(const _: () = { #switches let _ = ::core::include_bytes!(#entry); };);
         return Ok((derived, tracking));
     }
-    engine(model, &switches)
+    engine(model, &crate_dir, &switches)
 }
 
 /// Why the engine is not used, if it is not.
@@ -51,13 +52,21 @@ fn offline_reason() -> Option<&'static str> {
     }
 }
 
+/// Derives through the cache; under `lagrange prepare` (`LAGRANGE_PREPARE` names a
+/// staging folder, `LAGRANGE_PREPARE_CRATE` the crate being prepared) also stages the
+/// entry, for the prepared crate's models only (not those of its dependencies).
 #[cfg(feature = "engine")]
 fn engine(
     model: &Model,
+    crate_dir: &Path,
     switches: &TokenStream,
 ) -> Result<(Derived, TokenStream), Vec<ModelError>> {
     let derived = store::derive_cached(model, store::cache_dir().as_deref())?;
-    if let Some(dir) = std::env::var_os("LAGRANGE_PREPARE").filter(|d| !d.is_empty()) {
+    let staging = std::env::var_os("LAGRANGE_PREPARE").filter(|d| !d.is_empty());
+    let prepared = std::env::var_os("LAGRANGE_PREPARE_CRATE").map(PathBuf::from);
+    if let (Some(dir), Some(prepared)) = (staging, prepared)
+        && same_folder(crate_dir, &prepared)
+    {
         let dir = PathBuf::from(dir);
         store::write(&dir, model, &derived).map_err(|e| {
             error(format!(
@@ -69,8 +78,13 @@ fn engine(
     Ok((derived, quote!(const _: () = { #switches };)))
 }
 
+#[cfg(feature = "engine")]
+fn same_folder(a: &Path, b: &Path) -> bool {
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
+}
+
 #[cfg(not(feature = "engine"))]
-fn engine(_: &Model, _: &TokenStream) -> Result<(Derived, TokenStream), Vec<ModelError>> {
+fn engine(_: &Model, _: &Path, _: &TokenStream) -> Result<(Derived, TokenStream), Vec<ModelError>> {
     unreachable!("without the engine every expansion is offline")
 }
 

@@ -23,7 +23,7 @@ use crate::model::ModelError;
 pub const ENGINE_VERSION: &str = concat!(
     "lagrange-symbolic ",
     env!("CARGO_PKG_VERSION"),
-    ", format 1"
+    ", format 2"
 );
 
 /// One stored derivation.

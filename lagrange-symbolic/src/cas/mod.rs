@@ -50,7 +50,42 @@ pub fn session<R: Send + 'static>(
     names: Names,
     work: impl FnOnce(&Session) -> Result<R, String> + Send + 'static,
 ) -> Result<R, String> {
-    lock::exclusive(move || work(&Session { names })).and_then(|r| r)
+    lock::exclusive(move || {
+        register_symbols();
+        work(&Session { names })
+    })
+    .and_then(|r| r)
+}
+
+/// Symbols registered up front, in one fixed order.
+const REGISTERED: usize = 64;
+
+/// Registers the symbols of models of up to [`REGISTERED`] coordinates (and 4× as many
+/// parameters) once per process, in a fixed order. Symbolica orders terms by when their
+/// symbols were first created, so without this a derivation would depend on which models
+/// the process derived before (the derive expands many models in one compiler process)
+/// and its programs would differ in the order of operands, and in the last bits of their
+/// results, between builds.
+fn register_symbols() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        symbol_of(Var::Time);
+        for i in 0..REGISTERED {
+            symbol_of(Var::Coordinate(i));
+        }
+        for i in 0..REGISTERED {
+            symbol_of(Var::Velocity(i));
+        }
+        for i in 0..REGISTERED {
+            symbol_of(Var::Acceleration(i));
+        }
+        for i in 0..4 * REGISTERED {
+            symbol_of(Var::Parameter(i));
+        }
+        for i in 0..REGISTERED {
+            symbol_of(Var::Momentum(i));
+        }
+    });
 }
 
 /// The context of one symbolic computation.
