@@ -1,1 +1,379 @@
-//! (being written)
+//! `lagrange simulate` end to end: its numbers against the derive path (the same models as
+//! `#[derive(Lagrangian)]` structs, integrated by `Simulation` with the same integrator),
+//! its plot, its errors, and its silence on a stderr that is not a terminal.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use lagrange::nalgebra::Vector2;
+use lagrange::{Integrator, Lagrangian, Simulation, Trajectory};
+
+/// Largest difference allowed between a CSV value of the command and of the derive path.
+const AGREEMENT: f64 = 1e-12;
+
+/// `examples/models/double_pendulum.toml`.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(theta1, theta2),
+    kinetic = "1/2*(m1+m2)*l1^2*dot(theta1)^2 + m2*l1*l2*cos(theta1-theta2)*dot(theta1)*dot(theta2) + 1/2*m2*l2^2*dot(theta2)^2",
+    potential = "-(m1+m2)*g*l1*cos(theta1) - m2*g*l2*cos(theta2)"
+)]
+struct DoublePendulum {
+    m1: f64,
+    m2: f64,
+    l1: f64,
+    l2: f64,
+    g: f64,
+}
+
+/// `examples/models/cartesian_pendulum.toml`: a holonomic constraint.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, y),
+    kinetic = "1/2*m*(dot(x)^2 + dot(y)^2)",
+    potential = "m*g*y",
+    constraint = "x^2 + y^2 - l^2"
+)]
+struct CartesianPendulum {
+    m: f64,
+    l: f64,
+    g: f64,
+}
+
+/// `examples/models/tt_a_spherical_point.toml`: generalized forces.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(r, theta, phi),
+    kinetic = "1/2*m*(dot(r)^2 + r^2*dot(theta)^2 + r^2*sin(theta)^2*dot(phi)^2)",
+    force(r = "F", theta = "G*r", phi = "H*r*sin(theta)")
+)]
+#[allow(non_snake_case)]
+struct SphericalPoint {
+    m: f64,
+    F: f64,
+    G: f64,
+    H: f64,
+}
+
+/// A particle in a plane, in polar coordinates, on an isotropic spring: energy and the
+/// cyclic momentum `p_phi` are conserved.
+const POLAR_SPRING: &str = r#"
+[model]
+name = "PolarSpring"
+coordinates = ["r", "phi"]
+parameters = ["m", "k"]
+kinetic = "1/2*m*(dot(r)^2 + r^2*dot(phi)^2)"
+potential = "1/2*k*r^2"
+
+[values]
+m = 1.0
+k = 4.0
+
+[initial]
+q = { r = 1.0, phi = 0.0 }
+qd = { r = 0.0, phi = 1.0 }
+"#;
+
+fn lagrange(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lagrange"))
+        .args(args)
+        .output()
+        .expect("the lagrange binary runs")
+}
+
+fn model(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/models")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// A path in the temporary directory, unique to this test process.
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!(
+        "lagrange-cli-simulate-{}-{name}",
+        std::process::id()
+    ))
+}
+
+/// Writes `text` to a temporary model file and returns its path.
+fn model_file(name: &str, text: &str) -> String {
+    let path = temp(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Runs `simulate` on `file` with `args` and returns the CSV it writes.
+fn simulate_csv(file: &str, args: &[&str]) -> String {
+    let csv = temp(&format!(
+        "{}.csv",
+        Path::new(file).file_stem().unwrap().to_string_lossy()
+    ));
+    let csv_arg = csv.display().to_string();
+    let mut all = vec!["simulate", file, "--out", &csv_arg];
+    all.extend_from_slice(args);
+    let output = lagrange(&all);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    std::fs::remove_file(&csv).unwrap();
+    text
+}
+
+/// The header and the rows of a CSV.
+fn parse(csv: &str) -> (String, Vec<Vec<f64>>) {
+    let mut lines = csv.lines();
+    let header = lines.next().expect("a header").to_string();
+    let rows = lines
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    (header, rows)
+}
+
+/// The largest difference between the command's CSV and the trajectory's, after checking
+/// that they have the same columns and times.
+fn max_difference<const N: usize>(cli: &str, trajectory: &Trajectory<N>) -> f64 {
+    let mut reference = Vec::new();
+    trajectory.write_csv(&mut reference).unwrap();
+    let (header, rows) = parse(cli);
+    let (expected_header, expected) = parse(&String::from_utf8(reference).unwrap());
+    assert_eq!(header, expected_header);
+    assert_eq!(rows.len(), expected.len());
+    let mut worst = 0.0_f64;
+    for (row, expected) in rows.iter().zip(&expected) {
+        assert_eq!(row.len(), expected.len());
+        assert_eq!(row[0], expected[0], "times");
+        for (a, b) in row.iter().zip(expected) {
+            worst = worst.max((a - b).abs());
+        }
+    }
+    worst
+}
+
+const RK4: [&str; 6] = ["--integrator", "rk4", "--dt", "1e-3", "--t-end", "1"];
+
+fn rk4<S: lagrange::LagrangianSystem<N>, const N: usize>(
+    system: &S,
+    q0: [f64; N],
+    qd0: [f64; N],
+) -> Trajectory<N> {
+    Simulation::new(system)
+        .integrator(Integrator::Rk4 { dt: 1e-3 })
+        .run(0.0, q0.into(), qd0.into(), 1.0)
+        .unwrap()
+}
+
+#[test]
+fn double_pendulum_agrees_with_the_derive() {
+    let cli = simulate_csv(&model("double_pendulum.toml"), &RK4);
+    let pendulum = DoublePendulum {
+        m1: 1.0,
+        m2: 1.0,
+        l1: 1.0,
+        l2: 1.0,
+        g: 9.81,
+    };
+    let half_pi = std::f64::consts::FRAC_PI_2;
+    let derived = rk4(&pendulum, [half_pi, half_pi], [0.0, 0.0]);
+    assert_eq!(derived.len(), 1001);
+    let difference = max_difference(&cli, &derived);
+    eprintln!("double pendulum: max |CLI − derive| = {difference:e}");
+    assert!(difference <= AGREEMENT, "{difference:e}");
+}
+
+#[test]
+fn constrained_cartesian_pendulum_agrees_with_the_derive() {
+    let cli = simulate_csv(&model("cartesian_pendulum.toml"), &RK4);
+    let pendulum = CartesianPendulum {
+        m: 1.0,
+        l: 1.0,
+        g: 9.81,
+    };
+    let q0 = Vector2::new(0.841_470_984_807_896_5, -0.540_302_305_868_139_8);
+    let derived = rk4(&pendulum, q0.into(), [0.0; 2]);
+    let difference = max_difference(&cli, &derived);
+    eprintln!("cartesian pendulum: max |CLI − derive| = {difference:e}");
+    assert!(difference <= AGREEMENT, "{difference:e}");
+}
+
+#[test]
+fn forced_spherical_point_agrees_with_the_derive() {
+    // The example file with the forces switched on.
+    let text = std::fs::read_to_string(model("tt_a_spherical_point.toml"))
+        .unwrap()
+        .replace("F = 0.0", "F = 0.3")
+        .replace("G = 0.0", "G = -0.2")
+        .replace("H = 0.0", "H = 0.1");
+    let file = model_file("forced_point.toml", &text);
+    let cli = simulate_csv(&file, &RK4);
+    std::fs::remove_file(&file).unwrap();
+    let point = SphericalPoint {
+        m: 2.0,
+        F: 0.3,
+        G: -0.2,
+        H: 0.1,
+    };
+    let derived = rk4(&point, [1.0, 1.0, 0.0], [0.0, 0.2, 0.5]);
+    // The forces move the point off the force-free straight line.
+    let free = rk4(
+        &SphericalPoint {
+            F: 0.0,
+            G: 0.0,
+            H: 0.0,
+            ..point
+        },
+        [1.0, 1.0, 0.0],
+        [0.0, 0.2, 0.5],
+    );
+    let (_, q, _) = derived.last().unwrap();
+    let (_, q_free, _) = free.last().unwrap();
+    assert!((q - q_free).norm() > 1e-2, "{q} vs {q_free}");
+    let difference = max_difference(&cli, &derived);
+    eprintln!("forced spherical point: max |CLI − derive| = {difference:e}");
+    assert!(difference <= AGREEMENT, "{difference:e}");
+}
+
+#[test]
+fn dormand_prince_is_the_default_sampled_at_dt() {
+    let cli = simulate_csv(
+        &model("double_pendulum.toml"),
+        &["--t-end", "2", "--dt", "0.25"],
+    );
+    let pendulum = DoublePendulum {
+        m1: 1.0,
+        m2: 1.0,
+        l1: 1.0,
+        l2: 1.0,
+        g: 9.81,
+    };
+    let half_pi = std::f64::consts::FRAC_PI_2;
+    let derived = Simulation::new(&pendulum)
+        .integrator(Integrator::dormand_prince(1e-10, 1e-10))
+        .output_interval(0.25)
+        .run(0.0, Vector2::new(half_pi, half_pi), Vector2::zeros(), 2.0)
+        .unwrap();
+    assert_eq!(derived.len(), 9);
+    let difference = max_difference(&cli, &derived);
+    assert!(difference <= AGREEMENT, "{difference:e}");
+}
+
+/// The `<polyline>` elements of an SVG with more than `points` points: the data series.
+fn series(svg: &str, points: usize) -> usize {
+    svg.split("<polyline")
+        .skip(1)
+        .filter(|element| {
+            let end = element.find("/>").unwrap_or(element.len());
+            element[..end].matches(',').count() > points
+        })
+        .count()
+}
+
+#[test]
+fn plot_has_a_series_per_coordinate_and_per_invariant() {
+    let file = model_file("polar_spring.toml", POLAR_SPRING);
+    let svg_path = temp("polar_spring.svg");
+    let svg_arg = svg_path.display().to_string();
+    let output = lagrange(&[
+        "simulate", &file, "--t-end", "5", "--dt", "0.01", "--plot", &svg_arg,
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    std::fs::remove_file(&svg_path).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..100.min(svg.len())]);
+    assert!(svg.trim_end().ends_with("</svg>"));
+    // r and phi above; the drift of energy and p_phi below: 501 points each.
+    assert_eq!(series(&svg, 500), 4);
+    for label in [
+        "coordinates",
+        ">\nr\n<",
+        ">\nphi\n<",
+        "drift of the invariants",
+        "energy (relative)",
+        "p_phi (relative)",
+    ] {
+        assert!(svg.contains(label), "no `{label}` in the plot");
+    }
+
+    // Without invariants (the forced point conserves nothing) only the coordinates.
+    let forced = std::fs::read_to_string(model("tt_a_spherical_point.toml"))
+        .unwrap()
+        .replace("F = 0.0", "F = 0.3");
+    let file = model_file("forced_point_plot.toml", &forced);
+    let output = lagrange(&["simulate", &file, "--dt", "0.01", "--plot", &svg_arg]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    std::fs::remove_file(&svg_path).unwrap();
+    std::fs::remove_file(&file).unwrap();
+    assert_eq!(series(&svg, 500), 3);
+    assert!(!svg.contains("drift of the invariants"));
+}
+
+/// The command fails with a message on stderr that mentions `expected`, and does not panic.
+fn fails_with(args: &[&str], expected: &str) {
+    let output = lagrange(args);
+    let message = stderr(&output);
+    assert!(!output.status.success(), "{args:?} succeeded");
+    assert!(message.starts_with("error: "), "{message}");
+    assert!(message.contains(expected), "{args:?}: {message}");
+    assert!(!message.contains("panicked"), "{message}");
+}
+
+#[test]
+fn errors_are_messages_not_panics() {
+    let without_t_end = model_file("polar_no_end.toml", POLAR_SPRING);
+    fails_with(&["simulate", &without_t_end], "no end time");
+    fails_with(&["simulate", &without_t_end], &without_t_end);
+    std::fs::remove_file(&without_t_end).unwrap();
+
+    let pendulum = model("double_pendulum.toml");
+    fails_with(
+        &["simulate", &pendulum, "--integrator", "euler"],
+        "unknown integrator `euler`",
+    );
+    fails_with(&["simulate", &pendulum, "--dt", "0"], "dt must be");
+    fails_with(&["simulate", &pendulum, "--dt", "-1"], "dt must be");
+    fails_with(&["simulate", &pendulum, "--tolerance=-1e-9"], "tolerance");
+    fails_with(&["simulate", &pendulum, "--t-end", "-1"], "end time");
+    fails_with(&["simulate", "no/such/model.toml"], "no/such/model.toml");
+
+    // Off the constraint x² + y² = l².
+    let text = std::fs::read_to_string(model("cartesian_pendulum.toml"))
+        .unwrap()
+        .replace("y = -0.5403023058681398", "y = -0.6");
+    let inconsistent = model_file("inconsistent.toml", &text);
+    fails_with(&["simulate", &inconsistent], "integration failed");
+    fails_with(&["simulate", &inconsistent], &inconsistent);
+    std::fs::remove_file(&inconsistent).unwrap();
+}
+
+#[test]
+fn no_progress_bar_when_stderr_is_not_a_terminal() {
+    // Long enough for the bar to appear on a terminal: lengthened until it takes over
+    // a second (on a fast machine or an optimized build).
+    let mut t_end = 150.0;
+    let (output, elapsed) = loop {
+        let start = Instant::now();
+        let output = lagrange(&[
+            "simulate",
+            &model("double_pendulum.toml"),
+            "--t-end",
+            &t_end.to_string(),
+            "--tolerance",
+            "1e-12",
+        ]);
+        let elapsed = start.elapsed();
+        if elapsed > Duration::from_millis(1200) || t_end > 1e4 {
+            break (output, elapsed);
+        }
+        t_end *= 4.0;
+    };
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(elapsed > Duration::from_millis(1200), "{elapsed:?}");
+    assert_eq!(stderr(&output), "");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("energy"));
+}

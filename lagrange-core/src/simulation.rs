@@ -1,5 +1,8 @@
 //! Running a system from an initial state: the builder that ties integrator and recording.
 
+use std::fmt;
+use std::sync::Mutex;
+
 use nalgebra::SVector;
 
 use crate::error::Error;
@@ -29,6 +32,15 @@ enum Event<'a, const N: usize> {
     StepDone(&'a Step<N>),
 }
 
+/// The callback of [`Simulation::on_progress`].
+struct Progress<'a>(Mutex<Box<dyn FnMut(f64) + Send + 'a>>);
+
+impl fmt::Debug for Progress<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Progress(..)")
+    }
+}
+
 /// An integration of `system`, configured by chaining:
 /// `Simulation::new(&sys).integrator(Integrator::Rk4 { dt: 1e-3 }).output_interval(0.1).run(..)`.
 #[derive(Debug)]
@@ -37,6 +49,7 @@ pub struct Simulation<'a, S, const N: usize> {
     integrator: Integrator,
     output_interval: Option<f64>,
     max_steps: usize,
+    progress: Option<Progress<'a>>,
 }
 
 impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
@@ -48,6 +61,7 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
             integrator: Integrator::default(),
             output_interval: None,
             max_steps: DEFAULT_MAX_STEPS,
+            progress: None,
         }
     }
 
@@ -68,6 +82,13 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
     /// [`Error::MaxStepsExceeded`]. Also bounds the number of output times.
     pub fn max_steps(mut self, steps: usize) -> Self {
         self.max_steps = steps;
+        self
+    }
+
+    /// Calls `f` with the end time of every accepted step, after the step is recorded
+    /// (for progress reports; the results do not change).
+    pub fn on_progress(mut self, f: impl FnMut(f64) + Send + 'a) -> Self {
+        self.progress = Some(Progress(Mutex::new(Box::new(f))));
         self
     }
 
@@ -204,6 +225,11 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
                     }
                 }
                 handle(&mut trajectory, Event::StepDone(step));
+                // `run` takes `&self`, so the callback sits in a `Mutex` (which keeps the
+                // simulation `Send` and `Sync`); it is locked only here.
+                if let Some(Ok(mut f)) = self.progress.as_ref().map(|p| p.0.try_lock()) {
+                    f(step.end_time());
+                }
             })?;
         trajectory.set_stats(stats);
         Ok(trajectory)
@@ -361,6 +387,29 @@ mod tests {
         for result in cases {
             assert!(matches!(result, Err(Error::InvalidInput(_))), "{result:?}");
         }
+    }
+
+    #[test]
+    fn progress_sees_every_accepted_step_and_changes_nothing() {
+        let mut seen = Vec::new();
+        let plain = Simulation::new(&OSC).run(0.0, one(), zero(), 3.0).unwrap();
+        let watched = Simulation::new(&OSC)
+            .on_progress(|t| seen.push(t))
+            .run(0.0, one(), zero(), 3.0)
+            .unwrap();
+        assert_eq!(watched, plain);
+        assert_eq!(seen.len(), plain.stats().accepted);
+        assert_eq!(seen, plain.times()[1..]);
+        let mut calls = 0;
+        let counted = Simulation::new(&OSC)
+            .integrator(Integrator::Rk4 { dt: 0.01 })
+            .output_interval(0.5)
+            .on_progress(|_| calls += 1);
+        fn send_and_sync<T: Send + Sync>(_: &T) {}
+        send_and_sync(&counted);
+        counted.run(0.0, one(), zero(), 1.0).unwrap();
+        drop(counted);
+        assert_eq!(calls, 100);
     }
 
     #[test]

@@ -1,12 +1,313 @@
-//! `lagrange simulate`.
+//! `lagrange simulate`: integrates a model file with the runtime's integrators, prints a
+//! summary, and writes the trajectory as CSV and as an SVG plot.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use lagrange::nalgebra::SVector;
+use lagrange::{Integrator, Simulation, Trajectory};
 
 use super::Failure;
+use super::file::ModelFile;
+use super::system::{Interpreted, WithSystem, with_system};
 
-/// Arguments of `lagrange simulate`.
+mod plot;
+mod progress;
+
+/// Tolerance of the adaptive integrator unless the file or `--tolerance` gives one.
+const DEFAULT_TOLERANCE: f64 = 1e-10;
+
+/// Output points (adaptive integrator) or steps (fixed-step ones) unless a `dt` is given.
+const DEFAULT_INTERVALS: f64 = 1000.0;
+
+/// Arguments of `lagrange simulate`. Each setting overrides the file's `[simulation]` table.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The model file (TOML).
+    model: PathBuf,
+    /// Start time [default: 0].
+    #[arg(long, allow_negative_numbers = true)]
+    t_start: Option<f64>,
+    /// End time (required here or in the file).
+    #[arg(long, allow_negative_numbers = true)]
+    t_end: Option<f64>,
+    /// `rk4`, `dp54` (adaptive Dormand–Prince, also `dormand-prince`), `gauss-legendre`
+    /// (2 stages; `gauss-legendre-1`..`-3` for 1 to 3) or `variational` [default: dp54].
+    #[arg(long)]
+    integrator: Option<String>,
+    /// Step of the fixed-step integrators, output interval of dp54
+    /// [default: (t_end − t_start)/1000].
+    #[arg(long, allow_negative_numbers = true)]
+    dt: Option<f64>,
+    /// Relative and absolute tolerance of dp54 [default: 1e-10].
+    #[arg(long, allow_negative_numbers = true)]
+    tolerance: Option<f64>,
+    /// Write the trajectory as CSV (t, coordinates, velocities, invariants).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Plot the coordinates and the invariants' relative drift as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+}
+
+/// An integration method by name.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Method {
+    Rk4,
+    DormandPrince,
+    GaussLegendre(usize),
+    Variational,
+}
+
+impl Method {
+    /// Reads a name as `--integrator` takes it.
+    fn parse(name: &str) -> Option<Method> {
+        match name {
+            "rk4" => Some(Method::Rk4),
+            "dp54" | "dormand-prince" => Some(Method::DormandPrince),
+            "gauss-legendre" => Some(Method::GaussLegendre(2)),
+            "gauss-legendre-1" => Some(Method::GaussLegendre(1)),
+            "gauss-legendre-2" => Some(Method::GaussLegendre(2)),
+            "gauss-legendre-3" => Some(Method::GaussLegendre(3)),
+            "variational" => Some(Method::Variational),
+            _ => None,
+        }
+    }
+}
+
+/// The settings of one run, from the command line over the file's defaults.
+#[derive(Debug, Clone, PartialEq)]
+struct Settings {
+    t0: f64,
+    t_end: f64,
+    method: Method,
+    /// Step (fixed-step methods) or output interval (Dormand–Prince).
+    dt: f64,
+    tolerance: f64,
+}
+
+impl Settings {
+    /// Merges `args` over the file's `[simulation]` table and checks the values.
+    fn resolve(args: &Args, file: &ModelFile) -> Result<Settings, Failure> {
+        let defaults = &file.simulation;
+        let path = file.path.display();
+        let t0 = args.t_start.or(defaults.t_start).unwrap_or(0.0);
+        let t_end = args.t_end.or(defaults.t_end).ok_or_else(|| {
+            Failure(format!(
+                "{path}: no end time: pass --t-end or set `t_end` in the file's [simulation] table"
+            ))
+        })?;
+        if !(t0.is_finite() && t_end.is_finite() && t_end > t0) {
+            return Err(Failure(format!(
+                "{path}: the end time {t_end} must be finite and after the start time {t0}"
+            )));
+        }
+        let name = args
+            .integrator
+            .as_deref()
+            .or(defaults.integrator.as_deref())
+            .unwrap_or("dp54");
+        let method = Method::parse(name).ok_or_else(|| {
+            Failure(format!(
+                "{path}: unknown integrator `{name}`: use rk4, dp54, gauss-legendre (or gauss-legendre-1, -2, -3) or variational"
+            ))
+        })?;
+        let dt = args
+            .dt
+            .or(defaults.dt)
+            .unwrap_or((t_end - t0) / DEFAULT_INTERVALS);
+        let tolerance = args
+            .tolerance
+            .or(defaults.tolerance)
+            .unwrap_or(DEFAULT_TOLERANCE);
+        for (what, value) in [("dt", dt), ("tolerance", tolerance)] {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(Failure(format!(
+                    "{path}: {what} must be finite and positive, got {value}"
+                )));
+            }
+        }
+        Ok(Settings {
+            t0,
+            t_end,
+            method,
+            dt,
+            tolerance,
+        })
+    }
+
+    /// The runtime's integrator.
+    fn integrator(&self) -> Integrator {
+        match self.method {
+            Method::Rk4 => Integrator::Rk4 { dt: self.dt },
+            Method::DormandPrince => Integrator::dormand_prince(self.tolerance, self.tolerance),
+            Method::GaussLegendre(stages) => Integrator::GaussLegendre {
+                dt: self.dt,
+                stages,
+            },
+            Method::Variational => Integrator::Variational { dt: self.dt },
+        }
+    }
+
+    /// The output interval: `dt` for the adaptive method; fixed-step methods record
+    /// every step.
+    fn output_interval(&self) -> Option<f64> {
+        (self.method == Method::DormandPrince).then_some(self.dt)
+    }
+
+    /// One line for the summary.
+    fn describe(&self) -> String {
+        let method = match self.method {
+            Method::Rk4 => format!("rk4 with dt = {}", self.dt),
+            Method::DormandPrince => format!(
+                "dp54 with tolerance {:e}, output every {}",
+                self.tolerance, self.dt
+            ),
+            Method::GaussLegendre(s) => {
+                format!("gauss-legendre ({s} stages) with dt = {}", self.dt)
+            }
+            Method::Variational => format!("variational with dt = {}", self.dt),
+        };
+        format!("{method}, from t = {} to {}", self.t0, self.t_end)
+    }
+}
 
 /// Runs `lagrange simulate`.
-pub fn run(_: &Args) -> Result<(), Failure> {
-    Err(Failure("not yet".into()))
+pub fn run(args: &Args) -> Result<(), Failure> {
+    let file = ModelFile::load(&args.model)?;
+    let settings = Settings::resolve(args, &file)?;
+    let values = file.parameter_values()?;
+    let (q0, qd0) = file.initial_state()?;
+    let derived = file.derive()?;
+    with_system(
+        &derived.full,
+        &values,
+        Integrate {
+            args,
+            path: &file.path,
+            settings: &settings,
+            q0: &q0,
+            qd0: &qd0,
+        },
+    )?
+}
+
+/// The integration and its outputs, once the model's sizes are known.
+struct Integrate<'a> {
+    args: &'a Args,
+    path: &'a Path,
+    settings: &'a Settings,
+    q0: &'a [f64],
+    qd0: &'a [f64],
+}
+
+impl WithSystem for Integrate<'_> {
+    type Output = Result<(), Failure>;
+
+    fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output {
+        let Settings { t0, t_end, .. } = *self.settings;
+        let mut simulation = Simulation::new(&system).integrator(self.settings.integrator());
+        if let Some(dt) = self.settings.output_interval() {
+            simulation = simulation.output_interval(dt);
+        }
+        let mut bar = progress::Progress::new(t0, t_end);
+        let result = simulation.on_progress(|t| bar.update(t)).run(
+            t0,
+            SVector::from_column_slice(self.q0),
+            SVector::from_column_slice(self.qd0),
+            t_end,
+        );
+        bar.finish();
+        let path = self.path.display();
+        let trajectory = result.map_err(|e| Failure(format!("{path}: integration failed: {e}")))?;
+        let name = &system.equations().name;
+        print!(
+            "{}",
+            summary(name, &path.to_string(), self.settings, &trajectory)
+        );
+        if let Some(out) = &self.args.out {
+            trajectory
+                .save_csv(out)
+                .map_err(|e| Failure(format!("cannot write `{}`: {e}", out.display())))?;
+        }
+        if let Some(svg) = &self.args.plot {
+            plot::write(
+                &trajectory,
+                svg,
+                &format!("{name}: {}", self.settings.describe()),
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// What the run did: settings, step counts, the final state and the invariants' drift.
+fn summary<const N: usize>(
+    name: &str,
+    path: &str,
+    settings: &Settings,
+    trajectory: &Trajectory<N>,
+) -> String {
+    let stats = trajectory.stats();
+    let mut text = format!(
+        "{name} ({path}): {}\n{} steps ({} rejected, {} evaluations), {} points\n",
+        settings.describe(),
+        stats.accepted,
+        stats.rejected,
+        stats.evaluations,
+        trajectory.len()
+    );
+    if let Some((t, q, qd)) = trajectory.last() {
+        let _ = writeln!(text, "state at t = {t}:");
+        for (i, c) in trajectory.coordinates().iter().enumerate() {
+            let _ = writeln!(text, "  {c} = {:.15e}, dot_{c} = {:.15e}", q[i], qd[i]);
+        }
+    }
+    if trajectory.invariants().is_empty() {
+        text.push_str("no invariants: the model conserves neither energy nor a momentum\n");
+    } else {
+        text.push_str(&trajectory.drift_table());
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integrator_names() {
+        assert_eq!(Method::parse("dp54"), Some(Method::DormandPrince));
+        assert_eq!(Method::parse("dormand-prince"), Some(Method::DormandPrince));
+        assert_eq!(
+            Method::parse("gauss-legendre"),
+            Some(Method::GaussLegendre(2))
+        );
+        assert_eq!(
+            Method::parse("gauss-legendre-3"),
+            Some(Method::GaussLegendre(3))
+        );
+        assert_eq!(Method::parse("gauss-legendre-4"), None);
+        assert_eq!(Method::parse("euler"), None);
+    }
+
+    #[test]
+    fn only_dormand_prince_samples_at_an_output_interval() {
+        let settings = |method| Settings {
+            t0: 0.0,
+            t_end: 1.0,
+            method,
+            dt: 0.1,
+            tolerance: 1e-8,
+        };
+        let dp = settings(Method::DormandPrince);
+        assert_eq!(dp.output_interval(), Some(0.1));
+        assert_eq!(dp.integrator(), Integrator::dormand_prince(1e-8, 1e-8));
+        let gl = settings(Method::GaussLegendre(3));
+        assert_eq!(gl.output_interval(), None);
+        assert_eq!(
+            gl.integrator(),
+            Integrator::GaussLegendre { dt: 0.1, stages: 3 }
+        );
+    }
 }
