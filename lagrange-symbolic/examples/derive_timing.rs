@@ -3,12 +3,16 @@
 //! whose kinetic energy is written from the positions of the point masses, as in
 //! `benches/accelerations.rs`.
 //!
+//! Also the expansion's cost with the on-disk cache of derivations: cold (derive, then
+//! store the entry) and warm (read the stored entry), in a fresh cache folder.
+//!
 //! Run it in the dev profile, which is how cargo builds the engine for the proc macro
 //! (optimization level 0): `cargo run -p lagrange-symbolic --example derive_timing`.
 
 use std::time::{Duration, Instant};
 
 use lagrange_symbolic::model::Model;
+use lagrange_symbolic::store;
 
 fn chain(n: usize) -> Model {
     let sum =
@@ -41,21 +45,38 @@ fn chain(n: usize) -> Model {
 }
 
 fn main() {
-    println!("chain  median derive time (5 runs)  operations in M and f");
+    println!("chain  median of 5 runs: derive | cache cold | cache warm   operations in M and f");
+    let cache = std::env::temp_dir().join(format!("lagrange-derive-timing-{}", std::process::id()));
     for n in [2, 4, 8] {
         let model = chain(n);
-        let mut times: Vec<Duration> = Vec::new();
+        let mut times: [Vec<Duration>; 3] = Default::default();
         let mut operations = 0;
         for _ in 0..5 {
             let start = Instant::now();
-            let equations = lagrange_symbolic::derive(&model).expect("the chain model is valid");
-            times.push(start.elapsed());
-            operations = equations.full.programs.dynamics.operation_count();
+            let derived = lagrange_symbolic::derive(&model).expect("the chain model is valid");
+            times[0].push(start.elapsed());
+            operations = derived.full.programs.dynamics.operation_count();
+
+            let _ = std::fs::remove_dir_all(&cache);
+            let start = Instant::now();
+            let cold = store::derive_cached(&model, Some(&cache)).expect("valid");
+            times[1].push(start.elapsed());
+            let start = Instant::now();
+            let warm = store::derive_cached(&model, Some(&cache)).expect("valid");
+            times[2].push(start.elapsed());
+            assert_eq!(cold, warm, "the stored derivation reads back unchanged");
         }
-        times.sort();
+        let median = |t: &mut Vec<Duration>| {
+            t.sort();
+            t[2].as_secs_f64() * 1e3
+        };
+        let [derive, cold, warm] = &mut times;
         println!(
-            "n = {n:<2}  {:>12.1} ms                 {operations}",
-            times[2].as_secs_f64() * 1e3
+            "n = {n:<2}  {:>10.1} ms | {:>7.1} ms | {:>7.2} ms   {operations}",
+            median(derive),
+            median(cold),
+            median(warm)
         );
     }
+    let _ = std::fs::remove_dir_all(&cache);
 }

@@ -16,6 +16,7 @@ use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use super::file::location;
 use lagrange::{Check, LagrangianSystem, Report};
 use lagrange_symbolic::equations::Equations;
 use lagrange_symbolic::expr::Expr;
@@ -351,12 +352,4 @@ impl WithSystem for Residuals<'_> {
                 .collect()
         })
     }
-}
-
-/// The 1-based line and column of a byte offset.
-fn location(text: &str, offset: usize) -> (usize, usize) {
-    let before = text.get(..offset.min(text.len())).unwrap_or(text);
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
 }

@@ -126,8 +126,23 @@ impl ModelFile {
 
     /// Derives the equations with the engine (through the user-wide cache); model errors
     /// name the file, the line of the offending key, and the offending expression.
+    ///
+    /// Symbolica's notice banner would go to standard output, where it would corrupt
+    /// `--format json` and CSV: the command hides it and says on standard error instead
+    /// that the engine ran (see the README on symbolica's licensing).
     pub fn derive(&self) -> Result<Derived, Failure> {
-        store::derive_cached(&self.model, store::cache_dir().as_deref())
+        let cache = store::cache_dir();
+        if let Some(derived) = cache
+            .as_deref()
+            .and_then(|d| store::read(d, &self.model).ok())
+        {
+            return Ok(derived);
+        }
+        eprintln!(
+            "note: deriving `{}` with symbolica (restricted mode unless SYMBOLICA_LICENSE is set; see the lagrange README for its licensing)",
+            self.model.name
+        );
+        store::derive_cached(&self.model, cache.as_deref())
             .map_err(|errors| self.model_errors(&errors))
     }
 
@@ -139,7 +154,12 @@ impl ModelFile {
             if i > 0 {
                 message.push_str("\nerror: ");
             }
-            let _ = write!(message, "{}:{line}:{column}: {}", self.path.display(), e.message);
+            let _ = write!(
+                message,
+                "{}:{line}:{column}: {}",
+                self.path.display(),
+                e.message
+            );
         }
         Failure(message)
     }
@@ -152,7 +172,10 @@ impl ModelFile {
             .iter()
             .map(|p| {
                 self.values.get(p).copied().ok_or_else(|| {
-                    self.failure_at("[values]", format!("no value for the parameter `{p}` in [values]"))
+                    self.failure_at(
+                        "[values]",
+                        format!("no value for the parameter `{p}` in [values]"),
+                    )
                 })
             })
             .collect()
@@ -173,7 +196,10 @@ impl ModelFile {
             .iter()
             .map(|c| {
                 initial.q.get(c).copied().ok_or_else(|| {
-                    self.failure_at("[initial]", format!("no initial value for the coordinate `{c}` in initial.q"))
+                    self.failure_at(
+                        "[initial]",
+                        format!("no initial value for the coordinate `{c}` in initial.q"),
+                    )
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -208,7 +234,10 @@ impl ModelFile {
     /// A failure located at the first line that starts with `key`.
     fn failure_at(&self, key: &str, message: String) -> Failure {
         let (line, column) = self.key_location(key).unwrap_or((1, 1));
-        Failure(format!("{}:{line}:{column}: {message}", self.path.display()))
+        Failure(format!(
+            "{}:{line}:{column}: {message}",
+            self.path.display()
+        ))
     }
 
     /// The line and column of the key an item is written under.
@@ -251,7 +280,7 @@ impl ModelFile {
 }
 
 /// The 1-based line and column of a byte offset.
-fn location(text: &str, offset: usize) -> (usize, usize) {
+pub(super) fn location(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
