@@ -138,6 +138,10 @@ impl ModelFile {
         {
             return Ok(derived);
         }
+        // Errors found without the engine come first, and without the note.
+        self.model
+            .check()
+            .map_err(|errors| self.model_errors(&errors))?;
         eprintln!(
             "note: deriving `{}` with symbolica (restricted mode unless SYMBOLICA_LICENSE is set; see the lagrange README for its licensing)",
             self.model.name
