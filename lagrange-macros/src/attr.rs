@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use lagrange_symbolic::model::{Body, Item, Model, Particle};
-use lagrange_symbolic::rotation::{Axis, Rotation};
+use lagrange_symbolic::model::{Axis, Body, Item, Model, Particle, Rotation};
+
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Ident, LitStr, Type};

@@ -5,7 +5,7 @@ use lagrange_symbolic::equations::{
     Conserved, ConstraintEquations, Derived, Equations, Input, Reduced,
 };
 use lagrange_symbolic::ir::Program;
-use lagrange_symbolic::print;
+use lagrange_symbolic::syntax::print;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::spanned::Spanned;
@@ -132,8 +132,8 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
         Conserved::None => quote!(None),
     };
     let conservative = eq.conservative;
-    let text = print::equations_text(eq);
-    let latex = print::equations_latex(eq);
+    let text = eq.text();
+    let latex = eq.latex();
     let parameter_count = fields.len();
     let indices = 0..parameter_count;
     let type_name = &eq.name;

@@ -1,27 +1,26 @@
-//! The lagrange engine: a [`model::Model`] is checked, its equations of motion are
-//! derived symbolically, and the result leaves as plain data ([`equations::Equations`]):
-//! straight-line [`ir::Program`]s and printable [`expr::Expr`] trees.
+//! The lagrange engine, laid out as its pipeline: a written [`model::Model`] (its
+//! expressions in the language of [`syntax`]) is checked, its equations of motion are
+//! derived symbolically ([`derive()`], through the `mechanics` stage and the `cas`
+//! boundary), and the result leaves as plain data ([`equations::Equations`]):
+//! straight-line [`ir::Program`]s and printable [`syntax::Expr`] trees, which
+//! [`store`] keeps as files.
 //!
 //! Only the `cas` module talks to symbolica. Without the `engine` feature the crate has
-//! no symbolica at all and keeps what reads a model and a stored derivation ([`store`]).
+//! no symbolica at all and keeps what reads a model and a stored derivation.
 
 #[cfg(feature = "engine")]
 mod cas;
 #[cfg(feature = "engine")]
-mod constraints;
+mod derive;
 pub mod equations;
-pub mod expr;
 pub mod ir;
 #[cfg(feature = "engine")]
-mod kinetic;
-#[cfg(feature = "engine")]
-pub mod lagrange;
+mod mechanics;
 pub mod model;
-pub mod print;
-pub mod rotation;
 #[cfg(feature = "engine")]
-mod routh;
+mod numeric;
 pub mod store;
+pub mod syntax;
 
 #[cfg(feature = "engine")]
-pub use lagrange::derive;
+pub use derive::derive;

@@ -160,7 +160,7 @@ pub fn derive_cached(model: &Model, cache: Option<&Path>) -> Result<Derived, Vec
 mod tests {
     use super::*;
     use crate::model::Body;
-    use crate::rotation::{Axis, Rotation};
+    use crate::model::{Axis, Rotation};
 
     fn model() -> Model {
         Model {
@@ -207,8 +207,8 @@ mod tests {
     /// A small derivation by hand (the store does not look inside it).
     fn derived() -> Derived {
         use crate::equations::{Conserved, Equations, Programs, Symbolic};
-        use crate::expr::Expr;
         use crate::ir::Program;
+        use crate::syntax::Expr;
         let program = Program {
             constants: vec![0.1, std::f64::consts::PI, 1e-300],
             ..Program::default()

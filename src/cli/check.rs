@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use super::file::location;
 use lagrange::{Check, LagrangianSystem, Report};
 use lagrange_symbolic::equations::Equations;
-use lagrange_symbolic::expr::Expr;
-use lagrange_symbolic::model::{PI, TIME};
+use lagrange_symbolic::syntax::Expr;
+use lagrange_symbolic::syntax::{PI, TIME};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -246,7 +246,7 @@ impl Reference {
                         Expr::Name(n) => format!("unknown name `{n}`"),
                         other => format!(
                             "`{}` is not the derivative of a coordinate",
-                            lagrange_symbolic::print::text(other)
+                            lagrange_symbolic::syntax::print::text(other)
                         ),
                     };
                     return Err(self.failure_at(

@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use lagrange_symbolic::equations::{Conserved, Derived, Equations, Reduced};
-use lagrange_symbolic::expr::{Expr, Rational};
-use lagrange_symbolic::print;
+use lagrange_symbolic::syntax::print;
+use lagrange_symbolic::syntax::{Expr, Rational};
 use serde::Serialize;
 
 use super::Failure;
@@ -134,11 +134,7 @@ fn equations_text(out: &mut String, eq: &Equations) {
     let _ = writeln!(out, "  coordinates: {}", eq.coordinates.join(", "));
     let _ = writeln!(out, "  parameters: {}\n", eq.parameters.join(", "));
     let _ = writeln!(out, "Lagrangian:\n  L = {}\n", t(&eq.symbolic.lagrangian));
-    let _ = writeln!(
-        out,
-        "Equations of motion:\n{}",
-        indent(print::equations_text(eq))
-    );
+    let _ = writeln!(out, "Equations of motion:\n{}", indent(eq.text()));
     let _ = writeln!(out, "Mass matrix M (symmetric; zero entries omitted):");
     for (i, j, m) in mass_entries(eq) {
         let _ = writeln!(
@@ -299,7 +295,7 @@ impl LatexSystem {
             coordinates: names(&eq.coordinates),
             parameters: names(&eq.parameters),
             lagrangian: print::latex(&eq.symbolic.lagrangian),
-            equations: print::equations_latex(eq),
+            equations: eq.latex(),
             mass_matrix: mass_entries(eq)
                 .map(|(i, j, m)| Entry {
                     name: format!("M_{{{} {}}}", q(i), q(j)),

@@ -12,7 +12,6 @@ mod code;
 use std::path::{Path, PathBuf};
 
 use lagrange_symbolic::equations::{Conserved, Equations};
-use lagrange_symbolic::print;
 use serde::Serialize;
 
 use self::code::{Lang, Rendered};
@@ -414,7 +413,7 @@ impl Context {
             t_start: literal(t_start, "t_start")?,
             t_end: literal(t_end, "t_end")?,
             dt: literal(dt, "dt")?,
-            equations_text: print::equations_text(eq),
+            equations_text: eq.text(),
             conserved: match eq.conserved {
                 Conserved::Energy => "energy",
                 Conserved::JacobiIntegral => "jacobi_integral",

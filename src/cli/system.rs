@@ -16,7 +16,6 @@ use lagrange::nalgebra::{SMatrix, SVector};
 use lagrange::{Conserved, ConstrainedSystem, Error, LagrangianSystem};
 use lagrange_symbolic::equations::{self, ConstraintEquations, Equations};
 use lagrange_symbolic::ir::Program;
-use lagrange_symbolic::print;
 
 use super::Failure;
 
@@ -65,8 +64,8 @@ pub fn with_system<W: WithSystem>(
         .map(|c| c.text.clone())
         .unwrap_or_default();
     let model = Arc::new(Model {
-        text: print::equations_text(equations),
-        latex: print::equations_latex(equations),
+        text: equations.text(),
+        latex: equations.latex(),
         constraint_text,
         equations: equations.clone(),
     });

@@ -13,9 +13,9 @@ use std::ops::{Add, Mul, Neg, Sub};
 
 use symbolica::prelude::*;
 
-use crate::expr::{self, Expr, Func, Rational};
 use crate::ir::Program;
-use crate::model::{PI, TIME};
+use crate::numeric::SplitMix;
+use crate::syntax::{Expr, Func, PI, Rational, TIME};
 
 /// A variable of the symbolic world.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -31,7 +31,7 @@ pub enum Var {
     /// Parameter `i`.
     Parameter(usize),
     /// The constant momentum of ignored coordinate `j` (Routh's reduction).
-    Momentum(usize),
+    ConstantMomentum(usize),
 }
 
 /// Names of coordinates and parameters, to translate [`Expr`] leaves to [`Var`]s and back.
@@ -83,7 +83,7 @@ fn register_symbols() {
             symbol_of(Var::Parameter(i));
         }
         for i in 0..REGISTERED {
-            symbol_of(Var::Momentum(i));
+            symbol_of(Var::ConstantMomentum(i));
         }
     });
 }
@@ -104,7 +104,7 @@ fn symbol_of(var: Var) -> Symbol {
         Var::Velocity(i) => format!("lagrange::v{i}"),
         Var::Acceleration(i) => format!("lagrange::a{i}"),
         Var::Parameter(i) => format!("lagrange::p{i}"),
-        Var::Momentum(j) => format!("lagrange::c{j}"),
+        Var::ConstantMomentum(j) => format!("lagrange::c{j}"),
     };
     symbol!(&name)
 }
@@ -118,7 +118,7 @@ fn var_of(symbol: Symbol) -> Option<Var> {
         "v" => Var::Velocity(index),
         "a" => Var::Acceleration(index),
         "p" => Var::Parameter(index),
-        "c" => Var::Momentum(index),
+        "c" => Var::ConstantMomentum(index),
         _ => return None,
     })
 }
@@ -237,16 +237,10 @@ impl Session {
         }
         let outputs: Vec<Sym> = open.iter().map(|&i| exprs[i].clone()).collect();
         let program = self.compile(&outputs, &vars)?;
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut unit = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rng = SplitMix::new(0x9e37_79b9_7f4a_7c15);
         let mut zero = vec![true; open.len()];
         for _ in 0..5 {
-            let point: Vec<f64> = vars.iter().map(|_| 0.5 + unit()).collect();
+            let point: Vec<f64> = vars.iter().map(|_| 0.5 + rng.unit()).collect();
             let mut out = vec![0.0; open.len()];
             program.evaluate(&point, &mut out);
             for (z, v) in zero.iter_mut().zip(&out) {
@@ -343,7 +337,7 @@ impl Session {
             Var::Velocity(i) => Expr::Velocity(coordinate(i)),
             Var::Acceleration(i) => Expr::Acceleration(coordinate(i)),
             Var::Parameter(i) => Expr::Name(self.names.parameters[i].clone()),
-            Var::Momentum(j) => Expr::Name(self.names.momenta[j].clone()),
+            Var::ConstantMomentum(j) => Expr::Name(self.names.momenta[j].clone()),
         }
     }
 }
@@ -473,5 +467,5 @@ fn parse_rational(text: &str) -> Result<Rational, String> {
         ),
         None => (text.trim().parse().map_err(|_| bad())?, 1),
     };
-    Ok(expr::reduce(num, den))
+    Ok(Rational::new(num, den))
 }

@@ -1,11 +1,11 @@
-//! Kinetic energy of point masses and rigid bodies (seed 000): `½ m |ṙ|²` for a particle,
+//! Kinetic energy of point masses and rigid bodies: `½ m |ṙ|²` for a particle,
 //! `½ m |v_c|² + ½ ωᵀ I ω` for a body, with the body-frame angular velocity from
 //! `ω× = Rᵀ Ṙ`. Velocities are total time derivatives of the given positions.
 
+use super::rotation;
 use crate::cas::{Session, Sym, Var};
-use crate::expr::Expr;
-use crate::model::{CheckedBody, CheckedModel, Orientation};
-use crate::rotation::Matrix3;
+use crate::model::{CheckedBody, CheckedModel, Matrix3, Orientation};
+use crate::syntax::Expr;
 
 /// `de/dt = ∂e/∂t + Σⱼ ∂e/∂qⱼ q̇ⱼ` over the model's `n` coordinates.
 fn time_derivative(s: &Session, e: &Sym, n: usize) -> Sym {
@@ -84,8 +84,8 @@ fn angular_velocity(s: &Session, body: &CheckedBody, n: usize) -> Result<[Sym; 3
                 &(&phid * &ct) + &psid,
             ]
         }
-        Orientation::Matrix => {
-            let r = matrix(s, &body.rotation)?;
+        Orientation::Matrix(r) => {
+            let r = matrix(s, r)?;
             let rd: Vec<Vec<Sym>> = r
                 .iter()
                 .map(|row| row.iter().map(|e| time_derivative(s, e, n)).collect())
@@ -110,11 +110,7 @@ pub(crate) fn orthogonality(s: &Session, model: &CheckedModel) -> Result<Vec<Vec
         .bodies
         .iter()
         .map(|body| {
-            let r = body
-                .rotation
-                .iter()
-                .map(|row| row.iter().map(|e| s.expr(e)).collect::<Result<Vec<_>, _>>())
-                .collect::<Result<Vec<_>, _>>()?;
+            let r = matrix(s, &rotation::matrix(&body.orientation))?;
             let mut out: Vec<Sym> = (0..9)
                 .map(|ij| (0..3).fold(s.int(0), |acc, k| &acc + &(&r[k][ij / 3] * &r[k][ij % 3])))
                 .collect();

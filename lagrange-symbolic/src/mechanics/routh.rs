@@ -8,9 +8,9 @@
 //! antisymmetric coefficients; its velocity-free part holds `−K`, so `K` acts as an extra
 //! potential energy. The ignored coordinates follow by quadrature of `χ̇(t, q, q̇, C)`.
 
+use super::System;
 use crate::cas::{Session, Sym, Var};
 use crate::equations::Reduced;
-use crate::lagrange::{self, System, engine_failure};
 use crate::model::{self, CheckedModel, Item, ModelError};
 
 /// The reduced system of `full` over `model.ignored`.
@@ -47,7 +47,7 @@ pub(crate) fn reduce(
     let rhs: Vec<Sym> = momenta
         .iter()
         .enumerate()
-        .map(|(j, p)| &s.var(Var::Momentum(j)) - &p.substitute_zero(&chi_dot))
+        .map(|(j, p)| &s.var(Var::ConstantMomentum(j)) - &p.substitute_zero(&chi_dot))
         .collect();
     let determinant = det(s, &a);
     if determinant.is_zero() {
@@ -80,7 +80,7 @@ pub(crate) fn reduce(
 
     let mut routhian = lagrangian;
     for (j, v) in chi_dot.iter().enumerate() {
-        routhian = &routhian - &(&s.var(Var::Momentum(j)) * &s.var(*v));
+        routhian = &routhian - &(&s.var(Var::ConstantMomentum(j)) * &s.var(*v));
     }
     let routhian = eliminate(&routhian);
     let retained: Vec<usize> = (0..model.coordinates.len())
@@ -112,15 +112,15 @@ pub(crate) fn reduce(
                 names
                     .into_iter()
                     .enumerate()
-                    .map(|(j, n)| (Var::Momentum(j), n)),
+                    .map(|(j, n)| (Var::ConstantMomentum(j), n)),
             )
             .collect(),
     };
     let name = format!("{}Reduced", model.name);
-    let equations = lagrange::equations(s, &reduced, &name).map_err(engine_failure)?;
+    let equations = super::equations(s, &reduced, &name).map_err(ModelError::whole_model)?;
     let ignored_velocities = s
         .compile(&velocities, &reduced.inputs())
-        .map_err(engine_failure)?;
+        .map_err(ModelError::whole_model)?;
     Ok(Reduced {
         equations,
         ignored: ignored
@@ -130,7 +130,9 @@ pub(crate) fn reduce(
         retained,
         ignored_indices: ignored.clone(),
         ignored_velocities,
-        routhian: s.to_expr(&routhian.printable()).map_err(engine_failure)?,
+        routhian: s
+            .to_expr(&routhian.printable())
+            .map_err(ModelError::whole_model)?,
     })
 }
 
@@ -148,14 +150,14 @@ fn check_cyclic(s: &Session, model: &CheckedModel, full: &System) -> Result<(), 
         };
         if !s
             .vanishes(&full.lagrangian.diff(Var::Coordinate(i)))
-            .map_err(engine_failure)?
+            .map_err(ModelError::whole_model)?
         {
             fail(format!("the Lagrangian depends on it (∂L/∂{chi} ≠ 0)"));
         }
         let dissipated = match &full.dissipation {
             Some(d) => !s
                 .vanishes(&d.diff(Var::Velocity(i)))
-                .map_err(engine_failure)?,
+                .map_err(ModelError::whole_model)?,
             None => false,
         };
         if dissipated {

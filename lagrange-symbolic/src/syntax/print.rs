@@ -1,8 +1,7 @@
-//! Printing of expressions and derived equations as plain text (the model syntax, so
-//! that it can be pasted back) and as LaTeX.
+//! Printing of expressions as plain text (the model syntax, so that it can be pasted
+//! back) and as LaTeX.
 
-use crate::equations::Equations;
-use crate::expr::{Expr, Func, Rational};
+use super::{Expr, Func, PI, Rational};
 
 /// Binding strength of an expression's top operator, for parenthesization.
 fn precedence(e: &Expr) -> u8 {
@@ -192,7 +191,7 @@ pub fn latex(e: &Expr) -> String {
         Expr::Number(r) if r.den == 1 => r.num.to_string(),
         Expr::Number(r) if r.num < 0 => format!("-\\frac{{{}}}{{{}}}", -r.num, r.den),
         Expr::Number(r) => format!("\\frac{{{}}}{{{}}}", r.num, r.den),
-        Expr::Name(n) if n == "pi" => "\\pi".into(),
+        Expr::Name(n) if n == PI => "\\pi".into(),
         Expr::Name(n) => latex_name(n),
         Expr::Velocity(q) => accented("dot", q),
         Expr::Acceleration(q) => accented("ddot", q),
@@ -208,88 +207,6 @@ pub fn latex(e: &Expr) -> String {
         Expr::Call(Func::Log, a) => format!("\\ln\\left({}\\right)", latex(a)),
         Expr::Call(f, a) => format!("\\{}\\left({}\\right)", f.name(), latex(a)),
     }
-}
-
-/// Left-hand side `Σⱼ Mᵢⱼ q̈ⱼ` of equation `i`, skipping zero entries.
-fn inertia_terms(eq: &Equations, i: usize) -> Expr {
-    let zero = Expr::Number(Rational::int(0));
-    let terms: Vec<Expr> = eq.symbolic.mass_matrix[i]
-        .iter()
-        .zip(&eq.coordinates)
-        .filter(|(m, _)| **m != zero && **m != Expr::Add(vec![]))
-        .map(|(m, q)| {
-            let a = Expr::Acceleration(q.clone());
-            match m {
-                Expr::Number(r) if *r == Rational::int(1) => a,
-                Expr::Add(_) => Expr::Mul(vec![m.clone(), a]),
-                Expr::Mul(fs) => Expr::Mul(fs.iter().cloned().chain([a]).collect()),
-                _ => Expr::Mul(vec![m.clone(), a]),
-            }
-        })
-        .collect();
-    Expr::Add(terms)
-}
-
-/// The equations of motion as text, one `Σ Mᵢⱼ ddot(qⱼ) = fᵢ` line per coordinate. With
-/// constraints, each line also carries the reactions `λₖ ∂Gₖ/∂qᵢ`, and one line
-/// `Gₖ := … = 0` per constraint follows.
-pub fn equations_text(eq: &Equations) -> String {
-    let reactions = |q: &str| {
-        constraint_count(eq)
-            .map(|k| format!(" + lambda{k}*dG{k}/d{q}"))
-            .collect::<String>()
-    };
-    let mut lines: Vec<String> = (0..eq.coordinates.len())
-        .map(|i| {
-            let (forcing, reactions) =
-                (text(&eq.symbolic.forcing[i]), reactions(&eq.coordinates[i]));
-            let rhs = match reactions.strip_prefix(" + ") {
-                Some(only) if forcing == "0" => only.to_string(),
-                _ => format!("{forcing}{reactions}"),
-            };
-            format!("{} = {rhs}", text(&inertia_terms(eq, i)))
-        })
-        .collect();
-    if let Some(c) = &eq.constraints {
-        lines.extend(
-            c.text
-                .iter()
-                .enumerate()
-                .map(|(k, g)| format!("G{} := {g} = 0", k + 1)),
-        );
-    }
-    lines.join("\n")
-}
-
-/// The equations of motion as the body of a LaTeX `align` environment, with the
-/// reactions `λₖ ∂Gₖ/∂qᵢ` of any constraints.
-pub fn equations_latex(eq: &Equations) -> String {
-    let reactions = |q: &str| {
-        constraint_count(eq)
-            .map(|k| {
-                format!(
-                    " + \\lambda_{{{k}}} \\frac{{\\partial G_{{{k}}}}}{{\\partial {}}}",
-                    latex_name(q)
-                )
-            })
-            .collect::<String>()
-    };
-    (0..eq.coordinates.len())
-        .map(|i| {
-            format!(
-                "{} &= {}{}",
-                latex(&inertia_terms(eq, i)),
-                latex(&eq.symbolic.forcing[i]),
-                reactions(&eq.coordinates[i])
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(" \\\\\n")
-}
-
-/// `1..=k` for the model's `k` constraints.
-fn constraint_count(eq: &Equations) -> std::ops::RangeInclusive<usize> {
-    1..=eq.constraints.as_ref().map_or(0, |c| c.text.len())
 }
 
 #[cfg(test)]

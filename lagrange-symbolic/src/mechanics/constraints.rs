@@ -6,7 +6,7 @@
 
 use crate::cas::{Session, Sym, Var};
 use crate::equations::ConstraintEquations;
-use crate::print;
+use crate::syntax::print;
 
 /// The constraint programs over the inputs `inputs` for `coordinates` (engine indices).
 pub(crate) fn derive(

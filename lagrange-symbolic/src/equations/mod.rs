@@ -1,9 +1,12 @@
 //! The derived equations of motion of a model, as plain data: what code generators and
 //! printers consume.
 
-use crate::expr::Expr;
-use crate::ir::Program;
+mod print;
+
 use serde::{Deserialize, Serialize};
+
+use crate::ir::Program;
+use crate::syntax::Expr;
 
 /// The input layout shared by every [`Program`] of an [`Equations`]:
 /// `[t, q₀ … q_{n−1}, q̇₀ … q̇_{n−1}, p₀ … p_{m−1}]` (p: parameters).

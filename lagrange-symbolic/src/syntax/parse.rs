@@ -1,116 +1,12 @@
-//! Expressions as written in a model: ordinary math syntax parsed into a small tree.
+//! The parser of model expressions: ordinary math syntax into an [`Expr`] tree.
 //!
 //! Grammar: `+ - * / ^` (`^` binds tightest and is right-associative, unary minus binds
 //! looser than `^`: `-x^2 = -(x^2)`), parentheses, decimal numbers, names, calls of the
 //! functions in [`Func`], and `dot(q)` for the velocity of coordinate `q`.
-//! The same tree carries derived results back out of the engine for printing.
 
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// An exact rational number `num / den` with `den > 0`, as in the model's literals.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Rational {
-    /// Numerator.
-    pub num: i128,
-    /// Denominator, positive.
-    pub den: i128,
-}
-
-impl Rational {
-    /// The integer `n`.
-    pub fn int(n: i128) -> Self {
-        Rational { num: n, den: 1 }
-    }
-
-    /// The nearest `f64`.
-    pub fn to_f64(self) -> f64 {
-        self.num as f64 / self.den as f64
-    }
-}
-
-/// An elementary function that model expressions may call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Func {
-    /// Sine.
-    Sin,
-    /// Cosine.
-    Cos,
-    /// Tangent.
-    Tan,
-    /// Exponential.
-    Exp,
-    /// Natural logarithm.
-    Log,
-    /// Square root.
-    Sqrt,
-    /// Hyperbolic sine.
-    Sinh,
-    /// Hyperbolic cosine.
-    Cosh,
-    /// Hyperbolic tangent.
-    Tanh,
-}
-
-impl Func {
-    /// Every function, for lookup by name.
-    pub const ALL: [Func; 9] = [
-        Func::Sin,
-        Func::Cos,
-        Func::Tan,
-        Func::Exp,
-        Func::Log,
-        Func::Sqrt,
-        Func::Sinh,
-        Func::Cosh,
-        Func::Tanh,
-    ];
-
-    /// The name used in model expressions.
-    pub fn name(self) -> &'static str {
-        match self {
-            Func::Sin => "sin",
-            Func::Cos => "cos",
-            Func::Tan => "tan",
-            Func::Exp => "exp",
-            Func::Log => "log",
-            Func::Sqrt => "sqrt",
-            Func::Sinh => "sinh",
-            Func::Cosh => "cosh",
-            Func::Tanh => "tanh",
-        }
-    }
-
-    /// The function with this name, if any.
-    pub fn from_name(name: &str) -> Option<Func> {
-        Func::ALL.into_iter().find(|f| f.name() == name)
-    }
-}
-
-/// An expression tree.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Expr {
-    /// An exact number.
-    Number(Rational),
-    /// A name: a coordinate, a parameter, `t` or `pi`.
-    Name(String),
-    /// `dot(q)`: the velocity of coordinate `q`.
-    Velocity(String),
-    /// `ddot(q)`: the acceleration of coordinate `q` (only in derived equations).
-    Acceleration(String),
-    /// `-a`.
-    Neg(Box<Expr>),
-    /// `a + b + …`.
-    Add(Vec<Expr>),
-    /// `a * b * …`.
-    Mul(Vec<Expr>),
-    /// `a / b`.
-    Div(Box<Expr>, Box<Expr>),
-    /// `a ^ b`.
-    Pow(Box<Expr>, Box<Expr>),
-    /// `f(a)`.
-    Call(Func, Box<Expr>),
-}
+use super::expr::{Expr, Func, Rational};
 
 /// A parse error at a byte offset of the source text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,39 +39,6 @@ impl Expr {
             )));
         }
         Ok(expr)
-    }
-
-    /// The tree with every name for which `replace` gives an expression replaced by it.
-    pub fn substitute(&self, replace: &impl Fn(&str) -> Option<Expr>) -> Expr {
-        let sub = |e: &Expr| Box::new(e.substitute(replace));
-        match self {
-            Expr::Name(n) => replace(n).unwrap_or_else(|| self.clone()),
-            Expr::Number(_) | Expr::Velocity(_) | Expr::Acceleration(_) => self.clone(),
-            Expr::Neg(a) => Expr::Neg(sub(a)),
-            Expr::Call(f, a) => Expr::Call(*f, sub(a)),
-            Expr::Add(terms) => Expr::Add(terms.iter().map(|e| e.substitute(replace)).collect()),
-            Expr::Mul(factors) => {
-                Expr::Mul(factors.iter().map(|e| e.substitute(replace)).collect())
-            }
-            Expr::Div(a, b) => Expr::Div(sub(a), sub(b)),
-            Expr::Pow(a, b) => Expr::Pow(sub(a), sub(b)),
-        }
-    }
-
-    /// Calls `visit` on every name, velocity and acceleration in the tree.
-    pub fn for_each_leaf(&self, visit: &mut impl FnMut(&Expr)) {
-        match self {
-            Expr::Number(_) => {}
-            Expr::Name(_) | Expr::Velocity(_) | Expr::Acceleration(_) => visit(self),
-            Expr::Neg(a) | Expr::Call(_, a) => a.for_each_leaf(visit),
-            Expr::Add(terms) | Expr::Mul(terms) => {
-                terms.iter().for_each(|e| e.for_each_leaf(visit));
-            }
-            Expr::Div(a, b) | Expr::Pow(a, b) => {
-                a.for_each_leaf(visit);
-                b.for_each_leaf(visit);
-            }
-        }
     }
 }
 
@@ -407,62 +270,9 @@ impl Parser<'_> {
         let value = if scale >= 0 {
             Rational::int(mantissa.checked_mul(power).ok_or_else(too_long)?)
         } else {
-            reduce(mantissa, power)
+            Rational::new(mantissa, power)
         };
         Ok(Expr::Number(value))
-    }
-}
-
-impl Expr {
-    /// The expression's value in `f64`, with `leaf` giving the value of each name,
-    /// velocity and acceleration (`pi` is π unless `leaf` gives it). The error is the
-    /// first leaf without a value.
-    pub fn evaluate(&self, leaf: &impl Fn(&Expr) -> Option<f64>) -> Result<f64, Expr> {
-        let eval = |e: &Expr| e.evaluate(leaf);
-        Ok(match self {
-            Expr::Number(r) => r.to_f64(),
-            Expr::Name(n) if n == crate::model::PI => leaf(self).unwrap_or(std::f64::consts::PI),
-            Expr::Name(_) | Expr::Velocity(_) | Expr::Acceleration(_) => {
-                leaf(self).ok_or_else(|| self.clone())?
-            }
-            Expr::Neg(a) => -eval(a)?,
-            Expr::Add(terms) => terms.iter().map(eval).sum::<Result<f64, _>>()?,
-            Expr::Mul(factors) => factors.iter().map(eval).product::<Result<f64, _>>()?,
-            Expr::Div(a, b) => eval(a)? / eval(b)?,
-            Expr::Pow(a, b) => match **b {
-                Expr::Number(r) if r.den == 1 && i32::try_from(r.num).is_ok() => {
-                    eval(a)?.powi(r.num as i32)
-                }
-                _ => eval(a)?.powf(eval(b)?),
-            },
-            Expr::Call(f, a) => {
-                let x = eval(a)?;
-                match f {
-                    Func::Sin => x.sin(),
-                    Func::Cos => x.cos(),
-                    Func::Tan => x.tan(),
-                    Func::Exp => x.exp(),
-                    Func::Log => x.ln(),
-                    Func::Sqrt => x.sqrt(),
-                    Func::Sinh => x.sinh(),
-                    Func::Cosh => x.cosh(),
-                    Func::Tanh => x.tanh(),
-                }
-            }
-        })
-    }
-}
-
-/// `num / den` in lowest terms.
-pub fn reduce(num: i128, den: i128) -> Rational {
-    fn gcd(a: i128, b: i128) -> i128 {
-        if b == 0 { a.abs() } else { gcd(b, a % b) }
-    }
-    let g = gcd(num, den).max(1);
-    let sign = if den < 0 { -1 } else { 1 };
-    Rational {
-        num: sign * num / g,
-        den: sign * den / g,
     }
 }
 
@@ -539,28 +349,5 @@ mod tests {
         assert!(e.message.contains("coordinate"), "{e}");
         let e = Expr::parse("a b").unwrap_err();
         assert_eq!(e.offset, 2);
-    }
-
-    #[test]
-    fn evaluation_follows_the_grammar() {
-        let leaf = |e: &Expr| match e {
-            Expr::Name(n) if n == "x" => Some(2.0),
-            Expr::Velocity(q) if q == "x" => Some(3.0),
-            Expr::Acceleration(q) if q == "x" => Some(-1.0),
-            _ => None,
-        };
-        let value = |s: &str| Expr::parse(s).unwrap().evaluate(&leaf);
-        assert_eq!(value("-x^2 + 1/2*dot(x)"), Ok(-2.5));
-        assert_eq!(value("2^3^2"), Ok(512.0));
-        assert_eq!(value("x*ddot(x) - 6/x"), Ok(-5.0));
-        assert_eq!(value("(-x)^3"), Ok(-8.0));
-        assert_eq!(value("sqrt(x^2) + exp(0) + log(1)"), Ok(3.0));
-        assert!((value("sin(pi/2)*cos(0) + tan(0)").unwrap() - 1.0).abs() < 1e-15);
-        assert_eq!(
-            value("sinh(0) + cosh(0) + tanh(0) + x^(1/2)"),
-            Ok(1.0 + 2f64.sqrt())
-        );
-        assert_eq!(value("x + y*dot(x)"), Err(name("y")));
-        assert_eq!(value("dot(y)"), Err(Expr::Velocity("y".into())));
     }
 }

@@ -1,0 +1,231 @@
+//! Lagrange's equations (Thomson & Tait §318, eq. 24) for a checked model:
+//!
+//! `d/dt(∂L/∂q̇ᵢ) − ∂L/∂qᵢ = Qᵢ − ∂F/∂q̇ᵢ`, expanded into `M q̈ = f` with
+//! `M = ∂²L/∂q̇∂q̇` and
+//! `fᵢ = ∂L/∂qᵢ − Σⱼ ∂²L/∂q̇ᵢ∂qⱼ q̇ⱼ − ∂²L/∂q̇ᵢ∂t + Qᵢ − ∂F/∂q̇ᵢ`.
+//! `M` is never inverted symbolically: the generated code solves for `q̈` numerically.
+
+use super::System;
+use crate::cas::{Session, Sym, Var};
+use crate::equations::{Conserved, Equations, Programs, Symbolic};
+
+/// Lagrange's equations and integrals of `system`, lowered to programs.
+pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equations, String> {
+    let n = system.coordinates.len();
+    let q = |i: usize| Var::Coordinate(system.coordinates[i].0);
+    let v = |i: usize| Var::Velocity(system.coordinates[i].0);
+    let lagrangian = &system.lagrangian;
+    let forces = &system.forces;
+    let dissipation = &system.dissipation;
+
+    let momenta: Vec<Sym> = (0..n).map(|i| lagrangian.diff(v(i))).collect();
+    let mass: Vec<Vec<Sym>> = momenta
+        .iter()
+        .map(|p| (0..n).map(|j| p.diff(v(j))).collect())
+        .collect();
+    let gradient: Vec<Sym> = (0..n).map(|i| lagrangian.diff(q(i))).collect();
+    // ṗ = ∂L/∂q + Q − ∂F/∂q̇.
+    let momentum_rate: Vec<Sym> = (0..n)
+        .map(|i| {
+            let mut rate = gradient[i].clone();
+            if let Some(f) = &forces[i] {
+                rate = &rate + f;
+            }
+            if let Some(d) = dissipation {
+                rate = &rate - &d.diff(v(i));
+            }
+            rate
+        })
+        .collect();
+    // f = ṗ − Σⱼ ∂p/∂qⱼ q̇ⱼ − ∂p/∂t.
+    let momentum_jacobian: Vec<Vec<Sym>> = momenta
+        .iter()
+        .map(|p| (0..n).map(|j| p.diff(q(j))).collect())
+        .collect();
+    let forcing: Vec<Sym> = (0..n)
+        .map(|i| {
+            let mut f = &momentum_rate[i] - &momenta[i].diff(Var::Time);
+            for (j, dp) in momentum_jacobian[i].iter().enumerate() {
+                f = &f - &(dp * &s.var(v(j)));
+            }
+            f
+        })
+        .collect();
+    let hessian: Vec<Sym> = gradient
+        .iter()
+        .flat_map(|g| (0..n).map(move |j| g.diff(q(j))))
+        .collect();
+    let mut jacobi = -lagrangian;
+    for (i, p) in momenta.iter().enumerate() {
+        jacobi = &jacobi + &(&s.var(v(i)) * p);
+    }
+    let energy = system.energy.clone().unwrap_or_else(|| jacobi.clone());
+
+    // A moving constraint does work through its reaction, like an explicit time in L.
+    let explicit_time = lagrangian.contains(Var::Time)
+        || forces.iter().flatten().any(|f| f.contains(Var::Time))
+        || dissipation.as_ref().is_some_and(|d| d.contains(Var::Time))
+        || system.constraints.iter().any(|g| g.contains(Var::Time));
+    let free_gradient = s.vanishing(&gradient)?;
+    let dissipation_rates: Vec<Sym> = match dissipation {
+        Some(d) => (0..n).map(|i| d.diff(v(i))).collect(),
+        None => Vec::new(),
+    };
+    let undissipated = s.vanishing(&dissipation_rates)?;
+    let cyclic: Vec<usize> = (0..n)
+        .filter(|&i| {
+            free_gradient[i]
+                && forces[i].is_none()
+                && undissipated.get(i).copied().unwrap_or(true)
+                && !system.constraints.iter().any(|g| g.contains(q(i)))
+        })
+        .collect();
+    let velocities: Vec<Var> = (0..n).map(v).collect();
+    let velocity_split =
+        split_by_velocity_degree(s, &system.split_source, &velocities, &momenta, &mass);
+    let kinetic_form = system.energy.is_some();
+    let homogeneous_kinetic = match (&velocity_split, kinetic_form) {
+        (Some([_, t1, t0]), true) => s.vanishes(t1)? && s.vanishes(t0)?,
+        _ => false,
+    };
+    let conservative = forces.iter().all(Option::is_none) && dissipation.is_none();
+    let conserved = match (conservative && !explicit_time, homogeneous_kinetic) {
+        (false, _) => Conserved::None,
+        (true, true) => Conserved::Energy,
+        (true, false) => Conserved::JacobiIntegral,
+    };
+
+    let inputs = system.inputs();
+    let flat_mass: Vec<Sym> = mass.iter().flatten().cloned().collect();
+    let dynamics_outputs: Vec<Sym> = flat_mass.iter().chain(&forcing).cloned().collect();
+    let flat_momentum_jacobian: Vec<Sym> = momentum_jacobian.into_iter().flatten().collect();
+    let compile = |outputs: &[Sym]| s.compile(outputs, &inputs);
+    let programs = Programs {
+        dynamics: compile(&dynamics_outputs)?,
+        lagrangian: compile(std::slice::from_ref(lagrangian))?,
+        energy: compile(std::slice::from_ref(&energy))?,
+        jacobi_integral: compile(std::slice::from_ref(&jacobi))?,
+        momenta: compile(&momenta)?,
+        momentum_rate: compile(&momentum_rate)?,
+        momentum_jacobian: compile(&flat_momentum_jacobian)?,
+        lagrangian_hessian: compile(&hessian)?,
+    };
+
+    let constraints = if system.constraints.is_empty() {
+        None
+    } else {
+        let coordinates: Vec<usize> = system.coordinates.iter().map(|(i, _)| *i).collect();
+        Some(super::constraints::derive(
+            s,
+            &system.constraints,
+            &coordinates,
+            &inputs,
+        )?)
+    };
+    let show = |x: &Sym| s.to_expr(&x.printable());
+    let show_all = |xs: &[Sym]| xs.iter().map(show).collect::<Result<Vec<_>, _>>();
+    let symbolic = Symbolic {
+        lagrangian: show(lagrangian)?,
+        mass_matrix: mass
+            .iter()
+            .map(|row| show_all(row))
+            .collect::<Result<_, _>>()?,
+        forcing: show_all(&forcing)?,
+        momenta: show_all(&momenta)?,
+        energy: show(&energy)?,
+        jacobi_integral: show(&jacobi)?,
+        velocity_split: velocity_split
+            .map(|[t2, t1, t0]| Ok::<_, String>([show(&t2)?, show(&t1)?, show(&t0)?]))
+            .transpose()?,
+    };
+    Ok(Equations {
+        name: name.to_string(),
+        coordinates: system.coordinates.iter().map(|(_, n)| n.clone()).collect(),
+        parameters: system.parameters.iter().map(|(_, n)| n.clone()).collect(),
+        from_kinetic_potential: kinetic_form,
+        conservative,
+        explicit_time,
+        cyclic,
+        conserved,
+        programs,
+        constraints,
+        symbolic,
+    })
+}
+
+/// `[X₂, X₁, X₀]`: the parts of `x` (`T`, or `L` for a model given by `L`) homogeneous of
+/// degree 2, 1 and 0 in the velocities, from its derivatives at `q̇ = 0`:
+/// `X₀ = x|₀`, `X₁ = Σ q̇ᵢ (∂x/∂q̇ᵢ)|₀`, `X₂ = ½ Σ q̇ᵢ q̇ⱼ ∂²x/∂q̇ᵢ∂q̇ⱼ`.
+/// `∂x/∂q̇` are the momenta and `∂²x/∂q̇∂q̇` the mass matrix (`V` has no velocities).
+/// Exact when the mass matrix is free of velocities; `None` otherwise.
+fn split_by_velocity_degree(
+    s: &Session,
+    x: &Sym,
+    velocities: &[Var],
+    momenta: &[Sym],
+    mass: &[Vec<Sym>],
+) -> Option<[Sym; 3]> {
+    if mass
+        .iter()
+        .flatten()
+        .any(|m| velocities.iter().any(|&v| m.contains(v)))
+    {
+        return None;
+    }
+    let v = |i: usize| s.var(velocities[i]);
+    let at_rest = |e: &Sym| e.substitute_zero(velocities);
+    let x0 = at_rest(x);
+    let mut x1 = s.int(0);
+    let mut x2 = s.int(0);
+    for (i, (p, row)) in momenta.iter().zip(mass).enumerate() {
+        x1 = &x1 + &(&v(i) * &at_rest(p));
+        for (j, m) in row.iter().enumerate() {
+            x2 = &x2 + &(&(&v(i) * &v(j)) * m);
+        }
+    }
+    Some([&x2 * &s.half(), x1, x0])
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cas::{self, Names};
+    use crate::equations::Conserved;
+    use crate::model::Model;
+    use crate::syntax::Expr;
+
+    #[test]
+    fn kinetic_energy_splits_by_velocity_degree() {
+        // Thomson & Tait §319 Example E (axes turning at the rate w):
+        // T₂ = ½m(ẋ² + ẏ²), T₁ = m w (x ẏ − y ẋ), T₀ = ½ m w² (x² + y²).
+        let model = Model {
+            name: "E".into(),
+            coordinates: vec!["x".into(), "y".into()],
+            parameters: vec!["m".into(), "w".into()],
+            kinetic: Some("1/2*m*((dot(x) - w*y)^2 + (dot(y) + w*x)^2)".into()),
+            ..Model::default()
+        };
+        let eq = crate::derive(&model).unwrap().full;
+        assert_eq!(eq.conserved, Conserved::JacobiIntegral);
+        let [t2, t1, t0] = eq.symbolic.velocity_split.clone().unwrap();
+        let expected = [
+            "1/2*m*(dot(x)^2 + dot(y)^2)",
+            "m*w*(x*dot(y) - y*dot(x))",
+            "1/2*m*w^2*(x^2 + y^2)",
+        ];
+        let names = Names {
+            coordinates: model.coordinates.clone(),
+            parameters: model.parameters.clone(),
+            momenta: Vec::new(),
+        };
+        let parts = [t2, t1, t0];
+        let expected: Vec<Expr> = expected.iter().map(|e| Expr::parse(e).unwrap()).collect();
+        let differences_vanish = cas::session(names, move |s| {
+            Ok(parts
+                .iter()
+                .zip(&expected)
+                .all(|(got, want)| (&s.expr(got).unwrap() - &s.expr(want).unwrap()).is_zero()))
+        })
+        .unwrap();
+        assert!(differences_vanish);
+    }
+}

@@ -1,0 +1,15 @@
+//! The mechanics: a checked model's symbolic [`System`], Lagrange's equations, Routh's
+//! reduction over ignored coordinates, holonomic constraints, and the kinetic energy of
+//! particles and rigid bodies. Everything here runs inside an engine session.
+
+mod constraints;
+mod euler_lagrange;
+mod kinetic;
+mod rotation;
+mod routh;
+mod system;
+
+pub(crate) use euler_lagrange::equations;
+pub(crate) use kinetic::orthogonality;
+pub(crate) use routh::reduce;
+pub(crate) use system::System;

@@ -1,0 +1,76 @@
+//! What the equations are derived from, in symbolic form: the Lagrangian, the forces,
+//! the dissipation and the constraints of a checked model.
+
+use super::kinetic;
+use crate::cas::{Session, Sym, Var};
+use crate::model::{CheckedModel, Energy};
+
+/// What equations are derived from, in symbolic form.
+pub(crate) struct System {
+    /// `L`.
+    pub lagrangian: Sym,
+    /// `T + V`, when the model gives `T` and `V`.
+    pub energy: Option<Sym>,
+    /// `T` when given, else `L`: the function split by degree in the velocities.
+    pub split_source: Sym,
+    /// Generalized force on each coordinate of `coordinates`.
+    pub forces: Vec<Option<Sym>>,
+    /// Rayleigh dissipation function.
+    pub dissipation: Option<Sym>,
+    /// The coordinates, as indices of [`Var::Coordinate`], with their names.
+    pub coordinates: Vec<(usize, String)>,
+    /// The inputs after time, coordinates and velocities, with their names.
+    pub parameters: Vec<(Var, String)>,
+    /// Holonomic constraints `G(t, q) = 0`.
+    pub constraints: Vec<Sym>,
+}
+
+impl System {
+    /// The engine variables of the [`Inputs`](crate::equations::Inputs) layout: time,
+    /// coordinates, velocities, parameters.
+    pub fn inputs(&self) -> Vec<Var> {
+        std::iter::once(Var::Time)
+            .chain(self.coordinates.iter().map(|(i, _)| Var::Coordinate(*i)))
+            .chain(self.coordinates.iter().map(|(i, _)| Var::Velocity(*i)))
+            .chain(self.parameters.iter().map(|(var, _)| *var))
+            .collect()
+    }
+
+    /// The symbolic form of a checked model.
+    pub fn of_model(s: &Session, model: &CheckedModel) -> Result<System, String> {
+        let (lagrangian, energy, split_source) = match &model.energy {
+            Energy::KineticPotential { kinetic, potential } => {
+                let t = &s.expr(kinetic)? + &kinetic::of_bodies(s, model)?;
+                let v = s.expr(potential)?;
+                (&t - &v, Some(&t + &v), t)
+            }
+            Energy::Lagrangian(l) => {
+                let l = s.expr(l)?;
+                (l.clone(), None, l)
+            }
+        };
+        Ok(System {
+            lagrangian,
+            energy,
+            split_source,
+            forces: model
+                .forces
+                .iter()
+                .map(|f| f.as_ref().map(|f| s.expr(f)).transpose())
+                .collect::<Result<_, _>>()?,
+            dissipation: model.dissipation.as_ref().map(|f| s.expr(f)).transpose()?,
+            coordinates: model.coordinates.iter().cloned().enumerate().collect(),
+            parameters: model
+                .parameters
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (Var::Parameter(i), p.clone()))
+                .collect(),
+            constraints: model
+                .constraints
+                .iter()
+                .map(|g| s.expr(g))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+}

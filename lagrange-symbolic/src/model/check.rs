@@ -1,0 +1,329 @@
+//! The checks of a written [`Model`] into a [`CheckedModel`]: names, energies, forces,
+//! ignored coordinates and constraints. Every error is found from the text alone.
+
+use std::collections::{HashMap, HashSet};
+
+use super::scope::Scope;
+use super::{CheckedModel, Energy, Item, Model, ModelError};
+use crate::syntax::{Expr, Func, PI, Rational, TIME};
+
+impl Model {
+    /// Checks the model; on failure returns every problem found, not just the first.
+    pub fn check(&self) -> Result<CheckedModel, Vec<ModelError>> {
+        let mut errors = Vec::new();
+        let mut err = |item, message: String| errors.push(ModelError { item, message });
+
+        let reserved = |name: &str| name == TIME || name == PI || Func::from_name(name).is_some();
+        let mut seen = HashSet::new();
+        if self.coordinates.is_empty() {
+            err(
+                Item::Coordinates,
+                "no generalized coordinates: declare them with `coordinates(q1, q2, …)`".into(),
+            );
+        }
+        for (i, q) in self.coordinates.iter().enumerate() {
+            if reserved(q) || q == "dot" {
+                err(
+                    Item::Coordinate(i),
+                    format!("`{q}` is reserved and cannot be a coordinate"),
+                );
+            } else if !seen.insert(q.as_str()) {
+                err(
+                    Item::Coordinate(i),
+                    format!("coordinate `{q}` is declared twice"),
+                );
+            }
+        }
+        for (i, p) in self.parameters.iter().enumerate() {
+            if self.coordinates.contains(p) {
+                err(
+                    Item::Parameter(i),
+                    format!(
+                        "`{p}` is both a parameter (field) and a coordinate: rename one of them"
+                    ),
+                );
+            } else if reserved(p) {
+                err(
+                    Item::Parameter(i),
+                    format!("`{p}` is reserved and cannot be a parameter"),
+                );
+            }
+        }
+
+        let mut scope = Scope {
+            model: self,
+            components: HashMap::new(),
+        };
+        let (particles, bodies) = self.check_bodies(&mut scope, &mut errors);
+        let parse =
+            |item: Item, source: &str, allow_velocity: bool, errors: &mut Vec<ModelError>| {
+                scope
+                    .parse(item, source, allow_velocity)
+                    .map_err(|e| errors.extend(e))
+                    .ok()
+            };
+        let energy = match (&self.lagrangian, &self.kinetic, &self.potential) {
+            (Some(l), None, None) => {
+                parse(Item::Lagrangian, l, true, &mut errors).map(Energy::Lagrangian)
+            }
+            (Some(_), _, _) => {
+                errors.push(ModelError {
+                    item: Item::Lagrangian,
+                    message: "give either `lagrangian` or `kinetic`/`potential`, not both".into(),
+                });
+                None
+            }
+            (None, Some(t), v) => {
+                let kinetic = parse(Item::Kinetic, t, true, &mut errors);
+                let potential = match v {
+                    Some(v) => parse(Item::Potential, v, false, &mut errors),
+                    None => Some(Expr::Number(Rational::int(0))),
+                };
+                kinetic
+                    .zip(potential)
+                    .map(|(kinetic, potential)| Energy::KineticPotential { kinetic, potential })
+            }
+            (None, None, v) if !(self.particles.is_empty() && self.bodies.is_empty()) => {
+                let potential = match v {
+                    Some(v) => parse(Item::Potential, v, false, &mut errors),
+                    None => Some(Expr::Number(Rational::int(0))),
+                };
+                potential.map(|potential| Energy::KineticPotential {
+                    kinetic: Expr::Number(Rational::int(0)),
+                    potential,
+                })
+            }
+            (None, None, _) => {
+                errors.push(ModelError {
+                    item: Item::Model,
+                    message: "no kinetic energy or Lagrangian: add `kinetic = \"…\"` (with `potential = \"…\"`), `particle(…)`/`body(…)`, or `lagrangian = \"…\"`".into(),
+                });
+                None
+            }
+        };
+
+        let mut forces = vec![None; self.coordinates.len()];
+        for (i, (q, source)) in self.forces.iter().enumerate() {
+            let Some(index) = self.coordinates.iter().position(|c| c == q) else {
+                errors.push(ModelError {
+                    item: Item::Force(i),
+                    message: format!("force on `{q}`, which is not a declared coordinate"),
+                });
+                continue;
+            };
+            if forces[index].is_some() {
+                errors.push(ModelError {
+                    item: Item::Force(i),
+                    message: format!("two forces on `{q}`: give their sum once"),
+                });
+                continue;
+            }
+            forces[index] = parse(Item::Force(i), source, true, &mut errors);
+        }
+        let ignored = self.check_ignored(&forces, &mut errors);
+        let constraints = self.check_constraints(&scope, &mut errors);
+        let dissipation = self
+            .dissipation
+            .as_ref()
+            .and_then(|f| parse(Item::Dissipation, f, true, &mut errors));
+
+        match energy {
+            Some(energy) if errors.is_empty() => Ok(CheckedModel {
+                name: self.name.clone(),
+                coordinates: self.coordinates.clone(),
+                parameters: self.parameters.clone(),
+                energy,
+                forces,
+                dissipation,
+                ignored,
+                constraints,
+                particles,
+                bodies,
+            }),
+            _ => Err(errors),
+        }
+    }
+}
+
+impl Model {
+    /// Resolves `ignore(...)`: declared coordinates, once each, at least one retained, no
+    /// force acting on them, and a free name for the constant momentum field.
+    fn check_ignored(&self, forces: &[Option<Expr>], errors: &mut Vec<ModelError>) -> Vec<usize> {
+        let mut ignored = Vec::new();
+        for (i, chi) in self.ignore.iter().enumerate() {
+            let mut err = |message: String| {
+                errors.push(ModelError {
+                    item: Item::Ignore(i),
+                    message,
+                })
+            };
+            let Some(index) = self.coordinates.iter().position(|q| q == chi) else {
+                err(format!(
+                    "cannot ignore `{chi}`: it is not a declared coordinate"
+                ));
+                continue;
+            };
+            if ignored.contains(&index) {
+                err(format!("`{chi}` is ignored twice"));
+                continue;
+            }
+            if forces[index].is_some() {
+                err(format!(
+                    "cannot ignore `{chi}`: it is not cyclic, a generalized force acts on it"
+                ));
+            }
+            let momentum = momentum_name(chi);
+            if self.parameters.contains(&momentum) {
+                err(format!(
+                    "cannot ignore `{chi}`: the reduced system's field `{momentum}` (its constant momentum) is already a parameter"
+                ));
+            }
+            ignored.push(index);
+        }
+        if !self.coordinates.is_empty() && ignored.len() == self.coordinates.len() {
+            errors.push(ModelError {
+                item: Item::Ignore(0),
+                message: "every coordinate is ignored: keep at least one".into(),
+            });
+        }
+        ignored
+    }
+}
+
+impl Model {
+    /// Parses the constraints: functions of `t`, the coordinates and the parameters, at
+    /// least one coordinate each, fewer constraints than coordinates, and no `ignore`
+    /// beside them.
+    fn check_constraints(&self, scope: &Scope<'_>, errors: &mut Vec<ModelError>) -> Vec<Expr> {
+        let mut constraints = Vec::new();
+        for (i, source) in self.constraints.iter().enumerate() {
+            let item = Item::Constraint(i);
+            match scope.parse(item, source, false) {
+                Ok(g) => {
+                    let mut coordinate = false;
+                    g.for_each_leaf(&mut |leaf| {
+                        coordinate |= matches!(leaf, Expr::Name(n) if self.coordinates.contains(n));
+                    });
+                    if !coordinate {
+                        errors.push(ModelError {
+                            item,
+                            message: format!(
+                                "the constraint `{source} = 0` involves no coordinate"
+                            ),
+                        });
+                    }
+                    constraints.push(g);
+                }
+                Err(e) => errors.extend(e),
+            }
+        }
+        if !self.constraints.is_empty() && self.constraints.len() >= self.coordinates.len() {
+            errors.push(ModelError {
+                item: Item::Constraint(self.coordinates.len().saturating_sub(1).min(self.constraints.len() - 1)),
+                message: format!(
+                    "{} constraints on {} coordinates leave no freedom: give fewer constraints than coordinates",
+                    self.constraints.len(),
+                    self.coordinates.len()
+                ),
+            });
+        }
+        if !self.constraints.is_empty() && !self.ignore.is_empty() {
+            errors.push(ModelError {
+                item: Item::Ignore(0),
+                message: "`ignore(...)` together with constraints is not supported".into(),
+            });
+        }
+        constraints
+    }
+}
+
+/// The name of the constant momentum of ignored coordinate `chi` (a field of the reduced
+/// system).
+pub fn momentum_name(chi: &str) -> String {
+    format!("p_{chi}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pendulum() -> Model {
+        Model {
+            name: "Pendulum".into(),
+            coordinates: vec!["theta".into()],
+            parameters: vec!["m".into(), "l".into(), "g".into()],
+            kinetic: Some("1/2*m*l^2*dot(theta)^2".into()),
+            potential: Some("-m*g*l*cos(theta)".into()),
+            ..Model::default()
+        }
+    }
+
+    fn messages(model: &Model) -> Vec<(Item, String)> {
+        model
+            .check()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| (e.item, e.message))
+            .collect()
+    }
+
+    #[test]
+    fn a_valid_model_checks() {
+        let checked = pendulum().check().unwrap();
+        assert!(matches!(checked.energy, Energy::KineticPotential { .. }));
+        assert_eq!(checked.forces, vec![None]);
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_item() {
+        let mut model = pendulum();
+        model.potential = Some("k*dot(theta)".into());
+        model.forces = vec![("phi".into(), "1".into())];
+        model.parameters.push("theta".into());
+        let errors = messages(&model);
+        assert_eq!(errors.len(), 4, "{errors:?}");
+        assert!(
+            errors
+                .iter()
+                .any(|(i, m)| *i == Item::Parameter(3) && m.contains("both a parameter"))
+        );
+        assert!(
+            errors
+                .iter()
+                .any(|(i, m)| *i == Item::Potential && m.contains("unknown name `k`"))
+        );
+        assert!(
+            errors
+                .iter()
+                .any(|(i, m)| *i == Item::Potential && m.contains("velocity `dot(theta)`"))
+        );
+        assert!(
+            errors
+                .iter()
+                .any(|(i, m)| *i == Item::Force(0) && m.contains("`phi`"))
+        );
+    }
+
+    #[test]
+    fn missing_pieces_are_errors() {
+        let model = Model {
+            name: "Empty".into(),
+            ..Model::default()
+        };
+        let errors = messages(&model);
+        assert!(errors.iter().any(|(i, _)| *i == Item::Coordinates));
+        assert!(
+            errors
+                .iter()
+                .any(|(i, m)| *i == Item::Model && m.contains("no kinetic energy"))
+        );
+    }
+
+    #[test]
+    fn lagrangian_excludes_kinetic() {
+        let mut model = pendulum();
+        model.lagrangian = Some("dot(theta)^2".into());
+        let errors = messages(&model);
+        assert_eq!(errors[0].0, Item::Lagrangian);
+    }
+}

@@ -1,0 +1,73 @@
+//! The checked form of a model: expressions parsed, names resolved.
+
+use super::Axis;
+use crate::syntax::Expr;
+
+/// A 3×3 matrix of expressions.
+pub type Matrix3 = [[Expr; 3]; 3];
+
+/// A validated model: expressions parsed, names resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckedModel {
+    /// The model's name.
+    pub name: String,
+    /// Generalized coordinates, in order.
+    pub coordinates: Vec<String>,
+    /// Parameters, in order.
+    pub parameters: Vec<String>,
+    /// How the Lagrangian is given.
+    pub energy: Energy,
+    /// Generalized force on each coordinate (`None`: no force), indexed like `coordinates`.
+    pub forces: Vec<Option<Expr>>,
+    /// Rayleigh dissipation function.
+    pub dissipation: Option<Expr>,
+    /// Indices of the coordinates to ignore (Routh's reduction), in the order given.
+    pub ignored: Vec<usize>,
+    /// Holonomic constraints `G(t, q) = 0`.
+    pub constraints: Vec<Expr>,
+    /// Point masses: (mass, position).
+    pub particles: Vec<(Expr, Vec<Expr>)>,
+    /// Rigid bodies.
+    pub bodies: Vec<CheckedBody>,
+}
+
+/// The parametrization of a checked body's rotation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Orientation {
+    /// An explicit matrix.
+    Matrix(Box<Matrix3>),
+    /// A rotation about a fixed axis through the angle.
+    About(Axis, Expr),
+    /// z-x-z Euler angles.
+    EulerZxz([Expr; 3]),
+}
+
+/// A checked rigid body, everything as expressions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckedBody {
+    /// The name, for messages.
+    pub name: String,
+    /// The mass.
+    pub mass: Expr,
+    /// The inertia tensor about the centre of mass, body frame.
+    pub inertia: Matrix3,
+    /// The orientation (rotation body frame → fixed frame), as it was given: the angular
+    /// velocity has a closed form for the named ones.
+    pub orientation: Orientation,
+    /// The centre of mass.
+    pub position: [Expr; 3],
+}
+
+/// The Lagrangian of a checked model.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Energy {
+    /// `L = T − V`.
+    KineticPotential {
+        /// `T`.
+        kinetic: Expr,
+        /// `V` (zero when not given).
+        potential: Expr,
+    },
+    /// `L` given directly.
+    Lagrangian(Expr),
+}

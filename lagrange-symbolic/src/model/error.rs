@@ -1,0 +1,78 @@
+//! Errors of a model, each about one item of it.
+
+use std::fmt;
+
+/// The part of a [`Model`] an error is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Item {
+    /// The model as a whole.
+    Model,
+    /// The coordinate list as a whole (e.g. it is missing).
+    Coordinates,
+    /// Coordinate `i`.
+    Coordinate(usize),
+    /// Parameter `i`.
+    Parameter(usize),
+    /// The kinetic energy.
+    Kinetic,
+    /// The potential energy.
+    Potential,
+    /// The Lagrangian.
+    Lagrangian,
+    /// Generalized force `i` (in the order of [`Model::forces`]).
+    Force(usize),
+    /// The dissipation function.
+    Dissipation,
+    /// Ignored coordinate `i` (in the order of [`Model::ignore`]).
+    Ignore(usize),
+    /// Constraint `i` (in the order of [`Model::constraints`]).
+    Constraint(usize),
+    /// Particle `i`.
+    Particle(usize),
+    /// Body `i`.
+    Body(usize),
+}
+
+/// A problem with a model, and the item it is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelError {
+    /// Where the problem is.
+    pub item: Item,
+    /// What is wrong, in a sentence that names the offending thing.
+    pub message: String,
+}
+
+impl ModelError {
+    /// A failure about the model as a whole that is not in any one item (the engine
+    /// failed, a stored derivation is unusable), as the error list the pipeline returns.
+    pub fn whole_model(message: String) -> Vec<Self> {
+        vec![ModelError {
+            item: Item::Model,
+            message,
+        }]
+    }
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+pub(super) fn item_label(item: Item) -> &'static str {
+    match item {
+        Item::Kinetic => "the kinetic energy",
+        Item::Potential => "the potential energy",
+        Item::Lagrangian => "the Lagrangian",
+        Item::Force(_) => "the generalized force",
+        Item::Dissipation => "the dissipation function",
+        Item::Constraint(_) => "the constraint",
+        Item::Particle(_) => "the particle",
+        Item::Body(_) => "the body",
+        Item::Model
+        | Item::Coordinates
+        | Item::Coordinate(_)
+        | Item::Parameter(_)
+        | Item::Ignore(_) => "the model",
+    }
+}

@@ -1,0 +1,20 @@
+//! A mechanical model as a front end declares it (the derive's attributes or a model
+//! file), and its validation into a [`CheckedModel`] whose expressions are parsed and
+//! refer only to known names.
+//!
+//! Validation needs no computer algebra: every error here is found from the text alone,
+//! and each names the [`Item`] it is about so that a front end can point at it.
+
+mod bodies;
+mod check;
+mod checked;
+mod error;
+mod rotation;
+mod scope;
+mod written;
+
+pub use check::momentum_name;
+pub use checked::{CheckedBody, CheckedModel, Energy, Matrix3, Orientation};
+pub use error::{Item, ModelError};
+pub use rotation::{Axis, Rotation};
+pub use written::{Body, Model, Particle};
