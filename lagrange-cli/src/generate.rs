@@ -61,7 +61,7 @@ macro_rules! template {
         Template {
             path: $path,
             output: $output,
-            builtin: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/templates/", $path)),
+            builtin: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../templates/", $path)),
         }
     };
 }

@@ -10,10 +10,10 @@
 
 use std::sync::Arc;
 
-use lagrange::core::constrained::CONSISTENCY_TOLERANCE;
-use lagrange::core::system::solve_accelerations;
-use lagrange::nalgebra::{SMatrix, SVector};
-use lagrange::{Conserved, ConstrainedSystem, Error, LagrangianSystem};
+use lagrange_core::constrained::CONSISTENCY_TOLERANCE;
+use lagrange_core::nalgebra::{SMatrix, SVector};
+use lagrange_core::system::solve_accelerations;
+use lagrange_core::{Conserved, ConstrainedSystem, Error, LagrangianSystem};
 use lagrange_symbolic::equations::{self, ConstraintEquations, Equations};
 use lagrange_symbolic::ir::Program;
 

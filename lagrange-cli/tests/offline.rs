@@ -1,4 +1,4 @@
-//! Builds without the engine: `tests/offline-crate` depends on `lagrange` with its
+//! Builds without the engine: `lagrange-cli/tests/offline-crate` depends on `lagrange` with its
 //! `engine` feature off, so every `#[derive(Lagrangian)]` expands from the crate's
 //! checked-in `.lagrange/` folder. The test checks that symbolica is not in that crate's
 //! dependency tree, that its results equal the engine build's bit for bit, that a changed
@@ -12,12 +12,18 @@ use std::process::{Command, Output};
 #[path = "offline-crate/src/models.rs"]
 mod models;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+/// The workspace: the facade crate `lagrange` and the shared target folder.
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("lagrange-cli sits in the workspace")
+        .to_path_buf()
 }
 
 fn offline_crate() -> PathBuf {
-    root().join("tests").join("offline-crate")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("offline-crate")
 }
 
 /// Cargo with its own target folder and no offline or prepare switches inherited.
@@ -25,7 +31,7 @@ fn cargo(target: &Path) -> Command {
     let mut command = Command::new(env!("CARGO"));
     command
         .arg("--color=never")
-        .current_dir(root())
+        .current_dir(workspace())
         .env("CARGO_TARGET_DIR", target)
         .env_remove("LAGRANGE_OFFLINE")
         .env_remove("LAGRANGE_PREPARE")
@@ -48,10 +54,10 @@ fn copy_crate(to: &Path, with_entries: bool) {
     fs::create_dir_all(to.join("src")).unwrap();
     let from = offline_crate();
     let manifest = fs::read_to_string(from.join("Cargo.toml")).unwrap();
-    let path = root().display().to_string();
+    let path = workspace().display().to_string();
     fs::write(
         to.join("Cargo.toml"),
-        manifest.replace("\"../..\"", &format!("{path:?}")),
+        manifest.replace("\"../../..\"", &format!("{path:?}")),
     )
     .unwrap();
     for file in ["main.rs", "models.rs"] {
@@ -84,7 +90,7 @@ fn entries(dir: &Path) -> Vec<(String, Vec<u8>)> {
 #[test]
 fn the_offline_build_has_no_symbolica_and_matches_the_engine_bit_for_bit() {
     let manifest = offline_crate().join("Cargo.toml");
-    let target = root().join("target").join("offline-crate");
+    let target = workspace().join("target").join("offline-crate");
 
     let tree = output(
         cargo(&target)
@@ -141,7 +147,7 @@ fn the_offline_build_has_no_symbolica_and_matches_the_engine_bit_for_bit() {
 
 #[test]
 fn a_changed_model_without_prepare_is_a_compile_error_that_says_what_to_do() {
-    let copy = root().join("target").join("offline-stale");
+    let copy = workspace().join("target").join("offline-stale");
     copy_crate(&copy, true);
     let models = copy.join("src").join("models.rs");
     let source = fs::read_to_string(&models).unwrap();
@@ -150,7 +156,7 @@ fn a_changed_model_without_prepare_is_a_compile_error_that_says_what_to_do() {
     fs::write(&models, changed).unwrap();
 
     let manifest = copy.join("Cargo.toml");
-    let target = root().join("target").join("offline-crate");
+    let target = workspace().join("target").join("offline-crate");
     let build = output(
         cargo(&target)
             .args(["build", "--manifest-path"])
@@ -169,7 +175,7 @@ fn a_changed_model_without_prepare_is_a_compile_error_that_says_what_to_do() {
 
 #[test]
 fn prepare_regenerates_the_checked_in_folder() {
-    let copy = root().join("target").join("offline-prepare");
+    let copy = workspace().join("target").join("offline-prepare");
     copy_crate(&copy, false);
     // A model expanded before the others, so that the engine sees a different history in
     // this process than when the checked-in entries were written: derivations must not
@@ -185,7 +191,10 @@ fn prepare_regenerates_the_checked_in_folder() {
     .unwrap();
     let manifest = copy.join("Cargo.toml");
     // Shares the parallel-build test's target folder: symbolica is compiled once for both.
-    let target = root().join("target").join("parallel-build").join("target");
+    let target = workspace()
+        .join("target")
+        .join("parallel-build")
+        .join("target");
     let prepare = output(
         Command::new(env!("CARGO_BIN_EXE_lagrange"))
             .args(["prepare", "--manifest-path"])
@@ -207,7 +216,7 @@ fn prepare_regenerates_the_checked_in_folder() {
     for ((name, a), (_, b)) in prepared.iter().zip(&checked_in) {
         assert!(
             a == b,
-            "`lagrange prepare` wrote another {name} than the checked-in one: run it on tests/offline-crate"
+            "`lagrange prepare` wrote another {name} than the checked-in one: run it on lagrange-cli/tests/offline-crate"
         );
     }
 

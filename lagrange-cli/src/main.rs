@@ -1,4 +1,6 @@
-//! Argument parsing and dispatch; each subcommand lives in its own module.
+//! The `lagrange` command: derive, simulate, check and generate from TOML model files,
+//! and prepare a crate's offline derivations. Argument parsing and dispatch are here;
+//! each subcommand lives in its own module, and `interpreted` runs derived programs.
 
 use std::fmt;
 use std::process::ExitCode;
@@ -9,9 +11,9 @@ mod check;
 mod derive;
 mod file;
 mod generate;
+mod interpreted;
 mod prepare;
 mod simulate;
-mod system;
 
 /// Equations of motion from a model file: print them, integrate them, compare them with
 /// a textbook, or generate a standalone solver.
@@ -53,8 +55,11 @@ impl From<String> for Failure {
     }
 }
 
-/// Parses the arguments and runs the command.
-pub fn run() -> ExitCode {
+fn main() -> ExitCode {
+    if std::env::var_os("SYMBOLICA_HIDE_BANNER").is_none() {
+        // SAFETY: no other thread exists yet, so nothing reads the environment concurrently.
+        unsafe { std::env::set_var("SYMBOLICA_HIDE_BANNER", "1") };
+    }
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Derive(args) => derive::run(args),

@@ -6,7 +6,7 @@
 use std::error::Error;
 use std::path::Path;
 
-use lagrange::{Invariant, Trajectory};
+use lagrange_core::{Invariant, Trajectory};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 

@@ -4,12 +4,12 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use lagrange::nalgebra::SVector;
-use lagrange::{Integrator, Simulation, Trajectory};
+use lagrange_core::nalgebra::SVector;
+use lagrange_core::{Integrator, Simulation, Trajectory};
 
 use super::Failure;
 use super::file::ModelFile;
-use super::system::{Interpreted, WithSystem, with_system};
+use super::interpreted::{Interpreted, WithSystem, with_system};
 
 mod plot;
 mod progress;

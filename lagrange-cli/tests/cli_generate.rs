@@ -5,37 +5,37 @@
 //! `Integrator::Rk4` — to 1e-12 relative to the state's size, and print the derive's
 //! equations. Also: the errors of bad invocations, and edited templates.
 
-#[path = "../examples/cartesian_pendulum.rs"]
+#[path = "../../examples/cartesian_pendulum.rs"]
 #[allow(dead_code)]
 mod cartesian_pendulum;
-#[path = "../examples/central_orbit_routh.rs"]
+#[path = "../../examples/central_orbit_routh.rs"]
 #[allow(dead_code)]
 mod central_orbit_routh;
-#[path = "../examples/double_pendulum.rs"]
+#[path = "../../examples/double_pendulum.rs"]
 #[allow(dead_code)]
 mod double_pendulum;
-#[path = "../examples/heavy_top.rs"]
+#[path = "../../examples/heavy_top.rs"]
 #[allow(dead_code)]
 mod heavy_top;
-#[path = "../examples/tt_a_spherical_point.rs"]
+#[path = "../../examples/tt_a_spherical_point.rs"]
 #[allow(dead_code)]
 mod tt_a_spherical_point;
-#[path = "../examples/tt_b_string_through_hole.rs"]
+#[path = "../../examples/tt_b_string_through_hole.rs"]
 #[allow(dead_code)]
 mod tt_b_string_through_hole;
-#[path = "../examples/tt_c_folding_door.rs"]
+#[path = "../../examples/tt_c_folding_door.rs"]
 #[allow(dead_code)]
 mod tt_c_folding_door;
-#[path = "../examples/tt_e_rotating_axes.rs"]
+#[path = "../../examples/tt_e_rotating_axes.rs"]
 #[allow(dead_code)]
 mod tt_e_rotating_axes;
-#[path = "../examples/tt_f_moving_string.rs"]
+#[path = "../../examples/tt_f_moving_string.rs"]
 #[allow(dead_code)]
 mod tt_f_moving_string;
-#[path = "../examples/tt_g1_door_ignoring_psi.rs"]
+#[path = "../../examples/tt_g1_door_ignoring_psi.rs"]
 #[allow(dead_code)]
 mod tt_g1_door_ignoring_psi;
-#[path = "../examples/tt_g_gyrostat.rs"]
+#[path = "../../examples/tt_g_gyrostat.rs"]
 #[allow(dead_code)]
 mod tt_g_gyrostat;
 
@@ -74,8 +74,12 @@ const REFUSED: &[&str] = &["cartesian_pendulum"];
 /// A trajectory as named columns.
 type Columns = BTreeMap<String, Vec<f64>>;
 
+/// The workspace root: the example models and the templates.
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("lagrange-cli sits in the workspace")
+        .to_path_buf()
 }
 
 fn model_path(stem: &str) -> PathBuf {

@@ -17,7 +17,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use super::file::location;
-use lagrange::{Check, LagrangianSystem, Report};
+use lagrange_core::{Check, LagrangianSystem, Report};
 use lagrange_symbolic::equations::Equations;
 use lagrange_symbolic::syntax::Expr;
 use lagrange_symbolic::syntax::{PI, TIME};
@@ -26,7 +26,7 @@ use toml::Spanned;
 
 use super::Failure;
 use super::file::ModelFile;
-use super::system::{self, Interpreted, WithSystem};
+use super::interpreted::{self, Interpreted, WithSystem};
 
 /// Arguments of `lagrange check`.
 #[derive(clap::Args)]
@@ -101,7 +101,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         check: &check,
         equations: &parsed,
     };
-    let report = system::with_system(equations, &values, work)?
+    let report = interpreted::with_system(equations, &values, work)?
         .map_err(|e| Failure(format!("{}: {e}", args.reference.display())))?;
     println!(
         "{} against {}\n  source: {}\n  {} random states{}",
@@ -326,7 +326,7 @@ struct Residuals<'a> {
 }
 
 impl WithSystem for Residuals<'_> {
-    type Output = Result<Report, lagrange::Error>;
+    type Output = Result<Report, lagrange_core::Error>;
 
     fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output {
         let eq = system.equations().clone();

@@ -1,5 +1,5 @@
 //! Models compiled twice by the offline test: here with the engine off (from
-//! `.lagrange/`), and in `tests/offline.rs` with the engine on. Both print the same
+//! `.lagrange/`), and in `lagrange-cli/tests/offline.rs` with the engine on. Both print the same
 //! fingerprint only if the two expansions are the same code.
 
 use lagrange::nalgebra::{Vector1, Vector2};

@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 /// The shipped model files.
 fn models() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/models");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/models");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -20,7 +20,7 @@ fn models() -> Vec<PathBuf> {
 
 /// The shipped references, each with its model (of the same file name).
 fn references() -> Vec<(PathBuf, PathBuf)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/models/reference");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/models/reference");
     let mut pairs: Vec<(PathBuf, PathBuf)> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -104,7 +104,7 @@ fn derive_prints_every_model_as_text() {
 
 #[test]
 fn derive_text_names_the_textbook_facts() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/models");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/models");
     let text = |name: &str| {
         let o = lagrange(&["derive", path(&dir.join(name))]);
         assert!(o.status.success(), "{name}: {}", stderr(&o));
@@ -203,7 +203,7 @@ fn every_shipped_reference_passes() {
 
 #[test]
 fn a_sign_flip_in_a_reference_fails_and_names_the_equation() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/models");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/models");
     let right =
         std::fs::read_to_string(root.join("reference/tt_b_string_through_hole.toml")).unwrap();
     // Flip the sign of the centrifugal term of the r equation.
@@ -229,7 +229,7 @@ fn a_sign_flip_in_a_reference_fails_and_names_the_equation() {
 
 #[test]
 fn the_tolerance_flag_is_honoured() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/models");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/models");
     let model = root.join("double_pendulum.toml");
     let reference = root.join("reference/double_pendulum.toml");
     let o = lagrange(&["check", path(&model), "--reference", path(&reference)]);

@@ -84,7 +84,7 @@ fn lagrange(args: &[&str]) -> Output {
 
 fn model(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("examples/models")
+        .join("../examples/models")
         .join(name)
         .display()
         .to_string()
