@@ -14,9 +14,11 @@ const HORNER_ITERATIONS: usize = 1;
 
 /// Compiles `outputs` into one program over `inputs`.
 pub fn compile(outputs: &[Sym], inputs: &[Var]) -> Result<Program, String> {
-    // `pi` is passed as one extra parameter, then turned into a constant.
+    // `pi` and `𝑒` (symbolica's `exp(1)`) are passed as two extra parameters, then turned
+    // into constants.
     let mut params: Vec<Atom> = inputs.iter().map(|&v| Atom::var(symbol_of(v))).collect();
     params.push(Atom::var(Symbol::PI));
+    params.push(Atom::var(Symbol::E));
     let exprs: Vec<Atom> = outputs.iter().map(|s| s.0.clone()).collect();
     let evaluator = Atom::evaluator_multiple(&exprs, &params)
         .optimization_settings(
@@ -37,8 +39,10 @@ pub fn compile(outputs: &[Sym], inputs: &[Var]) -> Result<Program, String> {
     let mut constants = exported.constants.clone();
     let pi_const = constants.len();
     constants.push(std::f64::consts::PI);
+    constants.push(std::f64::consts::E);
     let slot = |s: SymSlot| match s {
         SymSlot::Param(i) if i == pi_input => Slot::Const(pi_const),
+        SymSlot::Param(i) if i == pi_input + 1 => Slot::Const(pi_const + 1),
         SymSlot::Param(i) => Slot::Input(i),
         SymSlot::Const(i) => Slot::Const(i),
         SymSlot::Temp(i) => Slot::Temp(i),
