@@ -60,7 +60,7 @@ pub fn session<R: Send + 'static>(
 /// Symbols registered up front, in one fixed order.
 const REGISTERED: usize = 64;
 
-/// Registers the symbols of models of up to [`REGISTERED`] coordinates (and 4× as many
+/// Keeps symbolica from logging (see below) and registers the symbols of models of up to [`REGISTERED`] coordinates (and 4× as many
 /// parameters) once per process, in a fixed order. Symbolica orders terms by when their
 /// symbols were first created, so without this a derivation would depend on which models
 /// the process derived before (the derive expands many models in one compiler process)
@@ -69,6 +69,12 @@ const REGISTERED: usize = 64;
 fn register_symbols() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
+        // Otherwise symbolica's first warning (`0^0`, `1/0`) installs a logger that writes
+        // coloured lines to standard output, into `--format json` and CSV; lagrange
+        // reports those problems as errors naming the expression instead.
+        symbolica::GLOBAL_SETTINGS
+            .initialize_tracing
+            .store(false, std::sync::atomic::Ordering::Relaxed);
         symbol_of(Var::Time);
         for i in 0..REGISTERED {
             symbol_of(Var::Coordinate(i));
