@@ -88,18 +88,13 @@ pub const EXCERPT_CHARS: usize = 100;
 /// Longest run of digits echoed in full.
 const EXCERPT_DIGITS: usize = 24;
 
-/// User text as a message may echo it: control characters escaped (no terminal escape
-/// sequence reaches the terminal), runs of more than 24 digits shortened to their first
-/// digits and their length, and the whole cut at [`EXCERPT_CHARS`] characters.
-pub fn excerpt_text(text: &str) -> String {
+/// User text as a message may echo it in full: control characters escaped (no terminal
+/// escape sequence reaches the terminal) and runs of more than 24 digits shortened to
+/// their first digits and their length.
+pub fn escape_text(text: &str) -> String {
     let mut out = String::new();
-    let mut shown = 0;
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
-        if shown >= EXCERPT_CHARS {
-            out.push('…');
-            break;
-        }
         if c.is_ascii_digit() {
             let mut digits = String::from(c);
             while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
@@ -109,17 +104,25 @@ pub fn excerpt_text(text: &str) -> String {
             if digits.len() > EXCERPT_DIGITS {
                 digits = format!("{}…({} digits)", &digits[..8], digits.len());
             }
-            shown += digits.chars().count();
             out.push_str(&digits);
         } else if c.is_control() {
             out.extend(c.escape_default());
-            shown += 1;
         } else {
             out.push(c);
-            shown += 1;
         }
     }
     out
+}
+
+/// User text as a message may echo it inline: [`escape_text`], cut at
+/// [`EXCERPT_CHARS`] characters.
+pub fn excerpt_text(text: &str) -> String {
+    let escaped = escape_text(text);
+    if escaped.chars().count() > EXCERPT_CHARS {
+        escaped.chars().take(EXCERPT_CHARS).chain(['…']).collect()
+    } else {
+        escaped
+    }
 }
 
 /// An expression as a message may echo it: its text through [`excerpt_text`].
