@@ -5,7 +5,7 @@
 use symbolica::evaluate::{Instruction, OptimizationSettings, Slot as SymSlot};
 use symbolica::prelude::*;
 
-use super::{Sym, Var, symbol_of};
+use super::{Sym, Var, first_non_real, symbol_of};
 use crate::ir::{Instr, Intrinsic, Program, Slot};
 
 /// Horner-scheme iterations. Measured on the 8-link chain (`examples/derive_timing.rs`):
@@ -20,6 +20,11 @@ pub fn compile(outputs: &[Sym], inputs: &[Var]) -> Result<Program, String> {
     params.push(Atom::var(Symbol::PI));
     params.push(Atom::var(Symbol::E));
     let exprs: Vec<Atom> = outputs.iter().map(|s| s.0.clone()).collect();
+    if let Some(number) = exprs.iter().find_map(|a| first_non_real(a.as_view())) {
+        return Err(format!(
+            "the derivation produced {number}: an expression of the model is undefined at some of its points"
+        ));
+    }
     let evaluator = Atom::evaluator_multiple(&exprs, &params)
         .optimization_settings(
             OptimizationSettings::new()

@@ -464,10 +464,12 @@ impl Sym {
         if has_denominator(expanded.as_view()) {
             candidates.push(expanded.cancel());
         }
+        // Expanding can make numbers beyond `i128` (`(x+9)^50`): keep the forms that print.
         let shortest = candidates
             .into_iter()
+            .filter(|a| numbers_print(a.as_view()))
             .min_by_key(|a| a.to_string().len())
-            .unwrap_or(expanded);
+            .unwrap_or_else(|| self.0.clone());
         Sym(shortest)
     }
 
@@ -541,6 +543,21 @@ impl Neg for &Sym {
     }
 }
 
+/// Whether every number in `view` is a rational that [`Rational`] holds.
+fn numbers_print(view: AtomView<'_>) -> bool {
+    match view {
+        AtomView::Num(n) => real_rational(n.get_coeff_view()).is_ok(),
+        AtomView::Var(_) => true,
+        AtomView::Fun(f) => f.iter().all(numbers_print),
+        AtomView::Pow(p) => {
+            let (base, exponent) = p.get_base_exp();
+            numbers_print(base) && numbers_print(exponent)
+        }
+        AtomView::Mul(m) => m.iter().all(numbers_print),
+        AtomView::Add(a) => a.iter().all(numbers_print),
+    }
+}
+
 /// What the first number in `view` that is undefined (`0^0`), infinite or not real is.
 fn first_non_real(view: AtomView<'_>) -> Option<&'static str> {
     match view {
@@ -577,12 +594,16 @@ fn real_rational(c: CoefficientView<'_>) -> Result<Rational, String> {
         CoefficientView::Large(re, im) if im.to_rat().is_zero() => {
             let re = re.to_rat();
             let part = |x: &Integer| {
-                x.to_string().parse::<i128>().map_err(|_| {
-                    format!(
-                        "a number of {} digits is too large for printing",
-                        x.to_string().trim_start_matches('-').len()
-                    )
-                })
+                let text = x.to_string();
+                text.parse::<i128>()
+                    .ok()
+                    .filter(|&n| n != i128::MIN)
+                    .ok_or_else(|| {
+                        format!(
+                            "a derived expression holds a number of {} digits, beyond the range of printed numbers (i128)",
+                            text.trim_start_matches('-').len()
+                        )
+                    })
             };
             Ok(Rational::new(
                 part(&re.numerator())?,

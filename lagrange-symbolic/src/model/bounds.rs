@@ -7,9 +7,10 @@
 //!   its factors' degrees, at most [`MAX_DEGREE`] (`x^10000` took the engine 47 s,
 //!   `x^2147483648` aborted it on a 34 GB allocation);
 //! - its constant subexpressions: each must have a defined, real, finite value (`0^0`,
-//!   `0^-1`, `1/0`, `log(0)`, `sqrt(-1)` are errors: `0^0` made the engine drop a whole
-//!   potential), and an exact power of a number at most [`MAX_CONSTANT_BITS`] bits
-//!   (`2^(2^40)` panicked inside the engine).
+//!   `0^-1`, `1/0`, `log(0)`, `sqrt(-1)`, `0^x` are errors: `0^0` made the engine drop a
+//!   whole potential), an exact power of a number at most [`MAX_CONSTANT_BITS`] bits
+//!   before it is computed (`2^(2^40)` panicked inside the engine), and an exact constant
+//!   within `i128`, the range of the printed equations' numbers.
 
 use crate::syntax::print::excerpt;
 use crate::syntax::{Expr, Func, PI, Rational};
@@ -26,6 +27,8 @@ pub const MAX_CONSTANT_BITS: f64 = 4096.0;
 enum Value {
     Exact(Rational),
     Real(f64),
+    /// An exact number beyond `i128`, which the equations could not print.
+    Overflow,
 }
 
 impl Value {
@@ -33,6 +36,7 @@ impl Value {
         match self {
             Value::Exact(r) => r.to_f64(),
             Value::Real(x) => x,
+            Value::Overflow => f64::INFINITY,
         }
     }
 
@@ -41,10 +45,12 @@ impl Value {
         match self {
             Value::Exact(r) => r.num == 0,
             Value::Real(x) => x.abs() < 1e-12,
+            Value::Overflow => false,
         }
     }
 
-    /// `exact(a, b)` when both are exact and it does not overflow, else `real(a, b)`.
+    /// `exact(a, b)` when both are exact ([`Value::Overflow`] beyond `i128`), else
+    /// `real(a, b)`.
     fn combine(
         self,
         other: Value,
@@ -52,9 +58,8 @@ impl Value {
         real: impl Fn(f64, f64) -> f64,
     ) -> Value {
         match (self, other) {
-            (Value::Exact(a), Value::Exact(b)) => exact(a, b)
-                .map(Value::Exact)
-                .unwrap_or_else(|| Value::Real(real(a.to_f64(), b.to_f64()))),
+            (Value::Exact(a), Value::Exact(b)) => exact(a, b).map_or(Value::Overflow, Value::Exact),
+            (Value::Overflow, _) | (_, Value::Overflow) => Value::Overflow,
             _ => Value::Real(real(self.to_f64(), other.to_f64())),
         }
     }
@@ -126,13 +131,19 @@ impl Walk<'_> {
         }
     }
 
-    /// A constant's value, rejected (as `None`) when it is not finite.
+    /// A constant's value, rejected (as `None`) when it is not finite or beyond the
+    /// exact numbers.
     fn finite(&mut self, e: &Expr, value: Value) -> Option<Value> {
-        if value.to_f64().is_finite() {
-            Some(value)
-        } else {
-            self.fail(e, "its value overflows a 64-bit float");
-            None
+        match value {
+            Value::Overflow => {
+                self.fail(e, "it is an exact number beyond ±1.7·10^38 (i128), which the equations cannot print");
+                None
+            }
+            _ if value.to_f64().is_finite() => Some(value),
+            _ => {
+                self.fail(e, "its value overflows a 64-bit float");
+                None
+            }
         }
     }
 
@@ -151,9 +162,11 @@ impl Walk<'_> {
                 let a = self.facts(a);
                 let value = a.value.map(|v| match v {
                     Value::Exact(r) => checked_rational(r.num.checked_neg(), Some(r.den))
-                        .map_or(Value::Real(-r.to_f64()), Value::Exact),
+                        .map_or(Value::Overflow, Value::Exact),
                     Value::Real(x) => Value::Real(-x),
+                    Value::Overflow => Value::Overflow,
                 });
+                let value = value.and_then(|v| self.finite(e, v));
                 Facts { value, ..a }
             }
             Expr::Add(terms) | Expr::Mul(terms) => {
@@ -218,7 +231,18 @@ impl Walk<'_> {
     fn power(&mut self, e: &Expr, a: &Expr, b: &Expr) -> Facts {
         let (fa, fb) = (self.facts(a), self.facts(b));
         let Some(n) = fb.value else {
-            // A variable exponent: `2^x`, `x^y`.
+            // A variable exponent: `2^x`, `x^y`; not of zero (its derivative holds
+            // `log 0`) or of a negative number (not real).
+            match fa.value.map(Value::to_f64) {
+                Some(base) if base == 0.0 || fa.value.is_some_and(Value::is_zero) => self.fail(
+                    e,
+                    "zero to a variable power is undefined where the power is not positive",
+                ),
+                Some(base) if base < 0.0 => {
+                    self.fail(e, "a negative number to a variable power is not real")
+                }
+                _ => {}
+            }
             return Facts {
                 value: None,
                 degree: fa.degree.max(1),
@@ -260,6 +284,7 @@ impl Walk<'_> {
                 bits(r.num) + bits(r.den)
             }
             Value::Real(x) => x.abs().log2().abs(),
+            Value::Overflow => f64::INFINITY,
         };
         if !base.is_zero() && exponent.abs() * bits > MAX_CONSTANT_BITS {
             self.fail(
@@ -274,9 +299,7 @@ impl Walk<'_> {
             };
         }
         let value = match (base, integer) {
-            (Value::Exact(r), Some(n)) => pow(r, n)
-                .map(Value::Exact)
-                .unwrap_or(Value::Real(x.powf(exponent))),
+            (Value::Exact(r), Some(n)) => pow(r, n).map_or(Value::Overflow, Value::Exact),
             _ => Value::Real(x.powf(exponent)),
         };
         Facts {
@@ -339,6 +362,10 @@ mod tests {
             ("x*(-8)^(1/3)", "fractional power"),
             ("tan(pi/2)*x", "pole"),
             ("x*exp(1000)", "overflows"),
+            ("x + tan(0^x)", "zero to a variable power"),
+            ("-k*(2 + 2.5e-1)^50", "beyond ±1.7·10^38"),
+            ("2^1000*x", "beyond ±1.7·10^38"),
+            ("(-2)^x", "negative number to a variable power"),
         ] {
             let found = problems_of(source);
             assert!(found.iter().any(|p| p.contains(why)), "{source}: {found:?}");
@@ -366,7 +393,7 @@ mod tests {
     fn ordinary_expressions_pass() {
         for source in [
             "1/2*m*l^2*dot(theta)^2 - m*g*l*cos(theta)",
-            "x^100 + 2^1000*x + 0^2*x + (-8)^(1/3 + 2/3)*x",
+            "x^100 + 2^100*x + 0^2*x + (-8)^(1/3 + 2/3)*x",
             "sqrt(2)*exp(-x^2)/(1 + tanh(x)) + log(2)*x^(1/2)",
             "1/sin(x) + x^-3",
         ] {
