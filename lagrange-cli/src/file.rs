@@ -326,9 +326,14 @@ impl ModelFile {
     }
 }
 
-/// The 1-based line and column of a byte offset.
+/// The 1-based line and column of a byte offset (of the character it falls in, as an
+/// offset into a TOML string's value need not fall on a character of the file's text).
 pub(super) fn location(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    let end = (0..=offset.min(text.len()))
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    let before = &text[..end];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
@@ -356,6 +361,8 @@ mod tests {
     fn offsets_become_lines_and_columns() {
         assert_eq!(location("ab\ncd\n", 4), (2, 2));
         assert_eq!(location("ab", 0), (1, 1));
+        // Inside a character: that character (slicing there panicked).
+        assert_eq!(location("aé\nb", 2), (1, 2));
     }
 
     #[test]

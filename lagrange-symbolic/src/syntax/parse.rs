@@ -45,7 +45,7 @@ impl Expr {
     pub fn parse(source: &str) -> Result<Expr, ParseError> {
         if source.len() > MAX_SOURCE_BYTES {
             return Err(ParseError {
-                offset: MAX_SOURCE_BYTES,
+                offset: 0,
                 message: format!(
                     "the expression is {} bytes long; the limit is {MAX_SOURCE_BYTES}",
                     source.len()
