@@ -14,12 +14,16 @@ const HORNER_ITERATIONS: usize = 1;
 
 /// Compiles `outputs` into one program over `inputs`.
 pub fn compile(outputs: &[Sym], inputs: &[Var]) -> Result<Program, String> {
-    // `pi` and `𝑒` (symbolica's `exp(1)`) are passed as two extra parameters, then turned
-    // into constants.
+    // `pi`, and `𝑒` (symbolica's `exp(1)`) when an output has it, are passed as extra
+    // parameters, then turned into constants. (Programs without `𝑒` stay as they were
+    // before it was supported, so stored derivations remain current.)
+    let exprs: Vec<Atom> = outputs.iter().map(|s| s.0.clone()).collect();
+    let uses_e = exprs.iter().any(|a| a.contains_symbol(Symbol::E));
     let mut params: Vec<Atom> = inputs.iter().map(|&v| Atom::var(symbol_of(v))).collect();
     params.push(Atom::var(Symbol::PI));
-    params.push(Atom::var(Symbol::E));
-    let exprs: Vec<Atom> = outputs.iter().map(|s| s.0.clone()).collect();
+    if uses_e {
+        params.push(Atom::var(Symbol::E));
+    }
     if let Some(number) = exprs.iter().find_map(|a| first_non_real(a.as_view())) {
         return Err(format!(
             "the derivation produced {number}: an expression of the model is undefined at some of its points"
@@ -44,7 +48,9 @@ pub fn compile(outputs: &[Sym], inputs: &[Var]) -> Result<Program, String> {
     let mut constants = exported.constants.clone();
     let pi_const = constants.len();
     constants.push(std::f64::consts::PI);
-    constants.push(std::f64::consts::E);
+    if uses_e {
+        constants.push(std::f64::consts::E);
+    }
     let slot = |s: SymSlot| match s {
         SymSlot::Param(i) if i == pi_input => Slot::Const(pi_const),
         SymSlot::Param(i) if i == pi_input + 1 => Slot::Const(pi_const + 1),
