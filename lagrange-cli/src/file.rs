@@ -24,12 +24,12 @@
 //! ```
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use lagrange_symbolic::equations::Derived;
 use lagrange_symbolic::model::{Item, Model, ModelError};
 use lagrange_symbolic::store;
+use lagrange_symbolic::syntax::print::{escape_text, excerpt_text};
 use serde::Deserialize;
 
 use super::Failure;
@@ -90,8 +90,10 @@ pub struct ModelFile {
 impl ModelFile {
     /// Reads and parses the file; syntax and type errors carry the file, line and column.
     pub fn load(path: &Path) -> Result<ModelFile, Failure> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Failure(format!("cannot read `{}`: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            let path = escape_text(&path.display().to_string());
+            Failure(format!("cannot read `{path}`: {e}"))
+        })?;
         let written: Written = toml::from_str(&text).map_err(|e| {
             let at = e
                 .span()
@@ -99,10 +101,10 @@ impl ModelFile {
                 .unwrap_or((1, 1));
             Failure(format!(
                 "{}:{}:{}: {}",
-                path.display(),
+                escape_text(&path.display().to_string()),
                 at.0,
                 at.1,
-                e.message()
+                escape_text(e.message())
             ))
         })?;
         let mut model = written.model;
@@ -124,13 +126,19 @@ impl ModelFile {
         })
     }
 
-    /// Derives the equations with the engine (through the user-wide cache); model errors
-    /// name the file, the line of the offending key, and the offending expression.
+    /// Derives the equations with the engine (through the user-wide cache, read once);
+    /// model errors name the file, the line of the offending key, the key and its
+    /// expression.
     ///
     /// Symbolica's notice banner would go to standard output, where it would corrupt
     /// `--format json` and CSV: the command hides it and says on standard error instead
     /// that the engine ran (see the README on symbolica's licensing).
     pub fn derive(&self) -> Result<Derived, Failure> {
+        // Errors found without the engine come first, and without the note; a cached
+        // entry is used only for a model that passes today's checks.
+        self.model
+            .check()
+            .map_err(|errors| self.model_errors(&errors))?;
         let cache = store::cache_dir();
         if let Some(derived) = cache
             .as_deref()
@@ -138,34 +146,67 @@ impl ModelFile {
         {
             return Ok(derived);
         }
-        // Errors found without the engine come first, and without the note.
-        self.model
-            .check()
-            .map_err(|errors| self.model_errors(&errors))?;
         eprintln!(
             "note: deriving `{}` with symbolica (restricted mode unless SYMBOLICA_LICENSE is set; see the lagrange README for its licensing)",
             self.model.name
         );
-        store::derive_cached(&self.model, cache.as_deref())
-            .map_err(|errors| self.model_errors(&errors))
+        let derived =
+            lagrange_symbolic::derive(&self.model).map_err(|errors| self.model_errors(&errors))?;
+        if let Some(dir) = cache {
+            // Best effort: a cache that cannot be written costs a derivation next time.
+            let _ = store::write(&dir, &self.model, &derived);
+        }
+        Ok(derived)
     }
 
-    /// Every model error as one message, one line each.
+    /// Every model error as one message, one line each: `file:line:column: key = "…":
+    /// message`, with user text escaped and shortened.
     pub fn model_errors(&self, errors: &[ModelError]) -> Failure {
-        let mut message = String::new();
-        for (i, e) in errors.iter().enumerate() {
-            let (line, column) = self.locate(e.item);
-            if i > 0 {
-                message.push_str("\nerror: ");
-            }
-            let _ = write!(
-                message,
-                "{}:{line}:{column}: {}",
-                self.path.display(),
-                e.message
-            );
+        let lines: Vec<String> = errors
+            .iter()
+            .map(|e| {
+                let (line, column) = self.locate(e.item);
+                format!(
+                    "{}:{line}:{column}: {}: {}",
+                    self.shown_path(),
+                    self.subject(e.item),
+                    escape_text(&e.message)
+                )
+            })
+            .collect();
+        Failure(lines.join("\nerror: "))
+    }
+
+    /// The key an item is written under, with its expression when it has one.
+    fn subject(&self, item: Item) -> String {
+        let m = &self.model;
+        let with = |key: String, source: Option<&String>| match source {
+            Some(source) => format!("{key} = \"{}\"", excerpt_text(source)),
+            None => key,
+        };
+        match item {
+            Item::Model => "[model]".into(),
+            Item::Coordinates => "coordinates".into(),
+            Item::Coordinate(i) => format!("coordinates[{i}]"),
+            Item::Parameter(i) => format!("parameters[{i}]"),
+            Item::Kinetic => with("kinetic".into(), m.kinetic.as_ref()),
+            Item::Potential => with("potential".into(), m.potential.as_ref()),
+            Item::Lagrangian => with("lagrangian".into(), m.lagrangian.as_ref()),
+            Item::Dissipation => with("dissipation".into(), m.dissipation.as_ref()),
+            Item::Force(k) => match m.forces.get(k) {
+                Some((q, source)) => with(format!("force.{}", excerpt_text(q)), Some(source)),
+                None => "force".into(),
+            },
+            Item::Constraint(k) => with(format!("constraint[{k}]"), m.constraints.get(k)),
+            Item::Ignore(k) => format!("ignore[{k}]"),
+            Item::Particle(k) => format!("particle[{k}]"),
+            Item::Body(k) => format!("body[{k}]"),
         }
-        Failure(message)
+    }
+
+    /// The file's path as messages show it.
+    fn shown_path(&self) -> String {
+        escape_text(&self.path.display().to_string())
     }
 
     /// The parameter values in the model's parameter order; every parameter needs one.
@@ -190,7 +231,7 @@ impl ModelFile {
         let initial = self.initial.as_ref().ok_or_else(|| {
             Failure(format!(
                 "{}: no [initial] table: give `q = {{ … }}` for every coordinate",
-                self.path.display()
+                self.shown_path()
             ))
         })?;
         let coordinates = &self.model.coordinates;
@@ -226,8 +267,9 @@ impl ModelFile {
                 return Err(self.failure_at(
                     name,
                     format!(
-                        "`{name}` in {table} is not one of the model's names ({})",
-                        known.join(", ")
+                        "`{}` in {table} is not one of the model's names ({})",
+                        excerpt_text(name),
+                        excerpt_text(&known.join(", "))
                     ),
                 ));
             }
@@ -239,8 +281,9 @@ impl ModelFile {
     fn failure_at(&self, key: &str, message: String) -> Failure {
         let (line, column) = self.key_location(key).unwrap_or((1, 1));
         Failure(format!(
-            "{}:{line}:{column}: {message}",
-            self.path.display()
+            "{}:{line}:{column}: {}",
+            self.shown_path(),
+            escape_text(&message)
         ))
     }
 
@@ -283,9 +326,14 @@ impl ModelFile {
     }
 }
 
-/// The 1-based line and column of a byte offset.
+/// The 1-based line and column of a byte offset (of the character it falls in, as an
+/// offset into a TOML string's value need not fall on a character of the file's text).
 pub(super) fn location(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    let end = (0..=offset.min(text.len()))
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    let before = &text[..end];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
@@ -313,6 +361,8 @@ mod tests {
     fn offsets_become_lines_and_columns() {
         assert_eq!(location("ab\ncd\n", 4), (2, 2));
         assert_eq!(location("ab", 0), (1, 1));
+        // Inside a character: that character (slicing there panicked).
+        assert_eq!(location("aé\nb", 2), (1, 2));
     }
 
     #[test]

@@ -6,8 +6,9 @@ use crate::cas::{self, Names, Session};
 use crate::equations::{Derived, Equations};
 use crate::ir::Program;
 use crate::mechanics::{self, System};
-use crate::model::{self, CheckedModel, Item, Model, ModelError};
+use crate::model::{self, CheckedModel, Energy, Item, Model, ModelError, Orientation};
 use crate::numeric::{SplitMix, is_regular};
+use crate::syntax::Expr;
 
 /// Checks `model` and derives its equations of motion (and its reduced system when it
 /// ignores coordinates).
@@ -23,7 +24,8 @@ pub fn derive(model: &Model) -> Result<Derived, Vec<ModelError>> {
             .collect(),
     };
     let work = checked.clone();
-    let (derived, orientations) = cas::session(names, move |s| Ok(derive_in(s, &work)))
+    let sources = sources(&checked, model);
+    let (derived, orientations) = cas::session(names, move |s| Ok(derive_in(s, &work, &sources)))
         .map_err(ModelError::whole_model)??;
     check_rotations(&checked, &derived.full, &orientations)?;
     check_mass_matrix(&checked, &derived.full)?;
@@ -35,8 +37,9 @@ pub fn derive(model: &Model) -> Result<Derived, Vec<ModelError>> {
 fn derive_in(
     s: &Session,
     model: &CheckedModel,
+    sources: &[(Item, Vec<Expr>)],
 ) -> Result<(Derived, Vec<Program>), Vec<ModelError>> {
-    let system = System::of_model(s, model).map_err(ModelError::whole_model)?;
+    let system = System::of_model(s, model).map_err(|m| blame(s, sources, m))?;
     let full = mechanics::equations(s, &system, &model.name).map_err(ModelError::whole_model)?;
     let reduced = if model.ignored.is_empty() {
         None
@@ -53,6 +56,68 @@ fn derive_in(
         })
         .map_err(ModelError::whole_model)?;
     Ok((Derived { full, reduced }, orientations))
+}
+
+/// Every checked expression with the item it was written in (forces in the order
+/// written), to name the item the engine rejects.
+fn sources(checked: &CheckedModel, written: &Model) -> Vec<(Item, Vec<Expr>)> {
+    let mut sources = match &checked.energy {
+        Energy::KineticPotential { kinetic, potential } => vec![
+            (Item::Kinetic, vec![kinetic.clone()]),
+            (Item::Potential, vec![potential.clone()]),
+        ],
+        Energy::Lagrangian(l) => vec![(Item::Lagrangian, vec![l.clone()])],
+    };
+    for (k, (q, _)) in written.forces.iter().enumerate() {
+        let force = checked.coordinates.iter().position(|c| c == q);
+        if let Some(f) = force.and_then(|i| checked.forces[i].clone()) {
+            sources.push((Item::Force(k), vec![f]));
+        }
+    }
+    sources.extend(
+        checked
+            .dissipation
+            .iter()
+            .map(|f| (Item::Dissipation, vec![f.clone()])),
+    );
+    for (i, g) in checked.constraints.iter().enumerate() {
+        sources.push((Item::Constraint(i), vec![g.clone()]));
+    }
+    for (i, (mass, position)) in checked.particles.iter().enumerate() {
+        let all = std::iter::once(mass).chain(position).cloned().collect();
+        sources.push((Item::Particle(i), all));
+    }
+    for (i, body) in checked.bodies.iter().enumerate() {
+        let orientation: Vec<Expr> = match &body.orientation {
+            Orientation::Matrix(m) => m.iter().flatten().cloned().collect(),
+            Orientation::About(_, angle) => vec![angle.clone()],
+            Orientation::EulerZxz(angles) => angles.to_vec(),
+        };
+        let all = std::iter::once(&body.mass)
+            .chain(body.inertia.iter().flatten())
+            .chain(&orientation)
+            .chain(&body.position)
+            .cloned()
+            .collect();
+        sources.push((Item::Body(i), all));
+    }
+    sources
+}
+
+/// The engine's failure to take in the model, as an error of the first item it rejects
+/// (of the whole model when it takes each one alone).
+fn blame(s: &Session, sources: &[(Item, Vec<Expr>)], message: String) -> Vec<ModelError> {
+    sources
+        .iter()
+        .find_map(|(item, exprs)| {
+            exprs.iter().find_map(|e| {
+                s.expr(e).err().map(|message| ModelError {
+                    item: *item,
+                    message,
+                })
+            })
+        })
+        .map_or_else(|| ModelError::whole_model(message), |e| vec![e])
 }
 
 /// Rejects a body whose orientation is not a rotation: `RᵀR ≠ I` or `det R ≠ 1` at a
@@ -197,6 +262,66 @@ mod tests {
             errors[0].message.contains("`dot(theta2)`"),
             "{}",
             errors[0].message
+        );
+    }
+
+    /// A one-coordinate model `T = ½ẋ²`, `V = potential`.
+    fn well(potential: &str) -> Model {
+        Model {
+            name: "Well".into(),
+            coordinates: vec!["x".into()],
+            parameters: vec!["k".into()],
+            kinetic: Some("1/2*dot(x)^2".into()),
+            potential: Some(potential.into()),
+            ..Model::default()
+        }
+    }
+
+    #[test]
+    fn what_the_engine_rejects_is_named_with_its_item() {
+        // `x - x` is not a constant to the checks; the engine makes `1/(x - x)` infinite.
+        let errors = derive(&well("k*x^2 + 1/(x - x)")).unwrap_err();
+        assert_eq!(errors[0].item, Item::Potential, "{errors:?}");
+        assert!(
+            errors[0]
+                .message
+                .contains("`1/(x - x)` is an infinite number"),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn a_panic_in_the_engine_is_an_error() {
+        let names = Names {
+            coordinates: vec![],
+            parameters: vec![],
+            momenta: vec![],
+        };
+        let result: Result<(), String> = cas::session(names, |_| panic!("deliberate"));
+        let message = result.unwrap_err();
+        assert!(
+            message.contains("the symbolic engine failed: deliberate"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_product_of_many_sums_derives_without_expanding() {
+        // Expanding the derivative term by term took minutes (2^17 terms per product).
+        let factors: Vec<String> = (1..=18).map(|i| format!("(x + {i})")).collect();
+        let started = std::time::Instant::now();
+        let eq = derive(&well(&factors.join("*"))).unwrap().full;
+        assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+        // f = −V'(x) = −V(x) Σ 1/(x + i), at x = 0.5.
+        let x = 0.5;
+        let v: f64 = (1..=18).map(|i| x + i as f64).product();
+        let want = -v * (1..=18).map(|i| 1.0 / (x + i as f64)).sum::<f64>();
+        let mut out = [0.0; 2];
+        eq.programs.dynamics.evaluate(&[0.0, x, 0.0, 1.0], &mut out);
+        assert!(
+            (out[1] - want).abs() <= 1e-12 * want.abs(),
+            "{} vs {want}",
+            out[1]
         );
     }
 

@@ -146,6 +146,10 @@ pub fn cache_dir() -> Option<PathBuf> {
 /// read or write it costs a derivation, never a result.
 #[cfg(feature = "engine")]
 pub fn derive_cached(model: &Model, cache: Option<&Path>) -> Result<Derived, Vec<ModelError>> {
+    // Checked first: an entry serves only a model that today's checks accept (one stored
+    // by an older engine may hold equations derived from an undefined `0^0`), and only a
+    // checked name is a safe file name.
+    model.check()?;
     if let Some(derived) = cache.and_then(|dir| read(dir, model).ok()) {
         return Ok(derived);
     }

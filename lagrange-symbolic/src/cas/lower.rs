@@ -5,7 +5,7 @@
 use symbolica::evaluate::{Instruction, OptimizationSettings, Slot as SymSlot};
 use symbolica::prelude::*;
 
-use super::{Sym, Var, symbol_of};
+use super::{Sym, Var, first_non_real, symbol_of};
 use crate::ir::{Instr, Intrinsic, Program, Slot};
 
 /// Horner-scheme iterations. Measured on the 8-link chain (`examples/derive_timing.rs`):
@@ -14,10 +14,21 @@ const HORNER_ITERATIONS: usize = 1;
 
 /// Compiles `outputs` into one program over `inputs`.
 pub fn compile(outputs: &[Sym], inputs: &[Var]) -> Result<Program, String> {
-    // `pi` is passed as one extra parameter, then turned into a constant.
+    // `pi`, and `𝑒` (symbolica's `exp(1)`) when an output has it, are passed as extra
+    // parameters, then turned into constants. (Programs without `𝑒` stay as they were
+    // before it was supported, so stored derivations remain current.)
+    let exprs: Vec<Atom> = outputs.iter().map(|s| s.0.clone()).collect();
+    let uses_e = exprs.iter().any(|a| a.contains_symbol(Symbol::E));
     let mut params: Vec<Atom> = inputs.iter().map(|&v| Atom::var(symbol_of(v))).collect();
     params.push(Atom::var(Symbol::PI));
-    let exprs: Vec<Atom> = outputs.iter().map(|s| s.0.clone()).collect();
+    if uses_e {
+        params.push(Atom::var(Symbol::E));
+    }
+    if let Some(number) = exprs.iter().find_map(|a| first_non_real(a.as_view())) {
+        return Err(format!(
+            "the derivation produced {number}: an expression of the model is undefined at some of its points"
+        ));
+    }
     let evaluator = Atom::evaluator_multiple(&exprs, &params)
         .optimization_settings(
             OptimizationSettings::new()
@@ -37,8 +48,12 @@ pub fn compile(outputs: &[Sym], inputs: &[Var]) -> Result<Program, String> {
     let mut constants = exported.constants.clone();
     let pi_const = constants.len();
     constants.push(std::f64::consts::PI);
+    if uses_e {
+        constants.push(std::f64::consts::E);
+    }
     let slot = |s: SymSlot| match s {
         SymSlot::Param(i) if i == pi_input => Slot::Const(pi_const),
+        SymSlot::Param(i) if i == pi_input + 1 => Slot::Const(pi_const + 1),
         SymSlot::Param(i) => Slot::Input(i),
         SymSlot::Const(i) => Slot::Const(i),
         SymSlot::Temp(i) => Slot::Temp(i),

@@ -60,7 +60,7 @@ pub fn session<R: Send + 'static>(
 /// Symbols registered up front, in one fixed order.
 const REGISTERED: usize = 64;
 
-/// Registers the symbols of models of up to [`REGISTERED`] coordinates (and 4× as many
+/// Keeps symbolica from logging (see below) and registers the symbols of models of up to [`REGISTERED`] coordinates (and 4× as many
 /// parameters) once per process, in a fixed order. Symbolica orders terms by when their
 /// symbols were first created, so without this a derivation would depend on which models
 /// the process derived before (the derive expands many models in one compiler process)
@@ -69,6 +69,12 @@ const REGISTERED: usize = 64;
 fn register_symbols() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
+        // Otherwise symbolica's first warning (`0^0`, `1/0`) installs a logger that writes
+        // coloured lines to standard output, into `--format json` and CSV; lagrange
+        // reports those problems as errors naming the expression instead.
+        symbolica::GLOBAL_SETTINGS
+            .initialize_tracing
+            .store(false, std::sync::atomic::Ordering::Relaxed);
         symbol_of(Var::Time);
         for i in 0..REGISTERED {
             symbol_of(Var::Coordinate(i));
@@ -140,11 +146,29 @@ impl Session {
     }
 
     /// Converts a checked model expression (names must be known).
+    ///
+    /// Fails when the engine's normal form of `e` holds an undefined or non-real number
+    /// (`0^0`, `1/0`, `sqrt(-1)` after simplification): symbolica would carry it on as a
+    /// coefficient and could drop the term it sits in when differentiating.
     pub fn expr(&self, e: &Expr) -> Result<Sym, String> {
         Ok(Sym(self.atom(e)?))
     }
 
+    /// The atom of `e`, checked node by node: an undefined number absorbs what it is
+    /// added to (`y + 0^0` is `0^0`, `exp(0^0) − exp(−0^0)` is 0), so it is caught where
+    /// it appears, and the error names that subexpression.
     fn atom(&self, e: &Expr) -> Result<Atom, String> {
+        let atom = self.atom_unchecked(e)?;
+        match first_non_real(atom.as_view()) {
+            Some(number) => Err(format!(
+                "`{}` is {number} to the engine",
+                crate::syntax::print::excerpt(e)
+            )),
+            None => Ok(atom),
+        }
+    }
+
+    fn atom_unchecked(&self, e: &Expr) -> Result<Atom, String> {
         let index_of = |list: &[String], name: &str| list.iter().position(|n| n == name);
         let coordinate = |q: &str| {
             index_of(&self.names.coordinates, q).ok_or_else(|| format!("unknown coordinate `{q}`"))
@@ -219,7 +243,7 @@ impl Session {
         let mut vars = Vec::new();
         for &i in &open {
             for symbol in exprs[i].0.get_all_symbols(false) {
-                let var = if symbol == Symbol::PI {
+                let var = if symbol == Symbol::PI || symbol == Symbol::E {
                     continue;
                 } else if symbol == symbol_of(Var::Time) {
                     Var::Time
@@ -263,11 +287,13 @@ impl Session {
     /// Reads a symbolica expression back into an [`Expr`].
     fn read(&self, view: AtomView<'_>) -> Result<Expr, String> {
         Ok(match view {
-            AtomView::Num(_) => Expr::Number(parse_rational(&view.to_string())?),
+            AtomView::Num(n) => Expr::Number(real_rational(n.get_coeff_view())?),
             AtomView::Var(v) => {
                 let s = v.get_symbol();
                 if s == Symbol::PI {
                     Expr::Name(PI.into())
+                } else if s == Symbol::E {
+                    Expr::Call(Func::Exp, Box::new(Expr::Number(Rational::int(1))))
                 } else if s == symbol_of(Var::Time) {
                     Expr::Name(TIME.into())
                 } else {
@@ -297,6 +323,10 @@ impl Session {
             }
             AtomView::Pow(p) => {
                 let (base, exponent) = p.get_base_exp();
+                // symbolica writes `exp(x)` as `𝑒^x`.
+                if base == Atom::var(Symbol::E).as_view() {
+                    return Ok(Expr::Call(Func::Exp, Box::new(self.read(exponent)?)));
+                }
                 let base = self.read(base)?;
                 match self.read(exponent)? {
                     Expr::Number(Rational { num: 1, den: 2 }) => {
@@ -356,6 +386,45 @@ fn has_denominator(view: AtomView<'_>) -> bool {
     }
 }
 
+/// The most terms an expansion may produce before [`Sym::printable`] and [`Sym::is_zero`]
+/// leave an expression unexpanded. Measured: `(x+1)(x+2)…(x+n)` as a potential derives in
+/// 0.1 s for n = 8 (bound 256) and 1.1 s for n = 12 (bound 4096) when expanded.
+pub const EXPANSION_TERMS: u64 = 512;
+
+/// An upper bound on the number of terms `view` expands to (and on the work of expanding
+/// its function arguments): sums add, products multiply, a positive integer power `n` of
+/// `k` terms gives `C(n+k−1, n)` terms. Saturates at `u64::MAX`.
+fn expansion_terms(view: AtomView<'_>) -> u64 {
+    match view {
+        AtomView::Num(_) | AtomView::Var(_) => 1,
+        AtomView::Fun(f) => f.iter().map(expansion_terms).max().unwrap_or(1),
+        AtomView::Add(a) => a.iter().map(expansion_terms).fold(0, u64::saturating_add),
+        AtomView::Mul(m) => m.iter().map(expansion_terms).fold(1, u64::saturating_mul),
+        AtomView::Pow(p) => {
+            let (base, exponent) = p.get_base_exp();
+            let k = expansion_terms(base);
+            let inner = k.max(expansion_terms(exponent));
+            let n = match exponent {
+                AtomView::Num(n) => match n.get_coeff_view() {
+                    CoefficientView::Natural(n, 1, 0, _) if n > 0 => n as u64,
+                    _ => return inner,
+                },
+                _ => return inner,
+            };
+            // C(n+k−1, k−1) = Π_{i<k} (n+i)/i; every partial product C(n+i, i) is an
+            // integer, and they increase, so the loop stops once past the limit.
+            let mut terms: u64 = 1;
+            for i in 1..k {
+                terms = terms.saturating_mul(n.saturating_add(i)) / i;
+                if terms > EXPANSION_TERMS {
+                    break;
+                }
+            }
+            terms.max(inner)
+        }
+    }
+}
+
 fn rational(r: Rational) -> Atom {
     let num = Atom::num(Integer::from(r.num));
     if r.den == 1 {
@@ -383,23 +452,39 @@ impl Sym {
 
     /// A form for printing: the shortest of the expression as derived, expanded, and, when
     /// it has denominators, over a common denominator with common factors cancelled.
+    ///
+    /// An expression whose expansion could exceed [`EXPANSION_TERMS`] terms is kept as it
+    /// is: expanding `(x+1)(x+2)…(x+18)` term by term takes minutes.
     pub fn printable(&self) -> Sym {
+        if !self.expandable() {
+            return self.clone();
+        }
         let expanded = self.0.expand();
         let mut candidates = vec![self.0.clone(), expanded.clone()];
         if has_denominator(expanded.as_view()) {
             candidates.push(expanded.cancel());
         }
+        // Expanding can make numbers beyond `i128` (`(x+9)^50`): keep the forms that print.
         let shortest = candidates
             .into_iter()
+            .filter(|a| numbers_print(a.as_view()))
             .min_by_key(|a| a.to_string().len())
-            .unwrap_or(expanded);
+            .unwrap_or_else(|| self.0.clone());
         Sym(shortest)
     }
 
     /// Whether the expression is zero after expansion (a structural test: identities
     /// such as `sin² + cos² = 1` are not recognized).
+    /// An expression too large to expand (see [`printable`](Self::printable)) is not zero
+    /// by this test; [`Session::vanishes`] then decides numerically.
     pub fn is_zero(&self) -> bool {
-        self.0.is_zero() || self.0.expand().is_zero()
+        self.0.is_zero() || (self.expandable() && self.0.expand().is_zero())
+    }
+
+    /// Whether the expansion of `self` has at most [`EXPANSION_TERMS`] terms by the
+    /// upper bound of [`expansion_terms`].
+    fn expandable(&self) -> bool {
+        expansion_terms(self.0.as_view()) <= EXPANSION_TERMS
     }
 
     /// Whether `var` occurs in the expression.
@@ -458,14 +543,76 @@ impl Neg for &Sym {
     }
 }
 
-fn parse_rational(text: &str) -> Result<Rational, String> {
-    let bad = || format!("number `{text}` is out of range for printing");
-    let (num, den) = match text.split_once('/') {
-        Some((n, d)) => (
-            n.trim().parse().map_err(|_| bad())?,
-            d.trim().parse().map_err(|_| bad())?,
-        ),
-        None => (text.trim().parse().map_err(|_| bad())?, 1),
-    };
-    Ok(Rational::new(num, den))
+/// Whether every number in `view` is a rational that [`Rational`] holds.
+fn numbers_print(view: AtomView<'_>) -> bool {
+    match view {
+        AtomView::Num(n) => real_rational(n.get_coeff_view()).is_ok(),
+        AtomView::Var(_) => true,
+        AtomView::Fun(f) => f.iter().all(numbers_print),
+        AtomView::Pow(p) => {
+            let (base, exponent) = p.get_base_exp();
+            numbers_print(base) && numbers_print(exponent)
+        }
+        AtomView::Mul(m) => m.iter().all(numbers_print),
+        AtomView::Add(a) => a.iter().all(numbers_print),
+    }
+}
+
+/// What the first number in `view` that is undefined (`0^0`), infinite or not real is.
+fn first_non_real(view: AtomView<'_>) -> Option<&'static str> {
+    match view {
+        AtomView::Num(n) => non_real(n.get_coeff_view()),
+        AtomView::Var(_) => None,
+        AtomView::Fun(f) => f.iter().find_map(first_non_real),
+        AtomView::Pow(p) => {
+            let (base, exponent) = p.get_base_exp();
+            first_non_real(base).or_else(|| first_non_real(exponent))
+        }
+        AtomView::Mul(m) => m.iter().find_map(first_non_real),
+        AtomView::Add(a) => a.iter().find_map(first_non_real),
+    }
+}
+
+/// What a coefficient is when it is not a finite real number (one too large for
+/// [`Rational`] is still real).
+fn non_real(c: CoefficientView<'_>) -> Option<&'static str> {
+    match c {
+        CoefficientView::Natural(_, _, 0, _) => None,
+        CoefficientView::Large(_, im) if im.to_rat().is_zero() => None,
+        CoefficientView::Indeterminate => Some("an undefined number (such as 0^0 or 0/0)"),
+        CoefficientView::Infinity(_) => {
+            Some("an infinite number (a division by zero or the log of 0)")
+        }
+        _ => Some("a number that is not real"),
+    }
+}
+
+/// A real rational coefficient as a [`Rational`]; an error for anything else.
+fn real_rational(c: CoefficientView<'_>) -> Result<Rational, String> {
+    match c {
+        CoefficientView::Natural(num, den, 0, _) => Ok(Rational::new(num.into(), den.into())),
+        CoefficientView::Large(re, im) if im.to_rat().is_zero() => {
+            let re = re.to_rat();
+            let part = |x: &Integer| {
+                let text = x.to_string();
+                text.parse::<i128>()
+                    .ok()
+                    .filter(|&n| n != i128::MIN)
+                    .ok_or_else(|| {
+                        format!(
+                            "a derived expression holds a number of {} digits, beyond the range of printed numbers (i128)",
+                            text.trim_start_matches('-').len()
+                        )
+                    })
+            };
+            Ok(Rational::new(
+                part(&re.numerator())?,
+                part(&re.denominator())?,
+            ))
+        }
+        other => Err(format!(
+            "cannot print {}",
+            non_real(other).unwrap_or("a number that is not a rational")
+        )),
+    }
 }

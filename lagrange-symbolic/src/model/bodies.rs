@@ -3,7 +3,8 @@
 use std::collections::{HashMap, HashSet};
 
 use super::scope::Scope;
-use super::{CheckedBody, Item, Matrix3, Model, ModelError, Orientation, Rotation};
+use super::{CheckedBody, Item, Matrix3, Model, ModelError, Orientation, Rotation, names};
+use crate::syntax::print::excerpt_text;
 use crate::syntax::{Expr, Rational};
 
 impl Model {
@@ -24,6 +25,15 @@ impl Model {
         }
         let mut names = HashSet::new();
         let mut name_ok = |item: Item, name: &str, errors: &mut Vec<ModelError>| {
+            let what = if matches!(item, Item::Particle(_)) {
+                "a particle"
+            } else {
+                "a body"
+            };
+            if let Some(message) = names::problem(name, what) {
+                errors.push(ModelError { item, message });
+                return;
+            }
             let clash = self
                 .coordinates
                 .iter()
@@ -66,7 +76,7 @@ impl Model {
                     item,
                     message: format!(
                         "particle `{}` has {} position components: give 2 (plane) or 3",
-                        p.name,
+                        excerpt_text(&p.name),
                         p.position.len()
                     ),
                 });
@@ -89,7 +99,7 @@ impl Model {
                 fail(
                     format!(
                         "body `{}` has {} position components: give 3",
-                        b.name,
+                        excerpt_text(&b.name),
                         b.position.len()
                     ),
                     errors,
@@ -100,7 +110,7 @@ impl Model {
                 fail(
                     format!(
                         "body `{}` has {} inertia entries: give 3 principal moments or 6 entries `xx, yy, zz, xy, xz, yz`",
-                        b.name,
+                        excerpt_text(&b.name),
                         b.inertia.len()
                     ),
                     errors,
@@ -112,7 +122,7 @@ impl Model {
                     fail(
                         format!(
                             "the rotation of body `{}` has {} entries: give 9, row by row",
-                            b.name,
+                            excerpt_text(&b.name),
                             entries.len()
                         ),
                         errors,

@@ -4,7 +4,8 @@
 use std::collections::{HashMap, HashSet};
 
 use super::scope::Scope;
-use super::{CheckedModel, Energy, Item, Model, ModelError};
+use super::{CheckedModel, Energy, Item, Model, ModelError, names};
+use crate::syntax::print::excerpt_text;
 use crate::syntax::{Expr, Func, PI, Rational, TIME};
 
 impl Model {
@@ -13,8 +14,17 @@ impl Model {
         let mut errors = Vec::new();
         let mut err = |item, message: String| errors.push(ModelError { item, message });
 
-        let reserved = |name: &str| name == TIME || name == PI || Func::from_name(name).is_some();
+        let reserved = |name: &str| {
+            name == TIME
+                || name == PI
+                || name == "dot"
+                || name == "ddot"
+                || Func::from_name(name).is_some()
+        };
         let mut seen = HashSet::new();
+        if let Some(problem) = names::problem(&self.name, "the model") {
+            err(Item::Model, problem);
+        }
         if self.coordinates.is_empty() {
             err(
                 Item::Coordinates,
@@ -22,7 +32,9 @@ impl Model {
             );
         }
         for (i, q) in self.coordinates.iter().enumerate() {
-            if reserved(q) || q == "dot" {
+            if let Some(problem) = names::problem(q, "a coordinate") {
+                err(Item::Coordinate(i), problem);
+            } else if reserved(q) {
                 err(
                     Item::Coordinate(i),
                     format!("`{q}` is reserved and cannot be a coordinate"),
@@ -34,8 +46,16 @@ impl Model {
                 );
             }
         }
+        let mut parameters = HashSet::new();
         for (i, p) in self.parameters.iter().enumerate() {
-            if self.coordinates.contains(p) {
+            if let Some(problem) = names::problem(p, "a parameter") {
+                err(Item::Parameter(i), problem);
+            } else if !parameters.insert(p.as_str()) {
+                err(
+                    Item::Parameter(i),
+                    format!("parameter `{p}` is declared twice"),
+                );
+            } else if self.coordinates.contains(p) {
                 err(
                     Item::Parameter(i),
                     format!(
@@ -107,7 +127,10 @@ impl Model {
             let Some(index) = self.coordinates.iter().position(|c| c == q) else {
                 errors.push(ModelError {
                     item: Item::Force(i),
-                    message: format!("force on `{q}`, which is not a declared coordinate"),
+                    message: format!(
+                        "force on `{}`, which is not a declared coordinate",
+                        excerpt_text(q)
+                    ),
                 });
                 continue;
             };
@@ -159,7 +182,8 @@ impl Model {
             };
             let Some(index) = self.coordinates.iter().position(|q| q == chi) else {
                 err(format!(
-                    "cannot ignore `{chi}`: it is not a declared coordinate"
+                    "cannot ignore `{}`: it is not a declared coordinate",
+                    excerpt_text(chi)
                 ));
                 continue;
             };
@@ -208,7 +232,8 @@ impl Model {
                         errors.push(ModelError {
                             item,
                             message: format!(
-                                "the constraint `{source} = 0` involves no coordinate"
+                                "the constraint `{} = 0` involves no coordinate",
+                                excerpt_text(source)
                             ),
                         });
                     }
@@ -316,6 +341,48 @@ mod tests {
             errors
                 .iter()
                 .any(|(i, m)| *i == Item::Model && m.contains("no kinetic energy"))
+        );
+    }
+
+    #[test]
+    fn names_must_be_identifiers_and_parameters_unique() {
+        // A model name became live C code, and a path made the cache write outside its
+        // folder.
+        let mut model = pendulum();
+        model.name = "P */ int injected = 42; /*".into();
+        model.coordinates = vec!["theta".into(), "../../x/evil".into()];
+        model.parameters = vec!["m".into(), "l".into(), "m".into(), "int".into()];
+        let errors = messages(&model);
+        let has =
+            |item: Item, text: &str| errors.iter().any(|(i, m)| *i == item && m.contains(text));
+        assert!(has(Item::Model, "ASCII identifier"), "{errors:?}");
+        assert!(has(Item::Coordinate(1), "ASCII identifier"), "{errors:?}");
+        assert!(has(Item::Parameter(2), "declared twice"), "{errors:?}");
+        assert!(has(Item::Parameter(3), "keyword"), "{errors:?}");
+        let mut model = pendulum();
+        model.particles = vec![crate::model::Particle {
+            name: "bob\u{1b}[2J".into(),
+            mass: "m".into(),
+            position: vec!["l*sin(theta)".into(), "-l*cos(theta)".into()],
+        }];
+        let errors = messages(&model);
+        assert!(errors.iter().any(|(i, m)| *i == Item::Particle(0)
+            && m.contains("ASCII identifier")
+            && !m.contains('\u{1b}')));
+    }
+
+    #[test]
+    fn expressions_beyond_the_bounds_name_their_item() {
+        let mut model = pendulum();
+        model.potential = Some("sinh(theta - sqrt(0^0))".into());
+        model.kinetic = Some("1/2*m*l^2*dot(theta)^2*theta^10000".into());
+        let errors = messages(&model);
+        assert!(errors.iter().any(|(i, m)| *i == Item::Potential
+            && m.contains("the potential energy has `0^0`")));
+        assert!(
+            errors
+                .iter()
+                .any(|(i, m)| *i == Item::Kinetic && m.contains("degree"))
         );
     }
 

@@ -6,15 +6,19 @@
 //! and each names the [`Item`] it is about so that a front end can point at it.
 
 mod bodies;
+mod bounds;
 mod check;
 mod checked;
 mod error;
+mod names;
 mod rotation;
 mod scope;
 mod written;
 
+pub use bounds::{MAX_CONSTANT_BITS, MAX_DEGREE};
 pub use check::momentum_name;
 pub use checked::{CheckedBody, CheckedModel, Energy, Matrix3, Orientation};
 pub use error::{Item, ModelError};
+pub use names::MAX_NAME_LEN;
 pub use rotation::{Axis, Rotation};
 pub use written::{Body, Model, Particle};

@@ -3,8 +3,10 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::bounds;
 use super::error::item_label;
 use super::{Item, Model, ModelError};
+use crate::syntax::print::excerpt_text;
 use crate::syntax::{Expr, PI, TIME};
 
 /// The names an expression of a model may use.
@@ -34,7 +36,8 @@ impl Scope<'_> {
             let problem = match leaf {
                 Expr::Name(n) => (!self.is_value(n)).then(|| {
                     format!(
-                        "unknown name `{n}` in {what}: not a coordinate, a parameter (field), `t` or `pi`"
+                        "unknown name `{}` in {what}: not a coordinate, a parameter (field), `t` or `pi`",
+                        excerpt_text(n)
                     )
                 }),
                 Expr::Velocity(q) if !self.model.coordinates.contains(q) => {
@@ -55,10 +58,18 @@ impl Scope<'_> {
                 errors.push(ModelError { item, message });
             }
         });
-        if errors.is_empty() {
-            Ok(expr.substitute(&|n| self.components.get(n).cloned()))
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let expr = expr.substitute(&|n| self.components.get(n).cloned());
+        let problems = bounds::problems(&expr, what);
+        if problems.is_empty() {
+            Ok(expr)
         } else {
-            Err(errors)
+            Err(problems
+                .into_iter()
+                .map(|message| ModelError { item, message })
+                .collect())
         }
     }
 

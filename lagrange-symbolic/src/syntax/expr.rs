@@ -159,6 +159,33 @@ impl Expr {
 }
 
 impl Expr {
+    /// The direct subexpressions.
+    pub fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Number(_) | Expr::Name(_) | Expr::Velocity(_) | Expr::Acceleration(_) => {
+                Vec::new()
+            }
+            Expr::Neg(a) | Expr::Call(_, a) => vec![a],
+            Expr::Add(terms) | Expr::Mul(terms) => terms.iter().collect(),
+            Expr::Div(a, b) | Expr::Pow(a, b) => vec![a, b],
+        }
+    }
+
+    /// The depth (a leaf is 1) and the number of nodes of the tree, found without
+    /// recursion.
+    pub fn depth_and_size(&self) -> (usize, usize) {
+        let mut stack = vec![(self, 1)];
+        let (mut depth, mut nodes) = (0, 0);
+        while let Some((e, d)) = stack.pop() {
+            depth = depth.max(d);
+            nodes += 1;
+            stack.extend(e.children().into_iter().map(|c| (c, d + 1)));
+        }
+        (depth, nodes)
+    }
+}
+
+impl Expr {
     /// The expression's value in `f64`, with `leaf` giving the value of each name,
     /// velocity and acceleration (`pi` is π unless `leaf` gives it). The error is the
     /// first leaf without a value.

@@ -6,7 +6,7 @@ mod parse;
 pub mod print;
 
 pub use expr::{Expr, Func, Rational};
-pub use parse::ParseError;
+pub use parse::{MAX_DEPTH, MAX_NODES, MAX_SOURCE_BYTES, ParseError};
 
 /// Time, reserved in every expression.
 pub const TIME: &str = "t";

@@ -3,10 +3,24 @@
 //! Grammar: `+ - * / ^` (`^` binds tightest and is right-associative, unary minus binds
 //! looser than `^`: `-x^2 = -(x^2)`), parentheses, decimal numbers, names, calls of the
 //! functions in [`Func`], and `dot(q)` for the velocity of coordinate `q`.
+//!
+//! Limits: a source of at most [`MAX_SOURCE_BYTES`], nesting at most [`MAX_DEPTH`] levels
+//! deep (parentheses, calls, signs, powers and divisions each count) and at most
+//! [`MAX_NODES`] nodes, so that no recursion over an accepted tree can exhaust a stack.
 
 use std::fmt;
 
 use super::expr::{Expr, Func, Rational};
+
+/// The longest expression source, in bytes.
+pub const MAX_SOURCE_BYTES: usize = 65_536;
+
+/// The deepest nesting of an expression: of parentheses, calls, signs and powers while
+/// parsing, and of the tree parsed.
+pub const MAX_DEPTH: usize = 100;
+
+/// The most nodes (numbers, names, operators, calls) of an expression tree.
+pub const MAX_NODES: usize = 20_000;
 
 /// A parse error at a byte offset of the source text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,26 +39,60 @@ impl fmt::Display for ParseError {
 
 impl Expr {
     /// Parses a model expression.
+    ///
+    /// Fails beyond the limits of the module documentation, with a message that names
+    /// the limit.
     pub fn parse(source: &str) -> Result<Expr, ParseError> {
+        if source.len() > MAX_SOURCE_BYTES {
+            return Err(ParseError {
+                offset: 0,
+                message: format!(
+                    "the expression is {} bytes long; the limit is {MAX_SOURCE_BYTES}",
+                    source.len()
+                ),
+            });
+        }
         let mut parser = Parser {
             src: source,
             pos: 0,
+            depth: 0,
         };
         let expr = parser.sum()?;
         parser.skip_space();
         if parser.pos < source.len() {
             return Err(parser.error(format!(
                 "unexpected `{}`",
-                parser.rest().chars().next().unwrap_or(' ')
+                super::print::excerpt_text(&parser.rest().chars().take(1).collect::<String>())
             )));
         }
+        expr.check_shape()
+            .map_err(|message| ParseError { offset: 0, message })?;
         Ok(expr)
+    }
+
+    /// An error when the tree is deeper than [`MAX_DEPTH`] or larger than [`MAX_NODES`];
+    /// measured without recursion, so that it is safe on any tree.
+    pub fn check_shape(&self) -> Result<(), String> {
+        let (depth, nodes) = self.depth_and_size();
+        if depth > MAX_DEPTH {
+            Err(format!(
+                "the expression nests {depth} levels deep; the limit is {MAX_DEPTH}"
+            ))
+        } else if nodes > MAX_NODES {
+            Err(format!(
+                "the expression has {nodes} nodes; the limit is {MAX_NODES}"
+            ))
+        } else {
+            Ok(())
+        }
     }
 }
 
 struct Parser<'a> {
     src: &'a str,
     pos: usize,
+    /// Nesting of `unary` calls: every parenthesis, call, sign and exponent goes through it.
+    depth: usize,
 }
 
 impl Parser<'_> {
@@ -104,9 +152,12 @@ impl Parser<'_> {
 
     fn product(&mut self) -> Result<Expr, ParseError> {
         let mut acc = self.unary()?;
+        // `a/b/c` nests to the left without recursion of the parser: count its levels.
+        let mut levels = self.depth;
         loop {
-            if self.eat('*') {
+            let nests = if self.eat('*') {
                 let rhs = self.unary()?;
+                let nests = !matches!(acc, Expr::Mul(_));
                 acc = match acc {
                     Expr::Mul(mut factors) => {
                         factors.push(rhs);
@@ -114,16 +165,36 @@ impl Parser<'_> {
                     }
                     other => Expr::Mul(vec![other, rhs]),
                 };
+                nests
             } else if self.eat('/') {
                 acc = Expr::Div(Box::new(acc), Box::new(self.unary()?));
+                true
             } else {
                 break;
+            };
+            levels += usize::from(nests);
+            if levels > MAX_DEPTH {
+                return Err(self.error(format!(
+                    "the expression nests more than {MAX_DEPTH} levels deep (divisions and products)"
+                )));
             }
         }
         Ok(acc)
     }
 
     fn unary(&mut self) -> Result<Expr, ParseError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error(format!(
+                "the expression nests more than {MAX_DEPTH} levels deep (parentheses, calls, signs and powers)"
+            )));
+        }
+        self.depth += 1;
+        let result = self.unary_inner();
+        self.depth -= 1;
+        result
+    }
+
+    fn unary_inner(&mut self) -> Result<Expr, ParseError> {
         if self.eat('-') {
             return Ok(Expr::Neg(Box::new(self.unary()?)));
         }
@@ -181,7 +252,10 @@ impl Parser<'_> {
             }
             return Ok(Expr::Name(name.to_string()));
         }
-        Err(self.error(format!("unexpected `{c}`")))
+        Err(self.error(format!(
+            "unexpected `{}`",
+            super::print::excerpt_text(&c.to_string())
+        )))
     }
 
     fn call(&mut self, name: &str, start: usize) -> Result<Expr, ParseError> {
@@ -336,6 +410,42 @@ mod tests {
             Expr::parse("x*1.5").unwrap(),
             Expr::Mul(vec![name("x"), Expr::Number(Rational { num: 3, den: 2 })])
         );
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        // Each of these overflowed the stack (SIGABRT) before the limits.
+        let deep = [
+            format!("{}x{}", "(".repeat(100_000), ")".repeat(100_000)),
+            format!("{}x", "-".repeat(200_000)),
+            format!("{}x{}", "sin(".repeat(5_000), ")".repeat(5_000)),
+            format!("x{}", "^x".repeat(50_000)),
+            format!("x{}", "/x".repeat(200_000)),
+            format!("x{}", "/x*x".repeat(100_000)),
+        ];
+        for source in &deep {
+            let e = Expr::parse(&source[..source.len().min(MAX_SOURCE_BYTES)]).unwrap_err();
+            assert!(e.message.contains("levels deep"), "{e}");
+        }
+        let at_limit = format!(
+            "{}x{}",
+            "(".repeat(MAX_DEPTH - 1),
+            ")".repeat(MAX_DEPTH - 1)
+        );
+        assert_eq!(Expr::parse(&at_limit), Ok(name("x")));
+    }
+
+    #[test]
+    fn long_and_large_sources_are_errors() {
+        let long = format!("x{}", " + x".repeat(MAX_SOURCE_BYTES / 4));
+        assert!(
+            Expr::parse(&long)
+                .unwrap_err()
+                .message
+                .contains("bytes long")
+        );
+        let wide = format!("x{}", "+x".repeat(MAX_NODES));
+        assert!(Expr::parse(&wide).unwrap_err().message.contains("nodes"));
     }
 
     #[test]

@@ -82,6 +82,54 @@ pub fn text(e: &Expr) -> String {
     }
 }
 
+/// Longest user text echoed in a message, in characters.
+pub const EXCERPT_CHARS: usize = 100;
+
+/// Longest run of digits echoed in full.
+const EXCERPT_DIGITS: usize = 24;
+
+/// User text as a message may echo it in full: control characters escaped (no terminal
+/// escape sequence reaches the terminal) and runs of more than 24 digits shortened to
+/// their first digits and their length.
+pub fn escape_text(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            let mut digits = String::from(c);
+            while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                digits.push(d);
+                chars.next();
+            }
+            if digits.len() > EXCERPT_DIGITS {
+                digits = format!("{}…({} digits)", &digits[..8], digits.len());
+            }
+            out.push_str(&digits);
+        } else if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// User text as a message may echo it inline: [`escape_text`], cut at
+/// [`EXCERPT_CHARS`] characters.
+pub fn excerpt_text(text: &str) -> String {
+    let escaped = escape_text(text);
+    if escaped.chars().count() > EXCERPT_CHARS {
+        escaped.chars().take(EXCERPT_CHARS).chain(['…']).collect()
+    } else {
+        escaped
+    }
+}
+
+/// An expression as a message may echo it: its text through [`excerpt_text`].
+pub fn excerpt(e: &Expr) -> String {
+    excerpt_text(&text(e))
+}
+
 /// A sum with `a + -b` printed as `a - b`.
 fn join_terms(terms: &[Expr], print: fn(&Expr) -> String) -> String {
     let mut out = String::new();
@@ -228,6 +276,15 @@ mod tests {
             let e = Expr::parse(source).unwrap();
             assert_eq!(Expr::parse(&text(&e)).unwrap(), e, "{source}");
         }
+    }
+
+    #[test]
+    fn excerpts_escape_controls_and_shorten_numbers() {
+        assert_eq!(excerpt_text("a\u{1b}[31mb\n"), "a\\u{1b}[31mb\\n");
+        let long = format!("x + {}", "9".repeat(30_000));
+        assert_eq!(excerpt_text(&long), "x + 99999999…(30000 digits)");
+        let wide = "y".repeat(500);
+        assert_eq!(excerpt_text(&wide).chars().count(), EXCERPT_CHARS + 1);
     }
 
     #[test]
