@@ -106,14 +106,14 @@ impl Model {
         for (i, (q, source)) in self.forces.iter().enumerate() {
             let Some(index) = self.coordinates.iter().position(|c| c == q) else {
                 errors.push(ModelError {
-                    item: Item::Force(i),
+                    item: Item::ForceCoordinate(i),
                     message: format!("force on `{q}`, which is not a declared coordinate"),
                 });
                 continue;
             };
             if forces[index].is_some() {
                 errors.push(ModelError {
-                    item: Item::Force(i),
+                    item: Item::ForceCoordinate(i),
                     message: format!("two forces on `{q}`: give their sum once"),
                 });
                 continue;
