@@ -11,10 +11,21 @@ use syn::{DeriveInput, Ident};
 
 use crate::attr::{self, Parsed};
 use crate::{program, source};
+use lagrange_symbolic::model::Model;
 
-/// Expands `#[derive(Lagrangian)]`.
-pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
+/// Expands `#[derive(Lagrangian)]`. When the model has errors, they come with a stub of
+/// the impls, so that uses of the type do not add a second wave of errors.
+pub fn derive(input: &DeriveInput) -> TokenStream {
     let parsed = attr::parse(input);
+    derive_checked(input, &parsed).unwrap_or_else(|error| {
+        let error = error.into_compile_error();
+        let stub = stub(input, &parsed.model);
+        quote!(#error #stub)
+    })
+}
+
+/// The expansion, or the errors in the model.
+fn derive_checked(input: &DeriveInput, parsed: &Parsed) -> syn::Result<TokenStream> {
     let model_errors = |errors: Vec<lagrange_symbolic::model::ModelError>| {
         errors
             .into_iter()
@@ -30,18 +41,12 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         attr::combine(model_errors(errors))
             .unwrap_or_else(|| syn::Error::new(input.ident.span(), "the model is invalid"))
     })?;
-    let system = expand(input, &parsed, &derived)?;
+    let system = expand(input, parsed, &derived)?;
     Ok(quote!(#system #tracking))
 }
 
 fn expand(input: &DeriveInput, parsed: &Parsed, derived: &Derived) -> syn::Result<TokenStream> {
-    let name = &input.ident;
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let target = Target {
-        generics: quote!(#impl_generics),
-        ty: quote!(#name #ty_generics),
-        where_clause: quote!(#where_clause),
-    };
+    let target = Target::of(input);
     let full = system_impl(&target, &parsed.fields, &derived.full)?;
     let reduced = match &derived.reduced {
         Some(reduced) => {
@@ -80,6 +85,17 @@ struct Target {
 }
 
 impl Target {
+    /// The struct the derive is on.
+    fn of(input: &DeriveInput) -> Target {
+        let name = &input.ident;
+        let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+        Target {
+            generics: quote!(#impl_generics),
+            ty: quote!(#name #ty_generics),
+            where_clause: quote!(#where_clause),
+        }
+    }
+
     /// `impl<…> trait for Type where …`, or the inherent `impl<…> Type where …`.
     fn header(&self, trait_path: Option<TokenStream>) -> TokenStream {
         let Target {
@@ -232,6 +248,84 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
             }
         }
     })
+}
+
+/// For a model with errors: its `INFO` (what was read of it) and impls of the traits the
+/// derive implements, whose functions are never called because the crate does not compile.
+fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
+    let target = Target::of(input);
+    let n = model.coordinates.len();
+    let k = model.constraints.len();
+    let cow = quote!(::std::borrow::Cow::Borrowed);
+    let name = &model.name;
+    let coordinates = &model.coordinates;
+    let parameters = &model.parameters;
+    let constraints = model
+        .constraints
+        .iter()
+        .map(|text| quote!(#CORE::ConstraintInfo { text: #cow(#text), scleronomic: false }));
+    let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
+    let matrix = quote!(#CORE::nalgebra::SMatrix<f64, #n, #n>);
+    let never = quote!(::core::unreachable!("the model has errors"));
+    let inherent = target.header(None);
+    let system = target.header(Some(quote!(#CORE::LagrangianSystem<#n>)));
+    let from_values = target.header(Some(quote!(#CORE::FromParameterValues<#n>)));
+    let constrained = (k > 0).then(|| {
+        let header = target.header(Some(quote!(#CORE::ConstrainedSystem<#n, #k>)));
+        let values = quote!(#CORE::nalgebra::SVector<f64, #k>);
+        let jacobian = quote!(#CORE::nalgebra::SMatrix<f64, #k, #n>);
+        quote! {
+            #[automatically_derived]
+            #header {
+                fn constraint_values(&self, _: f64, _: &#vector) -> #values { #never }
+                fn constraint_jacobian(&self, _: f64, _: &#vector) -> #jacobian { #never }
+                fn constraint_time_derivative(&self, _: f64, _: &#vector) -> #values { #never }
+                fn constraint_velocities(&self, _: f64, _: &#vector, _: &#vector) -> #values { #never }
+                fn constraint_jacobian_and_bias(&self, _: f64, _: &#vector, _: &#vector) -> (#jacobian, #values) { #never }
+            }
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        #inherent {
+            /// What was read of the model, which has errors.
+            pub const INFO: #CORE::ModelInfo = #CORE::ModelInfo {
+                name: #cow(#name),
+                coordinates: #cow(&[#(#cow(#coordinates)),*]),
+                parameters: #cow(&[#(#cow(#parameters)),*]),
+                cyclic: #cow(&[]),
+                conserved: #CORE::Conserved::None,
+                forced_or_dissipative: false,
+                equations_text: #cow(""),
+                equations_latex: #cow(""),
+                constraints: #cow(&[#(#constraints),*]),
+            };
+        }
+
+        #[automatically_derived]
+        #from_values {
+            const PARAMETER_COUNT: usize = 0;
+            fn from_parameter_values(_: &[f64]) -> ::core::result::Result<Self, #CORE::Error> { #never }
+        }
+
+        #[automatically_derived]
+        #system {
+            fn info(&self) -> &#CORE::ModelInfo { &Self::INFO }
+            fn parameter_values(&self) -> ::std::vec::Vec<f64> { #never }
+            fn with_parameter_values(&self, _: &[f64]) -> ::core::result::Result<Self, #CORE::Error> { #never }
+            fn mass_matrix(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #never }
+            fn forcing(&self, _: f64, _: &#vector, _: &#vector) -> #vector { #never }
+            fn lagrangian(&self, _: f64, _: &#vector, _: &#vector) -> f64 { #never }
+            fn energy(&self, _: f64, _: &#vector, _: &#vector) -> f64 { #never }
+            fn jacobi_integral(&self, _: f64, _: &#vector, _: &#vector) -> f64 { #never }
+            fn momenta(&self, _: f64, _: &#vector, _: &#vector) -> #vector { #never }
+            fn momentum_rate(&self, _: f64, _: &#vector, _: &#vector) -> #vector { #never }
+            fn momentum_jacobian(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #never }
+            fn lagrangian_hessian(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #never }
+        }
+
+        #constrained
+    }
 }
 
 /// The `ModelInfo` constant of a model's equations.
