@@ -152,20 +152,23 @@ fn read_key(
         "particle" => {
             let item = Item::Particle(model.particles.len());
             spans.insert(item, meta.path.span());
-            let fields = Fields::parse(meta)?;
-            let (name, mass, position) = (fields.name, fields.mass, fields.position);
-            match (name, mass, position) {
+            let (fields, problems) = Fields::parse(meta)?;
+            match (fields.name, fields.mass, fields.position) {
                 (Some(name), Some(mass), Some(position)) => {
+                    // Kept despite repeated keys, so that no "no kinetic energy" follows.
                     model.particles.push(Particle { name, mass, position });
-                    Ok(())
+                    problems.map_or(Ok(()), Err)
                 }
-                _ => Err(meta.error("a particle needs `name = …, mass = \"…\", position = [\"…\", …]`")),
+                _ => Err(problems.unwrap_or_else(|| {
+                    meta.error("a particle needs `name = …, mass = \"…\", position = [\"…\", …]`")
+                })),
             }
         }
         "body" => {
             let item = Item::Body(model.bodies.len());
             spans.insert(item, meta.path.span());
-            match Fields::parse(meta)? {
+            let (fields, problems) = Fields::parse(meta)?;
+            match fields {
                 Fields {
                     name: Some(name),
                     mass: Some(mass),
@@ -174,11 +177,11 @@ fn read_key(
                     rotation: Some(rotation),
                 } => {
                     model.bodies.push(Body { name, mass, inertia, rotation, position });
-                    Ok(())
+                    problems.map_or(Ok(()), Err)
                 }
-                _ => Err(meta.error(
+                _ => Err(problems.unwrap_or_else(|| meta.error(
                     "a body needs `name = …, mass = \"…\", inertia = [\"…\", …], rotation = …, position = [\"…\", \"…\", \"…\"]`",
-                )),
+                ))),
             }
         }
         "constraint" => {
@@ -235,8 +238,9 @@ struct Fields {
 }
 
 impl Fields {
-    /// Reads `(key = value, …)`; every bad or repeated key is reported, not just the first.
-    fn parse(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Fields> {
+    /// Reads `(key = value, …)`: the fields (the first value of a repeated key), and every
+    /// bad or repeated key as one error.
+    fn parse(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<(Fields, Option<syn::Error>)> {
         let mut fields = Fields::default();
         let mut errors = Vec::new();
         meta.parse_nested_meta(|inner| {
@@ -246,10 +250,7 @@ impl Fields {
             }
             Ok(())
         })?;
-        match combine(errors) {
-            Some(errors) => Err(errors),
-            None => Ok(fields),
-        }
+        Ok((fields, combine(errors)))
     }
 
     fn read(&mut self, meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
