@@ -266,7 +266,7 @@ struct Context {
     t_start: String,
     t_end: String,
     dt: String,
-    /// The equations of motion as `lagrange derive` and the derive's `EQUATIONS_TEXT`
+    /// The equations of motion as `lagrange derive` and the derive's `INFO.equations_text`
     /// print them.
     equations_text: String,
     /// `energy`, `jacobi_integral`, or empty when nothing is conserved.
