@@ -300,7 +300,7 @@ mod tests {
         assert!(
             errors
                 .iter()
-                .any(|(i, m)| *i == Item::Force(0) && m.contains("`phi`"))
+                .any(|(i, m)| *i == Item::ForceCoordinate(0) && m.contains("`phi`"))
         );
     }
 
