@@ -28,8 +28,11 @@ fn main() -> Result<(), lagrange::Error> {
         l: 1.0,
         g: 9.81,
     };
-    println!("{}\n", CartesianPendulum::EQUATIONS_TEXT);
-    println!("scleronomic: {}", CartesianPendulum::SCLERONOMIC[0]);
+    println!("{}\n", CartesianPendulum::INFO.equations_text);
+    println!(
+        "scleronomic: {}",
+        CartesianPendulum::INFO.constraints[0].scleronomic
+    );
     let theta0: f64 = 1.0;
     let (q0, qd0) = (
         Vector2::new(p.l * theta0.sin(), -p.l * theta0.cos()),

@@ -24,7 +24,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "R = {}\n{}\n",
         OrbitReduced::ROUTHIAN_TEXT,
-        OrbitReduced::EQUATIONS_TEXT
+        OrbitReduced::INFO.equations_text
     );
     let orbit = Orbit { m: 1.0, k: 1.0 };
     let (q0, qd0) = (Vector2::new(1.0, 0.0), Vector2::new(0.0, 1.2));

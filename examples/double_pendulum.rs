@@ -32,7 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     println!(
         "Equations of motion (derived at compile time):\n{}\n",
-        DoublePendulum::EQUATIONS_TEXT
+        DoublePendulum::INFO.equations_text
     );
 
     let half_pi = std::f64::consts::FRAC_PI_2;

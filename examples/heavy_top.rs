@@ -40,10 +40,8 @@ fn main() -> Result<(), lagrange::Error> {
         C: 0.4,
         g: 9.81,
     };
-    let cyclic: Vec<&str> = HeavyTop::CYCLIC
-        .iter()
-        .map(|&i| HeavyTop::COORDINATES[i])
-        .collect();
+    let info = &HeavyTop::INFO;
+    let cyclic: Vec<&str> = info.cyclic.iter().map(|&i| &*info.coordinates[i]).collect();
     println!("cyclic in the full system: {cyclic:?}");
     let (q0, qd0) = (Vector3::new(0.0, 0.4, 0.0), Vector3::new(0.0, 0.0, 30.0));
     let (reduced, theta0, theta_dot0) = top.reduce_state(0.0, &q0, &qd0);

@@ -24,7 +24,7 @@ pub struct SphericalPoint {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    println!("{}\n", SphericalPoint::EQUATIONS_TEXT);
+    println!("{}\n", SphericalPoint::INFO.equations_text);
     // Without forces the point moves on a straight line at constant speed.
     let point = SphericalPoint {
         m: 2.0,

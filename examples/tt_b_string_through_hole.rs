@@ -22,7 +22,7 @@ pub struct StringThroughHole {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    println!("{}\n", StringThroughHole::EQUATIONS_TEXT);
+    println!("{}\n", StringThroughHole::INFO.equations_text);
     let system = StringThroughHole {
         m: 1.0,
         mp: 0.5,

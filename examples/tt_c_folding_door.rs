@@ -45,7 +45,7 @@ impl FoldingDoor {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    println!("{}\n", FoldingDoor::EQUATIONS_TEXT);
+    println!("{}\n", FoldingDoor::INFO.equations_text);
     let door = FoldingDoor {
         m: 3.0,
         n: 1.0,

@@ -35,7 +35,7 @@ impl RotatingAxes {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    println!("{}\n", RotatingAxes::EQUATIONS_TEXT);
+    println!("{}\n", RotatingAxes::INFO.equations_text);
     // A force-free particle, at rest in the moving axes at t = 0: seen from the fixed
     // axes it moves uniformly on the line x = 1 with speed α̇(0) = ω + εν.
     let axes = RotatingAxes {

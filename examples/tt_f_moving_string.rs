@@ -28,7 +28,7 @@ pub struct MovingString {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    println!("{}\n", MovingString::EQUATIONS_TEXT);
+    println!("{}\n", MovingString::INFO.equations_text);
     let system = MovingString {
         m: 1.0,
         a: 1.0,

@@ -34,7 +34,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Th: 0.0,
     };
     println!("Routhian: R = {}\n", DoorG1Reduced::ROUTHIAN_TEXT);
-    println!("Reduced equation:\n{}\n", DoorG1Reduced::EQUATIONS_TEXT);
+    println!(
+        "Reduced equation:\n{}\n",
+        DoorG1Reduced::INFO.equations_text
+    );
 
     let (q0, qd0) = (Vector2::new(0.0, 0.5), Vector2::new(0.3, 1.0));
     let (reduced, theta0, theta_dot0) = door.reduce_state(0.0, &q0, &qd0);

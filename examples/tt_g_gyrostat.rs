@@ -30,7 +30,7 @@ pub struct Gyrostat {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "Reduced equations (eq. 27):\n{}\n",
-        GyrostatReduced::EQUATIONS_TEXT
+        GyrostatReduced::INFO.equations_text
     );
     let gyrostat = Gyrostat {
         E: 2.0,

@@ -73,8 +73,8 @@ struct TextbookTop {
 #[test]
 fn a_top_declared_as_a_body_has_the_textbook_equations() {
     assert_eq!(
-        BodyTop::CYCLIC,
-        TextbookTop::CYCLIC,
+        BodyTop::INFO.cyclic,
+        TextbookTop::INFO.cyclic,
         "φ and ψ are cyclic in both"
     );
     let report = Check::new()

@@ -40,10 +40,10 @@ fn cartesian_pendulum_moves_like_the_angle_pendulum_with_the_right_tension() {
     let (m, l, g) = (1.3, 0.8, 9.81);
     let cartesian = CartesianPendulum { m, l, g };
     let angle = AnglePendulum { m, l, g };
-    assert!(CartesianPendulum::SCLERONOMIC[0]);
-    assert_eq!(CartesianPendulum::CONSERVED, Conserved::Energy);
+    assert!(CartesianPendulum::INFO.constraints[0].scleronomic);
+    assert_eq!(CartesianPendulum::INFO.conserved, Conserved::Energy);
     assert!(
-        CartesianPendulum::CYCLIC.is_empty(),
+        CartesianPendulum::INFO.cyclic.is_empty(),
         "x is in the constraint"
     );
     let (q0, qd0) = released(1.2, l);
@@ -162,8 +162,8 @@ struct BeadOnTurningWire {
 
 #[test]
 fn bead_on_a_turning_wire_follows_cosh_and_the_power_theorem() {
-    assert!(!BeadOnTurningWire::SCLERONOMIC[0]);
-    assert_eq!(BeadOnTurningWire::CONSERVED, Conserved::None);
+    assert!(!BeadOnTurningWire::INFO.constraints[0].scleronomic);
+    assert_eq!(BeadOnTurningWire::INFO.conserved, Conserved::None);
     let bead = BeadOnTurningWire { m: 0.7, w: 1.5 };
     // At rest on the wire, at r0 = 0.4 along it: moving with the wire, ẏ = w x.
     let (r0, dt) = (0.4, 1e-3);
@@ -216,9 +216,10 @@ fn inconsistent_initial_data_is_an_error_and_projection_repairs_it() {
         "{error}"
     );
     assert!(
-        error
-            .to_string()
-            .contains(&format!("`{} = 0`", CartesianPendulum::CONSTRAINT_TEXT[0])),
+        error.to_string().contains(&format!(
+            "`{} = 0`",
+            CartesianPendulum::INFO.constraints[0].text
+        )),
         "{error}"
     );
     let (q, qd) = p.project_onto_constraints(0.0, &q0, &qd0).unwrap();

@@ -19,8 +19,8 @@ struct DampedOscillator {
 
 #[test]
 fn dissipation_gives_the_damped_oscillator() {
-    assert_eq!(DampedOscillator::CONSERVED, Conserved::None);
-    assert!(DampedOscillator::CYCLIC.is_empty());
+    assert_eq!(DampedOscillator::INFO.conserved, Conserved::None);
+    assert!(DampedOscillator::INFO.cyclic.is_empty());
     let o = DampedOscillator {
         m: 2.0,
         k: 8.0,
@@ -58,7 +58,7 @@ struct DrivenLattice {
 
 #[test]
 fn time_dependent_force_and_pi() {
-    assert_eq!(DrivenLattice::CONSERVED, Conserved::None);
+    assert_eq!(DrivenLattice::INFO.conserved, Conserved::None);
     let report = Check::new()
         .run(|p: &DrivenLattice, s| {
             let k = 2.0 * std::f64::consts::PI / p.a;
@@ -79,8 +79,11 @@ struct RelativisticParticle {
 
 #[test]
 fn a_lagrangian_with_velocity_dependent_mass_matrix() {
-    assert_eq!(RelativisticParticle::CONSERVED, Conserved::JacobiIntegral);
-    assert_eq!(RelativisticParticle::CYCLIC, &[0]);
+    assert_eq!(
+        RelativisticParticle::INFO.conserved,
+        Conserved::JacobiIntegral
+    );
+    assert_eq!(*RelativisticParticle::INFO.cyclic, [0]);
     let p = RelativisticParticle { m: 2.0, c: 3.0 };
     let (q, qd) = (Vector1::new(0.0), Vector1::new(1.8));
     let gamma = 1.0 / (1.0 - (qd[0] / p.c).powi(2)).sqrt();

@@ -111,7 +111,10 @@ fn g1_energy_integral_and_recovered_velocity_are_the_texts() {
         assert!((r.ignored_velocities(0.0, &q, &qd)[0] - psi_dot).abs() < 1e-13);
     }
     assert_eq!(DoorG1Reduced::IGNORED, ["psi"]);
-    assert_eq!(DoorG1Reduced::PARAMETERS, &["A", "B", "c", "Th", "p_psi"]);
+    assert_eq!(
+        *DoorG1Reduced::INFO.parameters,
+        ["A", "B", "c", "Th", "p_psi"]
+    );
 }
 
 #[test]
@@ -249,7 +252,7 @@ fn orbit_radial_equation_and_angle_by_quadrature() {
         })
         .unwrap();
     report.assert_below(TOLERANCE).unwrap();
-    assert_eq!(OrbitReduced::CONSERVED, Conserved::JacobiIntegral);
+    assert_eq!(OrbitReduced::INFO.conserved, Conserved::JacobiIntegral);
 
     let orbit = Orbit { m: 1.0, k: 1.0 };
     let (retained, ignored) = full_against_reduced(

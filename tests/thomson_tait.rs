@@ -55,9 +55,9 @@ fn example_a_point_in_spherical_polar_coordinates() {
         })
         .unwrap();
     report.assert_below(TOLERANCE).unwrap();
-    assert_eq!(SphericalPoint::CONSERVED, Conserved::None);
+    assert_eq!(SphericalPoint::INFO.conserved, Conserved::None);
     assert!(
-        SphericalPoint::CYCLIC.is_empty(),
+        SphericalPoint::INFO.cyclic.is_empty(),
         "forces act on every coordinate"
     );
 }
@@ -112,8 +112,8 @@ fn example_b_string_through_a_hole() {
         })
         .unwrap();
     report.assert_below(TOLERANCE).unwrap();
-    assert_eq!(StringThroughHole::CYCLIC, &[1], "θ is cyclic");
-    assert_eq!(StringThroughHole::CONSERVED, Conserved::Energy);
+    assert_eq!(*StringThroughHole::INFO.cyclic, [1], "θ is cyclic");
+    assert_eq!(StringThroughHole::INFO.conserved, Conserved::Energy);
 
     // The moment of momentum h = m r² θ̇ and the energy are constant along the motion.
     let system = StringThroughHole {
@@ -222,7 +222,11 @@ fn example_e_axes_rotating_through_a_prescribed_angle() {
         })
         .unwrap();
     report.assert_below(TOLERANCE).unwrap();
-    assert_eq!(RotatingAxes::CONSERVED, Conserved::None, "α depends on t");
+    assert_eq!(
+        RotatingAxes::INFO.conserved,
+        Conserved::None,
+        "α depends on t"
+    );
 }
 
 #[test]
@@ -275,7 +279,7 @@ fn example_f_string_with_an_end_moved_along_a_line() {
         })
         .unwrap();
     report.assert_below(TOLERANCE).unwrap();
-    assert_eq!(MovingString::CONSERVED, Conserved::None);
+    assert_eq!(MovingString::INFO.conserved, Conserved::None);
 }
 
 #[test]

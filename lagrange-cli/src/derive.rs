@@ -235,7 +235,7 @@ struct LatexSystem {
     from_kinetic_potential: bool,
     energy: String,
     jacobi_integral: String,
-    /// `energy`, `jacobi` or `none`.
+    /// `energy`, `jacobi_integral` or `none`.
     conserved: &'static str,
     cyclic: Vec<String>,
     constraints: Vec<Constraint>,
@@ -307,11 +307,7 @@ impl LatexSystem {
             from_kinetic_potential: eq.from_kinetic_potential,
             energy: print::latex(&eq.symbolic.energy),
             jacobi_integral: print::latex(&eq.symbolic.jacobi_integral),
-            conserved: match eq.conserved {
-                Conserved::Energy => "energy",
-                Conserved::JacobiIntegral => "jacobi",
-                Conserved::None => "none",
-            },
+            conserved: eq.conserved.name().unwrap_or("none"),
             cyclic: cyclic(eq).into_iter().map(print::latex_name).collect(),
             constraints,
             ignored: reduced.map_or_else(Vec::new, |r| names(&r.ignored)),

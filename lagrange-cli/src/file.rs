@@ -296,7 +296,7 @@ impl ModelFile {
             Item::Kinetic => "kinetic",
             Item::Potential => "potential",
             Item::Lagrangian => "lagrangian",
-            Item::Force(_) => "force",
+            Item::Force(_) | Item::ForceCoordinate(_) => "force",
             Item::Dissipation => "dissipation",
             Item::Ignore(_) => "ignore",
             Item::Constraint(_) => "constraint",

@@ -11,7 +11,7 @@ mod code;
 
 use std::path::{Path, PathBuf};
 
-use lagrange_symbolic::equations::{Conserved, Equations};
+use lagrange_symbolic::equations::Equations;
 use serde::Serialize;
 
 use self::code::{Lang, Rendered};
@@ -266,7 +266,7 @@ struct Context {
     t_start: String,
     t_end: String,
     dt: String,
-    /// The equations of motion as `lagrange derive` and the derive's `EQUATIONS_TEXT`
+    /// The equations of motion as `lagrange derive` and the derive's `INFO.equations_text`
     /// print them.
     equations_text: String,
     /// `energy`, `jacobi_integral`, or empty when nothing is conserved.
@@ -414,12 +414,7 @@ impl Context {
             t_end: literal(t_end, "t_end")?,
             dt: literal(dt, "dt")?,
             equations_text: eq.text(),
-            conserved: match eq.conserved {
-                Conserved::Energy => "energy",
-                Conserved::JacobiIntegral => "jacobi_integral",
-                Conserved::None => "",
-            }
-            .to_string(),
+            conserved: eq.conserved.name().unwrap_or_default().to_string(),
             cyclic: eq
                 .cyclic
                 .iter()

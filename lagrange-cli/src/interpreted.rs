@@ -10,10 +10,11 @@
 
 use std::sync::Arc;
 
-use lagrange_core::constrained::CONSISTENCY_TOLERANCE;
+use lagrange_core::__private::{CONSISTENCY_TOLERANCE, solve_accelerations};
 use lagrange_core::nalgebra::{SMatrix, SVector};
-use lagrange_core::system::solve_accelerations;
-use lagrange_core::{Conserved, ConstrainedSystem, Error, LagrangianSystem};
+use lagrange_core::{
+    Conserved, ConstrainedSystem, ConstraintInfo, Error, LagrangianSystem, ModelInfo,
+};
 use lagrange_symbolic::equations::{self, ConstraintEquations, Equations};
 use lagrange_symbolic::ir::Program;
 
@@ -22,9 +23,7 @@ use super::Failure;
 /// What the systems of one model share.
 struct Model {
     equations: Equations,
-    text: String,
-    latex: String,
-    constraint_text: Vec<String>,
+    info: ModelInfo,
 }
 
 /// A model's equations with parameter values, evaluated by interpreting the IR.
@@ -58,20 +57,13 @@ pub fn with_system<W: WithSystem>(
             values.len()
         )));
     }
-    let constraint_text = equations
-        .constraints
-        .as_ref()
-        .map(|c| c.text.clone())
-        .unwrap_or_default();
     let model = Arc::new(Model {
-        text: equations.text(),
-        latex: equations.latex(),
-        constraint_text,
+        info: model_info(equations)?,
         equations: equations.clone(),
     });
     let values = values.to_vec();
     let n = equations.coordinates.len();
-    let k = model.constraint_text.len();
+    let k = model.info.constraints.len();
     macro_rules! dispatch {
         ($(($n:literal, $k:literal)),*) => {
             match (n, k) {
@@ -111,6 +103,38 @@ pub fn with_system<W: WithSystem>(
         (8, 2),
         (8, 3)
     )
+}
+
+/// The [`ModelInfo`] of derived equations, owned; errors if the engine names a conserved
+/// integral the runtime does not know.
+fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
+    let texts = |names: &[String]| names.iter().cloned().map(Into::into).collect::<Vec<_>>();
+    let conserved = Conserved::from_name(equations.conserved.name()).ok_or_else(|| {
+        Failure(format!(
+            "{}: the engine names a conserved integral ({:?}) the runtime does not know",
+            equations.name, equations.conserved
+        ))
+    })?;
+    let constraints = equations.constraints.iter().flat_map(|c| {
+        c.text
+            .iter()
+            .zip(&c.scleronomic)
+            .map(|(text, &scleronomic)| ConstraintInfo {
+                text: text.clone().into(),
+                scleronomic,
+            })
+    });
+    Ok(ModelInfo {
+        name: equations.name.clone().into(),
+        coordinates: texts(&equations.coordinates).into(),
+        parameters: texts(&equations.parameters).into(),
+        cyclic: equations.cyclic.clone().into(),
+        conserved,
+        forced_or_dissipative: !equations.conservative,
+        equations_text: equations.text().into(),
+        equations_latex: equations.latex().into(),
+        constraints: constraints.collect::<Vec<_>>().into(),
+    })
 }
 
 impl<const N: usize, const K: usize> Interpreted<N, K> {
@@ -178,45 +202,8 @@ impl<const N: usize, const K: usize> Interpreted<N, K> {
 }
 
 impl<const N: usize, const K: usize> LagrangianSystem<N> for Interpreted<N, K> {
-    fn coordinate_names(&self) -> [&str; N] {
-        std::array::from_fn(|i| self.model.equations.coordinates[i].as_str())
-    }
-
-    fn parameter_names(&self) -> Vec<&str> {
-        self.model
-            .equations
-            .parameters
-            .iter()
-            .map(String::as_str)
-            .collect()
-    }
-
-    fn cyclic(&self) -> &[usize] {
-        &self.model.equations.cyclic
-    }
-
-    fn conserved(&self) -> Conserved {
-        match self.model.equations.conserved {
-            equations::Conserved::Energy => Conserved::Energy,
-            equations::Conserved::JacobiIntegral => Conserved::JacobiIntegral,
-            equations::Conserved::None => Conserved::None,
-        }
-    }
-
-    fn conservative(&self) -> bool {
-        self.model.equations.conservative
-    }
-
-    fn constraint_count(&self) -> usize {
-        K
-    }
-
-    fn equations_text(&self) -> &str {
-        &self.model.text
-    }
-
-    fn equations_latex(&self) -> &str {
-        &self.model.latex
+    fn info(&self) -> &ModelInfo {
+        &self.model.info
     }
 
     fn parameter_values(&self) -> Vec<f64> {
@@ -343,14 +330,6 @@ impl<const N: usize, const K: usize> LagrangianSystem<N> for Interpreted<N, K> {
 }
 
 impl<const N: usize, const K: usize> ConstrainedSystem<N, K> for Interpreted<N, K> {
-    fn constraint_text(&self) -> [&str; K] {
-        std::array::from_fn(|i| self.model.constraint_text[i].as_str())
-    }
-
-    fn scleronomic(&self) -> [bool; K] {
-        std::array::from_fn(|i| self.constraints().scleronomic[i])
-    }
-
     fn constraint_values(&self, t: f64, q: &SVector<f64, N>) -> SVector<f64, K> {
         let values = self.run_dynamic(&self.constraints().values, t, q, &SVector::zeros());
         SVector::from_column_slice(&values)

@@ -191,13 +191,11 @@ fn reference<S: FromParameterValues<N>, const N: usize>(
     let prototype_names = {
         // Names are the model's; any instance tells them.
         let zero = S::from_parameter_values(&vec![0.0; S::PARAMETER_COUNT]).expect("system");
-        (
-            zero.parameter_names()
-                .iter()
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>(),
-            zero.coordinate_names().map(str::to_string),
-        )
+        let info = zero.info();
+        let strings = |names: &[lagrange::core::Text]| -> Vec<String> {
+            names.iter().map(|s| s.to_string()).collect()
+        };
+        (strings(&info.parameters), strings(&info.coordinates))
     };
     let (parameters, coordinates) = prototype_names;
     fn as_str(v: &[String]) -> Vec<&str> {
@@ -230,7 +228,7 @@ fn reference<S: FromParameterValues<N>, const N: usize>(
     for invariant in trajectory.invariants() {
         columns.insert(invariant.name.clone(), invariant.values.clone());
     }
-    (system.equations_text().to_string(), columns, values)
+    (system.info().equations_text.to_string(), columns, values)
 }
 
 /// Reads the generated program's CSV into named columns, keeping the header order.

@@ -1,5 +1,5 @@
-//! Systems with `K` holonomic constraints `G(t, q) = 0` (seed 001: the constraint datum;
-//! seed 002: reactions `R = Σ λ ∇G` as functions of the state).
+//! Systems with `K` holonomic constraints `G(t, q) = 0`, and their reactions
+//! `R = Σ λ ∇G` as functions of the state.
 //!
 //! The equations are the index-1 system `M q̈ = f + Jᵀλ`, `J q̈ = −c`, where `J = ∂G/∂q`
 //! and `G̈ = J q̈ + c`. They are solved through the Schur complement:
@@ -10,13 +10,10 @@ use nalgebra::{SMatrix, SVector};
 
 use crate::error::Error;
 use crate::linalg;
-use crate::system::LagrangianSystem;
+use crate::system::{ConstraintInfo, LagrangianSystem};
 
 /// Newton iterations allowed when projecting onto `G = 0`.
 const PROJECTION_ITERATIONS: usize = 20;
-
-/// Relative tolerance of the consistency check of initial states.
-pub const CONSISTENCY_TOLERANCE: f64 = 1e-9;
 
 /// The accelerations of a constrained system at a state, with the multipliers.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -28,16 +25,10 @@ pub struct ConstrainedMotion<const N: usize, const K: usize> {
 }
 
 /// A system with `K` holonomic constraints; the derive implements it for models with
-/// `constraint = "…"` keys, and makes their `accelerations` the constrained ones.
+/// `constraint = "…"` keys, and makes their `accelerations` the constrained ones. The
+/// constraints' text and whether each is scleronomic are in
+/// [`ModelInfo::constraints`](crate::ModelInfo::constraints).
 pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N> {
-    /// Each constraint `Gᵢ` as text (`Gᵢ = 0`).
-    fn constraint_text(&self) -> [&str; K];
-    /// Per constraint: `true` when `∂Gᵢ/∂t ≡ 0` was established symbolically, so the
-    /// constraint is scleronomic. `false` means its presentation depends on time, which
-    /// is necessary but not sufficient for a moving locus (seed 001 (d)): `ρ(t) G(q)`
-    /// describes a fixed locus.
-    fn scleronomic(&self) -> [bool; K];
-
     /// `G(t, q)`.
     fn constraint_values(&self, t: f64, q: &SVector<f64, N>) -> SVector<f64, K>;
     /// `J = ∂G/∂q`.
@@ -97,20 +88,20 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
     /// The error for a singular `J M⁻¹ Jᵀ`: the constraints without which the rest would
     /// be independent.
     fn rank_deficiency(&self, t: f64, q: &SVector<f64, N>, schur: &SMatrix<f64, K, K>) -> Error {
-        let text = self.constraint_text();
-        let involved: Vec<&str> = (0..K)
+        let constraints = &self.info().constraints;
+        let involved: Vec<String> = (0..K)
             .filter(|&i| {
                 let keep: Vec<usize> = (0..K).filter(|&k| k != i).collect();
                 let minor =
                     nalgebra::DMatrix::from_fn(K - 1, K - 1, |a, b| schur[(keep[a], keep[b])]);
                 K == 1 || minor.lu().solve(&nalgebra::DVector::zeros(K - 1)).is_some()
             })
-            .map(|i| text[i])
+            .map(|i| constraint_text(constraints, i))
             .collect();
         Error::DependentConstraints {
             t,
             q: q.as_slice().to_vec(),
-            constraints: involved.iter().map(|s| s.to_string()).collect(),
+            constraints: involved,
         }
     }
 
@@ -153,7 +144,7 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
             for (what, value, bound) in checks {
                 if value.is_nan() || value.abs() > bound {
                     return Err(Error::InconsistentState {
-                        constraint: self.constraint_text()[i].to_string(),
+                        constraint: constraint_text(&self.info().constraints, i),
                         what,
                         value,
                         tolerance: bound,
@@ -200,4 +191,12 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
         let qd = qd - correction(&j, self.constraint_velocities(t, &q, qd))?;
         Ok((q, qd))
     }
+}
+
+/// The text of constraint `i`, or its number when the model's info lists fewer constraints
+/// than the system has.
+fn constraint_text(constraints: &[ConstraintInfo], i: usize) -> String {
+    constraints
+        .get(i)
+        .map_or_else(|| format!("constraint {i}"), |c| c.text.to_string())
 }

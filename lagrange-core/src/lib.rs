@@ -3,6 +3,9 @@
 //!
 //! This crate never runs computer algebra: everything symbolic happened at compile time.
 
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
 pub mod constrained;
 pub mod error;
 pub mod integrate;
@@ -20,6 +23,9 @@ pub use error::Error;
 pub use integrate::{Integrator, State, Stats, Step};
 pub use nalgebra;
 pub use simulation::Simulation;
-pub use system::{Conserved, FromParameterValues, LagrangianSystem, ReducedSystem};
+pub use system::{
+    Conserved, ConstraintInfo, FromParameterValues, LagrangianSystem, ModelInfo, ReducedSystem,
+    Text,
+};
 pub use trajectory::{Invariant, Trajectory};
 pub use verify::{Check, Report, Sample};

@@ -1,5 +1,7 @@
 //! The trait that `#[derive(Lagrangian)]` implements, and what it says about a model.
 
+use std::borrow::Cow;
+
 use nalgebra::{SMatrix, SVector};
 
 use crate::error::Error;
@@ -16,9 +18,76 @@ pub enum Conserved {
     None,
 }
 
+impl Conserved {
+    /// The integral's name, `energy` or `jacobi_integral` (the method of
+    /// [`LagrangianSystem`] that computes it, and its column in a trajectory); `None` for
+    /// [`Conserved::None`]. The engine's `equations::Conserved::name` uses the same names.
+    pub const fn name(self) -> Option<&'static str> {
+        match self {
+            Conserved::Energy => Some("energy"),
+            Conserved::JacobiIntegral => Some("jacobi_integral"),
+            Conserved::None => None,
+        }
+    }
+
+    /// The integral with this [`name`](Self::name) (`None`: [`Conserved::None`]), or
+    /// `None` for an unknown name.
+    pub const fn from_name(name: Option<&str>) -> Option<Self> {
+        let Some(name) = name else {
+            return Some(Conserved::None);
+        };
+        match name.as_bytes() {
+            b"energy" => Some(Conserved::Energy),
+            b"jacobi_integral" => Some(Conserved::JacobiIntegral),
+            _ => None,
+        }
+    }
+}
+
 /// Newton iterations allowed when solving for velocities from momenta, and per step of
 /// the implicit integrators.
-pub const NEWTON_ITERATIONS: usize = 50;
+pub(crate) const NEWTON_ITERATIONS: usize = 50;
+
+/// Text that generated code borrows for `'static` and a system built at run time owns.
+pub type Text = Cow<'static, str>;
+
+/// What a model declares and what its derivation decided about it: plain data, a constant
+/// (`INFO`) of every struct that derives `Lagrangian`, and what
+/// [`LagrangianSystem::info`] returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelInfo {
+    /// The model's name (the struct's).
+    pub name: Text,
+    /// Names of the generalized coordinates, in the order of `q`.
+    pub coordinates: Cow<'static, [Text]>,
+    /// Names of the parameters (the struct's fields), in the order of
+    /// [`parameter_values`](LagrangianSystem::parameter_values).
+    pub parameters: Cow<'static, [Text]>,
+    /// Indices of the cyclic coordinates: `∂L/∂qᵢ ≡ 0` and no force or dissipation acts on `qᵢ`.
+    pub cyclic: Cow<'static, [usize]>,
+    /// Which scalar integral the equations conserve.
+    pub conserved: Conserved,
+    /// Whether a generalized force or dissipation acts (the symplectic and variational
+    /// integrators need neither).
+    pub forced_or_dissipative: bool,
+    /// The Euler–Lagrange equations as plain text, one line per coordinate.
+    pub equations_text: Text,
+    /// The Euler–Lagrange equations as LaTeX (an `align`-ready body, one row per coordinate).
+    pub equations_latex: Text,
+    /// The holonomic constraints (see [`ConstrainedSystem`](crate::ConstrainedSystem)).
+    pub constraints: Cow<'static, [ConstraintInfo]>,
+}
+
+/// One holonomic constraint `G = 0` of a [`ModelInfo`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConstraintInfo {
+    /// `G` as text.
+    pub text: Text,
+    /// `true` when `∂G/∂t ≡ 0` was established symbolically, so the constraint is
+    /// scleronomic. `false` means its presentation depends on time, which is necessary but
+    /// not sufficient for a moving locus: `ρ(t) G(q)` describes a fixed locus.
+    pub scleronomic: bool,
+}
 
 /// A system reduced over `K` ignored (cyclic) coordinates, whose constant momenta are
 /// among its parameters: the ignored coordinates follow by quadrature of their velocities.
@@ -34,27 +103,13 @@ pub trait ReducedSystem<const N: usize, const K: usize>: LagrangianSystem<N> {
     ) -> SVector<f64, K>;
 }
 
-/// `q̈` from `M q̈ = f` at the state `(t, q, q̇)`: the unconstrained accelerations, with
-/// an error carrying the state when `M` is singular or the result is not finite.
-pub fn solve_accelerations<const N: usize>(
-    m: SMatrix<f64, N, N>,
-    f: SVector<f64, N>,
-    t: f64,
-    q: &SVector<f64, N>,
-    qd: &SVector<f64, N>,
-) -> Result<SVector<f64, N>, Error> {
-    linalg::solve_mass_matrix(m, f)
-        .filter(|qdd| qdd.iter().all(|x| x.is_finite()))
-        .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))
-}
-
 /// A system whose type fixes its model, as the derive generates: it can be built from
 /// parameter values alone.
 pub trait FromParameterValues<const N: usize>: LagrangianSystem<N> {
     /// Number of parameters.
     const PARAMETER_COUNT: usize;
     /// Builds the system from parameter values in the order of
-    /// [`parameter_names`](LagrangianSystem::parameter_names); errors on a wrong count.
+    /// [`ModelInfo::parameters`]; errors on a wrong count.
     fn from_parameter_values(values: &[f64]) -> Result<Self, Error>;
 }
 
@@ -64,36 +119,18 @@ pub trait FromParameterValues<const N: usize>: LagrangianSystem<N> {
 /// The derive generates every required item as straight-line code; `accelerations` is
 /// provided and solves the linear system numerically (Cholesky, LU fallback).
 ///
-/// What the model declares (names, cyclic coordinates, the conserved integral) is read
-/// through methods, so that a system known only at run time (the `lagrange` command's
-/// interpreter of derived programs) is a system too; the derive also makes each of these
-/// an associated constant of the struct (`COORDINATES`, `PARAMETERS`, `CYCLIC`,
-/// `CONSERVED`, `CONSERVATIVE`, `EQUATIONS_TEXT`, `EQUATIONS_LATEX`).
+/// What the model declares (names, cyclic coordinates, the conserved integral, the
+/// constraints) is one [`ModelInfo`] read through [`info`](Self::info), so that a system
+/// known only at run time (the `lagrange` command's interpreter of derived programs) is a
+/// system too; the derive also makes it the associated constant `INFO` of the struct.
 pub trait LagrangianSystem<const N: usize>: Sized {
-    /// Names of the generalized coordinates, in the order of `q`.
-    fn coordinate_names(&self) -> [&str; N];
-    /// Names of the parameters (the struct's fields), in the order of [`parameter_values`](Self::parameter_values).
-    fn parameter_names(&self) -> Vec<&str>;
-    /// Indices of the cyclic coordinates: `∂L/∂qᵢ ≡ 0` and no force or dissipation acts on `qᵢ`.
-    fn cyclic(&self) -> &[usize];
-    /// Which scalar integral the equations conserve.
-    fn conserved(&self) -> Conserved;
-    /// Whether no generalized force and no dissipation act (the symplectic and variational
-    /// integrators need this).
-    fn conservative(&self) -> bool;
-    /// Number of holonomic constraints (see [`ConstrainedSystem`](crate::ConstrainedSystem)).
-    fn constraint_count(&self) -> usize {
-        0
-    }
-    /// The Euler–Lagrange equations as plain text, one line per coordinate.
-    fn equations_text(&self) -> &str;
-    /// The Euler–Lagrange equations as LaTeX (an `align`-ready body, one row per coordinate).
-    fn equations_latex(&self) -> &str;
+    /// What the model declares and what its derivation decided about it.
+    fn info(&self) -> &ModelInfo;
 
-    /// Parameter values, in the order of [`parameter_names`](Self::parameter_names).
+    /// Parameter values, in the order of [`ModelInfo::parameters`].
     fn parameter_values(&self) -> Vec<f64>;
     /// The same model with other parameter values, in the order of
-    /// [`parameter_names`](Self::parameter_names); errors on a wrong count.
+    /// [`ModelInfo::parameters`]; errors on a wrong count.
     fn with_parameter_values(&self, values: &[f64]) -> Result<Self, Error>;
 
     /// The generalized mass matrix `M = ∂²L/∂q̇∂q̇`.
@@ -145,7 +182,7 @@ pub trait LagrangianSystem<const N: usize>: Sized {
         qd: &SVector<f64, N>,
     ) -> Result<SVector<f64, N>, Error> {
         let (m, f) = self.mass_matrix_and_forcing(t, q, qd);
-        solve_accelerations(m, f, t, q, qd)
+        crate::__private::solve_accelerations(m, f, t, q, qd)
     }
 
     /// The velocities with momenta `p` at `(t, q)`: the solution of `∂L/∂q̇ (t, q, q̇) = p`
@@ -221,12 +258,53 @@ pub trait LagrangianSystem<const N: usize>: Sized {
         Ok(())
     }
 
-    /// The value of the integral named by [`conserved`](Self::conserved), if there is one.
+    /// The value of the integral [`ModelInfo::conserved`] names, if there is one.
     fn conserved_value(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> Option<f64> {
-        match self.conserved() {
+        match self.info().conserved {
             Conserved::Energy => Some(self.energy(t, q, qd)),
             Conserved::JacobiIntegral => Some(self.jacobi_integral(t, q, qd)),
             Conserved::None => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_systems::{Oscillator, PolarParticle};
+
+    #[test]
+    fn each_integral_is_found_again_by_its_name_and_unknown_names_are_not() {
+        for conserved in [
+            Conserved::Energy,
+            Conserved::JacobiIntegral,
+            Conserved::None,
+        ] {
+            assert_eq!(Conserved::from_name(conserved.name()), Some(conserved));
+        }
+        // The names are those of the methods that compute the integrals.
+        assert_eq!(Conserved::Energy.name(), Some("energy"));
+        assert_eq!(Conserved::JacobiIntegral.name(), Some("jacobi_integral"));
+        assert_eq!(Conserved::from_name(Some("jacobi")), None);
+        assert_eq!(Conserved::from_name(Some("")), None);
+    }
+
+    #[test]
+    fn the_conserved_value_is_the_integral_the_info_names() {
+        // ½ m ẋ² + ½ k x² at x = 2, ẋ = 3 with m = 1, k = 4: 4.5 + 8.
+        let oscillator = Oscillator { m: 1.0, k: 4.0 };
+        let (q, qd) = (SVector::from([2.0]), SVector::from([3.0]));
+        assert_eq!(oscillator.info().conserved, Conserved::Energy);
+        assert_eq!(oscillator.conserved_value(0.0, &q, &qd), Some(12.5));
+        // The polar particle's cyclic φ is named by index into its coordinates.
+        let particle = PolarParticle { m: 1.0 };
+        let info = particle.info();
+        assert_eq!(
+            info.cyclic
+                .iter()
+                .map(|&i| &*info.coordinates[i])
+                .collect::<Vec<_>>(),
+            ["phi"]
+        );
     }
 }

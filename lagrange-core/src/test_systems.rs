@@ -1,9 +1,11 @@
 //! Hand-written systems for the tests, with textbook equations of motion.
 
+use std::borrow::Cow;
+
 use nalgebra::{Matrix1, Matrix2, SVector, Vector1, Vector2};
 
 use crate::error::Error;
-use crate::system::{Conserved, FromParameterValues, LagrangianSystem};
+use crate::system::{Conserved, FromParameterValues, LagrangianSystem, ModelInfo};
 
 fn params<const K: usize>(values: &[f64]) -> Result<[f64; K], Error> {
     values
@@ -18,26 +20,19 @@ pub struct Oscillator {
 }
 
 impl LagrangianSystem<1> for Oscillator {
-    fn coordinate_names(&self) -> [&str; 1] {
-        ["x"]
-    }
-    fn parameter_names(&self) -> Vec<&str> {
-        vec!["m", "k"]
-    }
-    fn cyclic(&self) -> &[usize] {
-        &[]
-    }
-    fn conserved(&self) -> Conserved {
-        Conserved::Energy
-    }
-    fn conservative(&self) -> bool {
-        true
-    }
-    fn equations_text(&self) -> &str {
-        "m*ddot(x) + k*x = 0"
-    }
-    fn equations_latex(&self) -> &str {
-        r"m \ddot{x} + k x &= 0"
+    fn info(&self) -> &ModelInfo {
+        const INFO: ModelInfo = ModelInfo {
+            name: Cow::Borrowed("Oscillator"),
+            coordinates: Cow::Borrowed(&[Cow::Borrowed("x")]),
+            parameters: Cow::Borrowed(&[Cow::Borrowed("m"), Cow::Borrowed("k")]),
+            cyclic: Cow::Borrowed(&[]),
+            conserved: Conserved::Energy,
+            forced_or_dissipative: false,
+            equations_text: Cow::Borrowed("m*ddot(x) + k*x = 0"),
+            equations_latex: Cow::Borrowed(r"m \ddot{x} + k x &= 0"),
+            constraints: Cow::Borrowed(&[]),
+        };
+        &INFO
     }
 
     fn parameter_values(&self) -> Vec<f64> {
@@ -91,26 +86,23 @@ pub struct Pendulum {
 }
 
 impl LagrangianSystem<1> for Pendulum {
-    fn coordinate_names(&self) -> [&str; 1] {
-        ["theta"]
-    }
-    fn parameter_names(&self) -> Vec<&str> {
-        vec!["m", "l", "g"]
-    }
-    fn cyclic(&self) -> &[usize] {
-        &[]
-    }
-    fn conserved(&self) -> Conserved {
-        Conserved::Energy
-    }
-    fn conservative(&self) -> bool {
-        true
-    }
-    fn equations_text(&self) -> &str {
-        "m*l^2*ddot(theta) + m*g*l*sin(theta) = 0"
-    }
-    fn equations_latex(&self) -> &str {
-        r"m l^2 \ddot\theta + m g l \sin\theta &= 0"
+    fn info(&self) -> &ModelInfo {
+        const INFO: ModelInfo = ModelInfo {
+            name: Cow::Borrowed("Pendulum"),
+            coordinates: Cow::Borrowed(&[Cow::Borrowed("theta")]),
+            parameters: Cow::Borrowed(&[
+                Cow::Borrowed("m"),
+                Cow::Borrowed("l"),
+                Cow::Borrowed("g"),
+            ]),
+            cyclic: Cow::Borrowed(&[]),
+            conserved: Conserved::Energy,
+            forced_or_dissipative: false,
+            equations_text: Cow::Borrowed("m*l^2*ddot(theta) + m*g*l*sin(theta) = 0"),
+            equations_latex: Cow::Borrowed(r"m l^2 \ddot\theta + m g l \sin\theta &= 0"),
+            constraints: Cow::Borrowed(&[]),
+        };
+        &INFO
     }
 
     fn parameter_values(&self) -> Vec<f64> {
@@ -162,26 +154,23 @@ pub struct PolarParticle {
 }
 
 impl LagrangianSystem<2> for PolarParticle {
-    fn coordinate_names(&self) -> [&str; 2] {
-        ["r", "phi"]
-    }
-    fn parameter_names(&self) -> Vec<&str> {
-        vec!["m"]
-    }
-    fn cyclic(&self) -> &[usize] {
-        &[1]
-    }
-    fn conserved(&self) -> Conserved {
-        Conserved::Energy
-    }
-    fn conservative(&self) -> bool {
-        true
-    }
-    fn equations_text(&self) -> &str {
-        "m*ddot(r) - m*r*dot(phi)^2 = 0\nm*r^2*ddot(phi) + 2*m*r*dot(r)*dot(phi) = 0"
-    }
-    fn equations_latex(&self) -> &str {
-        r"m \ddot r - m r \dot\phi^2 &= 0 \\ m r^2 \ddot\phi + 2 m r \dot r \dot\phi &= 0"
+    fn info(&self) -> &ModelInfo {
+        const INFO: ModelInfo = ModelInfo {
+            name: Cow::Borrowed("PolarParticle"),
+            coordinates: Cow::Borrowed(&[Cow::Borrowed("r"), Cow::Borrowed("phi")]),
+            parameters: Cow::Borrowed(&[Cow::Borrowed("m")]),
+            cyclic: Cow::Borrowed(&[1]),
+            conserved: Conserved::Energy,
+            forced_or_dissipative: false,
+            equations_text: Cow::Borrowed(
+                "m*ddot(r) - m*r*dot(phi)^2 = 0\nm*r^2*ddot(phi) + 2*m*r*dot(r)*dot(phi) = 0",
+            ),
+            equations_latex: Cow::Borrowed(
+                r"m \ddot r - m r \dot\phi^2 &= 0 \\ m r^2 \ddot\phi + 2 m r \dot r \dot\phi &= 0",
+            ),
+            constraints: Cow::Borrowed(&[]),
+        };
+        &INFO
     }
 
     fn parameter_values(&self) -> Vec<f64> {
@@ -232,26 +221,19 @@ impl FromParameterValues<2> for PolarParticle {
 pub struct BlowUp;
 
 impl LagrangianSystem<1> for BlowUp {
-    fn coordinate_names(&self) -> [&str; 1] {
-        ["q"]
-    }
-    fn parameter_names(&self) -> Vec<&str> {
-        vec![]
-    }
-    fn cyclic(&self) -> &[usize] {
-        &[]
-    }
-    fn conserved(&self) -> Conserved {
-        Conserved::Energy
-    }
-    fn conservative(&self) -> bool {
-        true
-    }
-    fn equations_text(&self) -> &str {
-        "ddot(q) - q^2 = 0"
-    }
-    fn equations_latex(&self) -> &str {
-        r"\ddot q - q^2 &= 0"
+    fn info(&self) -> &ModelInfo {
+        const INFO: ModelInfo = ModelInfo {
+            name: Cow::Borrowed("BlowUp"),
+            coordinates: Cow::Borrowed(&[Cow::Borrowed("q")]),
+            parameters: Cow::Borrowed(&[]),
+            cyclic: Cow::Borrowed(&[]),
+            conserved: Conserved::Energy,
+            forced_or_dissipative: false,
+            equations_text: Cow::Borrowed("ddot(q) - q^2 = 0"),
+            equations_latex: Cow::Borrowed(r"\ddot q - q^2 &= 0"),
+            constraints: Cow::Borrowed(&[]),
+        };
+        &INFO
     }
 
     fn parameter_values(&self) -> Vec<f64> {

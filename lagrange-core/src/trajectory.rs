@@ -62,14 +62,11 @@ pub struct Trajectory<const N: usize> {
 impl<const N: usize> Trajectory<N> {
     /// An empty trajectory with the invariants `S` declares.
     pub(crate) fn new<S: LagrangianSystem<N>>(system: &S) -> Result<Self, Error> {
-        let names = system.coordinate_names();
-        let conserved = match system.conserved() {
-            Conserved::Energy => Some("energy".to_string()),
-            Conserved::JacobiIntegral => Some("jacobi_integral".to_string()),
-            Conserved::None => None,
-        };
-        let cyclic = system
-            .cyclic()
+        let info = system.info();
+        let names = &info.coordinates;
+        let conserved = info.conserved.name().map(str::to_string);
+        let cyclic = info
+            .cyclic
             .iter()
             .map(|&i| {
                 names.get(i).map(|name| format!("p_{name}")).ok_or_else(|| {
@@ -103,15 +100,16 @@ impl<const N: usize> Trajectory<N> {
         self.q.push(y.q);
         self.qd.push(y.qd);
         let mut slots = self.invariants.iter_mut();
-        if system.conserved() != Conserved::None
+        let info = system.info();
+        if info.conserved != Conserved::None
             && let Some(slot) = slots.next()
         {
             let value = system.conserved_value(t, &y.q, &y.qd);
             slot.values.push(value.unwrap_or(f64::NAN));
         }
-        if !system.cyclic().is_empty() {
+        if !info.cyclic.is_empty() {
             let p = system.momenta(t, &y.q, &y.qd);
-            for (slot, &i) in slots.zip(system.cyclic()) {
+            for (slot, &i) in slots.zip(info.cyclic.iter()) {
                 slot.values.push(p[i]);
             }
         }

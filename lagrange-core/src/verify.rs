@@ -160,8 +160,9 @@ impl Check {
                 "a check needs at least one sample".into(),
             ));
         }
-        let coordinates = prototype.coordinate_names();
-        let parameters = prototype.parameter_names();
+        let info = prototype.info();
+        let coordinates: Vec<&str> = info.coordinates.iter().map(|c| c.as_ref()).collect();
+        let parameters: Vec<&str> = info.parameters.iter().map(|p| p.as_ref()).collect();
         let q_ranges = resolve(
             "coordinate",
             &coordinates,

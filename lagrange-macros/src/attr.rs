@@ -82,92 +82,13 @@ pub fn parse(input: &DeriveInput) -> Parsed {
         found = true;
         spans.insert(Item::Model, attribute.path().span());
         let result = attribute.parse_nested_meta(|meta| {
-            let key = meta
-                .path
-                .get_ident()
-                .map(Ident::to_string)
-                .unwrap_or_default();
-            let mut string = |item: Item, slot: &mut Option<String>| -> syn::Result<()> {
-                let lit: LitStr = meta.value()?.parse()?;
-                if slot.is_some() {
-                    return Err(syn::Error::new(lit.span(), format!("`{key}` is given twice")));
-                }
-                spans.insert(item, lit.span());
-                *slot = Some(lit.value());
-                Ok(())
-            };
-            match key.as_str() {
-                "kinetic" => string(Item::Kinetic, &mut model.kinetic),
-                "potential" => string(Item::Potential, &mut model.potential),
-                "lagrangian" => string(Item::Lagrangian, &mut model.lagrangian),
-                "dissipation" => string(Item::Dissipation, &mut model.dissipation),
-                "coordinates" => {
-                    spans.insert(Item::Coordinates, meta.path.span());
-                    meta.parse_nested_meta(|q| {
-                        let ident = q.path.require_ident()?;
-                        spans.insert(Item::Coordinate(model.coordinates.len()), ident.span());
-                        model.coordinates.push(ident.to_string());
-                        Ok(())
-                    })
-                }
-                "particle" => {
-                    let item = Item::Particle(model.particles.len());
-                    spans.insert(item, meta.path.span());
-                    let mut fields = Fields::default();
-                    meta.parse_nested_meta(|inner| fields.read(&inner))?;
-                    let (name, mass, position) = (fields.name, fields.mass, fields.position);
-                    match (name, mass, position) {
-                        (Some(name), Some(mass), Some(position)) => {
-                            model.particles.push(Particle { name, mass, position });
-                            Ok(())
-                        }
-                        _ => Err(meta.error("a particle needs `name = …, mass = \"…\", position = [\"…\", …]`")),
-                    }
-                }
-                "body" => {
-                    let item = Item::Body(model.bodies.len());
-                    spans.insert(item, meta.path.span());
-                    let mut fields = Fields::default();
-                    meta.parse_nested_meta(|inner| fields.read(&inner))?;
-                    match fields {
-                        Fields {
-                            name: Some(name),
-                            mass: Some(mass),
-                            position: Some(position),
-                            inertia: Some(inertia),
-                            rotation: Some(rotation),
-                        } => {
-                            model.bodies.push(Body { name, mass, inertia, rotation, position });
-                            Ok(())
-                        }
-                        _ => Err(meta.error(
-                            "a body needs `name = …, mass = \"…\", inertia = [\"…\", …], rotation = …, position = [\"…\", \"…\", \"…\"]`",
-                        )),
-                    }
-                }
-                "constraint" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    spans.insert(Item::Constraint(model.constraints.len()), lit.span());
-                    model.constraints.push(lit.value());
-                    Ok(())
-                }
-                "ignore" => meta.parse_nested_meta(|chi| {
-                    let ident = chi.path.require_ident()?;
-                    spans.insert(Item::Ignore(model.ignore.len()), ident.span());
-                    model.ignore.push(ident.to_string());
-                    Ok(())
-                }),
-                "force" => meta.parse_nested_meta(|force| {
-                    let q = force.path.require_ident()?.to_string();
-                    let lit: LitStr = force.value()?.parse()?;
-                    spans.insert(Item::Force(model.forces.len()), lit.span());
-                    model.forces.push((q, lit.value()));
-                    Ok(())
-                }),
-                _ => Err(meta.error(format!(
-                    "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation, constraint, particle(...), body(...) or ignore(...)"
-                ))),
+            // A bad key is reported and its value skipped, so the keys after it are still
+            // read (and their absence is not reported as well).
+            if let Err(e) = read_key(&meta, &mut model, &mut spans) {
+                errors.push(e);
+                skip_value(meta.input)?;
             }
+            Ok(())
         });
         if let Err(e) = result {
             errors.push(e);
@@ -191,6 +112,113 @@ pub fn parse(input: &DeriveInput) -> Parsed {
     }
 }
 
+/// Reads one key of `#[lagrangian(...)]` into the model.
+fn read_key(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    model: &mut Model,
+    spans: &mut HashMap<Item, Span>,
+) -> syn::Result<()> {
+    let key = meta
+        .path
+        .get_ident()
+        .map(Ident::to_string)
+        .unwrap_or_default();
+    let mut string = |item: Item, slot: &mut Option<String>| -> syn::Result<()> {
+        let lit: LitStr = meta.value()?.parse()?;
+        if slot.is_some() {
+            return Err(syn::Error::new(
+                lit.span(),
+                format!("`{key}` is given twice"),
+            ));
+        }
+        spans.insert(item, lit.span());
+        *slot = Some(lit.value());
+        Ok(())
+    };
+    match key.as_str() {
+        "kinetic" => string(Item::Kinetic, &mut model.kinetic),
+        "potential" => string(Item::Potential, &mut model.potential),
+        "lagrangian" => string(Item::Lagrangian, &mut model.lagrangian),
+        "dissipation" => string(Item::Dissipation, &mut model.dissipation),
+        "coordinates" => {
+            spans.insert(Item::Coordinates, meta.path.span());
+            meta.parse_nested_meta(|q| {
+                let ident = q.path.require_ident()?;
+                spans.insert(Item::Coordinate(model.coordinates.len()), ident.span());
+                model.coordinates.push(ident.to_string());
+                Ok(())
+            })
+        }
+        "particle" => {
+            let item = Item::Particle(model.particles.len());
+            spans.insert(item, meta.path.span());
+            let (fields, problems) = Fields::parse(meta)?;
+            match (fields.name, fields.mass, fields.position) {
+                (Some(name), Some(mass), Some(position)) => {
+                    // Kept despite repeated keys, so that no "no kinetic energy" follows.
+                    model.particles.push(Particle { name, mass, position });
+                    problems.map_or(Ok(()), Err)
+                }
+                _ => Err(problems.unwrap_or_else(|| {
+                    meta.error("a particle needs `name = …, mass = \"…\", position = [\"…\", …]`")
+                })),
+            }
+        }
+        "body" => {
+            let item = Item::Body(model.bodies.len());
+            spans.insert(item, meta.path.span());
+            let (fields, problems) = Fields::parse(meta)?;
+            match fields {
+                Fields {
+                    name: Some(name),
+                    mass: Some(mass),
+                    position: Some(position),
+                    inertia: Some(inertia),
+                    rotation: Some(rotation),
+                } => {
+                    model.bodies.push(Body { name, mass, inertia, rotation, position });
+                    problems.map_or(Ok(()), Err)
+                }
+                _ => Err(problems.unwrap_or_else(|| meta.error(
+                    "a body needs `name = …, mass = \"…\", inertia = [\"…\", …], rotation = …, position = [\"…\", \"…\", \"…\"]`",
+                ))),
+            }
+        }
+        "constraint" => {
+            let lit: LitStr = meta.value()?.parse()?;
+            spans.insert(Item::Constraint(model.constraints.len()), lit.span());
+            model.constraints.push(lit.value());
+            Ok(())
+        }
+        "ignore" => meta.parse_nested_meta(|chi| {
+            let ident = chi.path.require_ident()?;
+            spans.insert(Item::Ignore(model.ignore.len()), ident.span());
+            model.ignore.push(ident.to_string());
+            Ok(())
+        }),
+        "force" => meta.parse_nested_meta(|force| {
+            let q = force.path.require_ident()?;
+            let lit: LitStr = force.value()?.parse()?;
+            spans.insert(Item::ForceCoordinate(model.forces.len()), q.span());
+            spans.insert(Item::Force(model.forces.len()), lit.span());
+            let q = q.to_string();
+            model.forces.push((q, lit.value()));
+            Ok(())
+        }),
+        _ => Err(meta.error(format!(
+            "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation, constraint, particle(...), body(...) or ignore(...)"
+        ))),
+    }
+}
+
+/// Skips what is left of a key (its `= value` or `(...)`), up to the comma before the next.
+fn skip_value(input: syn::parse::ParseStream<'_>) -> syn::Result<()> {
+    while !input.is_empty() && !input.peek(syn::Token![,]) {
+        input.parse::<proc_macro2::TokenTree>()?;
+    }
+    Ok(())
+}
+
 /// All errors as one (syn reports each at its own span), or `None`.
 pub fn combine(errors: impl IntoIterator<Item = syn::Error>) -> Option<syn::Error> {
     errors.into_iter().reduce(|mut all, e| {
@@ -210,6 +238,21 @@ struct Fields {
 }
 
 impl Fields {
+    /// Reads `(key = value, …)`: the fields (the first value of a repeated key), and every
+    /// bad or repeated key as one error.
+    fn parse(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<(Fields, Option<syn::Error>)> {
+        let mut fields = Fields::default();
+        let mut errors = Vec::new();
+        meta.parse_nested_meta(|inner| {
+            if let Err(e) = fields.read(&inner) {
+                errors.push(e);
+                skip_value(inner.input)?;
+            }
+            Ok(())
+        })?;
+        Ok((fields, combine(errors)))
+    }
+
     fn read(&mut self, meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
         let key = meta
             .path
@@ -217,19 +260,38 @@ impl Fields {
             .map(Ident::to_string)
             .unwrap_or_default();
         match key.as_str() {
-            "name" => self.name = Some(meta.value()?.parse::<Ident>()?.to_string()),
-            "mass" => self.mass = Some(meta.value()?.parse::<LitStr>()?.value()),
-            "position" => self.position = Some(strings(&meta.value()?.parse()?)?),
-            "inertia" => self.inertia = Some(strings(&meta.value()?.parse()?)?),
-            "rotation" => self.rotation = Some(rotation(&meta.value()?.parse()?)?),
-            _ => {
-                return Err(meta.error(format!(
-                    "unknown key `{key}`: expected name, mass, position, and for a body inertia and rotation"
-                )));
-            }
+            "name" => set(meta, &mut self.name, meta.value()?.parse::<Ident>()?.to_string()),
+            "mass" => set(meta, &mut self.mass, meta.value()?.parse::<LitStr>()?.value()),
+            "position" => set(meta, &mut self.position, strings(&meta.value()?.parse()?)?),
+            "inertia" => set(meta, &mut self.inertia, strings(&meta.value()?.parse()?)?),
+            "rotation" => set(meta, &mut self.rotation, rotation(&meta.value()?.parse()?)?),
+            _ => Err(meta.error(format!(
+                "unknown key `{key}`: expected name, mass, position, and for a body inertia and rotation"
+            ))),
         }
-        Ok(())
     }
+}
+
+/// Fills `slot` with the value of the key `meta` names; an error at the key if it is
+/// already filled.
+fn set<T>(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    slot: &mut Option<T>,
+    value: T,
+) -> syn::Result<()> {
+    if slot.is_some() {
+        let key = meta
+            .path
+            .get_ident()
+            .map(Ident::to_string)
+            .unwrap_or_default();
+        return Err(syn::Error::new(
+            meta.path.span(),
+            format!("`{key}` is given twice"),
+        ));
+    }
+    *slot = Some(value);
+    Ok(())
 }
 
 /// `["a", "b", …]` as strings.

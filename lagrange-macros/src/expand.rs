@@ -1,9 +1,7 @@
 //! Tokens out: the `LagrangianSystem` impl generated from the derived equations, and for
 //! a model that ignores coordinates the reduced system type with its impls.
 
-use lagrange_symbolic::equations::{
-    Conserved, ConstraintEquations, Derived, Equations, Input, Reduced,
-};
+use lagrange_symbolic::equations::{ConstraintEquations, Derived, Equations, Input, Reduced};
 use lagrange_symbolic::ir::Program;
 use lagrange_symbolic::syntax::print;
 use proc_macro2::{Span, TokenStream};
@@ -13,10 +11,21 @@ use syn::{DeriveInput, Ident};
 
 use crate::attr::{self, Parsed};
 use crate::{program, source};
+use lagrange_symbolic::model::Model;
 
-/// Expands `#[derive(Lagrangian)]`.
-pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
+/// Expands `#[derive(Lagrangian)]`. When the model has errors, they come with a stub of
+/// the impls, so that uses of the type do not add a second wave of errors.
+pub fn derive(input: &DeriveInput) -> TokenStream {
     let parsed = attr::parse(input);
+    derive_checked(input, &parsed).unwrap_or_else(|error| {
+        let error = error.into_compile_error();
+        let stub = stub(input, &parsed.model);
+        quote!(#error #stub)
+    })
+}
+
+/// The expansion, or the errors in the model.
+fn derive_checked(input: &DeriveInput, parsed: &Parsed) -> syn::Result<TokenStream> {
     let model_errors = |errors: Vec<lagrange_symbolic::model::ModelError>| {
         errors
             .into_iter()
@@ -32,18 +41,12 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         attr::combine(model_errors(errors))
             .unwrap_or_else(|| syn::Error::new(input.ident.span(), "the model is invalid"))
     })?;
-    let system = expand(input, &parsed, &derived)?;
+    let system = expand(input, parsed, &derived)?;
     Ok(quote!(#system #tracking))
 }
 
 fn expand(input: &DeriveInput, parsed: &Parsed, derived: &Derived) -> syn::Result<TokenStream> {
-    let name = &input.ident;
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let target = Target {
-        generics: quote!(#impl_generics),
-        ty: quote!(#name #ty_generics),
-        where_clause: quote!(#where_clause),
-    };
+    let target = Target::of(input);
     let full = system_impl(&target, &parsed.fields, &derived.full)?;
     let reduced = match &derived.reduced {
         Some(reduced) => {
@@ -82,6 +85,17 @@ struct Target {
 }
 
 impl Target {
+    /// The struct the derive is on.
+    fn of(input: &DeriveInput) -> Target {
+        let name = &input.ident;
+        let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+        Target {
+            generics: quote!(#impl_generics),
+            ty: quote!(#name #ty_generics),
+            where_clause: quote!(#where_clause),
+        }
+    }
+
     /// `impl<…> trait for Type where …`, or the inherent `impl<…> Type where …`.
     fn header(&self, trait_path: Option<TokenStream>) -> TokenStream {
         let Target {
@@ -123,17 +137,7 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
     let momentum_jacobian = body(&eq.programs.momentum_jacobian)?;
     let hessian = body(&eq.programs.lagrangian_hessian)?;
 
-    let coordinates = &eq.coordinates;
-    let parameters = &eq.parameters;
-    let cyclic = &eq.cyclic;
-    let conserved = match eq.conserved {
-        Conserved::Energy => quote!(Energy),
-        Conserved::JacobiIntegral => quote!(JacobiIntegral),
-        Conserved::None => quote!(None),
-    };
-    let conservative = eq.conservative;
-    let text = eq.text();
-    let latex = eq.latex();
+    let info = model_info(eq);
     let parameter_count = fields.len();
     let indices = 0..parameter_count;
     let type_name = &eq.name;
@@ -149,20 +153,8 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
 
         #[automatically_derived]
         #inherent {
-            /// Names of the generalized coordinates, in the order of `q`.
-            pub const COORDINATES: [&'static str; #n] = [#(#coordinates),*];
-            /// Names of the parameters, in the order of `parameter_values`.
-            pub const PARAMETERS: &'static [&'static str] = &[#(#parameters),*];
-            /// Indices of the cyclic coordinates.
-            pub const CYCLIC: &'static [usize] = &[#(#cyclic),*];
-            /// Which scalar integral the equations conserve.
-            pub const CONSERVED: #CORE::Conserved = #CORE::Conserved::#conserved;
-            /// Whether no generalized force and no dissipation act.
-            pub const CONSERVATIVE: bool = #conservative;
-            /// The Euler–Lagrange equations as plain text, one line per coordinate.
-            pub const EQUATIONS_TEXT: &'static str = #text;
-            /// The Euler–Lagrange equations as LaTeX (an `align`-ready body).
-            pub const EQUATIONS_LATEX: &'static str = #latex;
+            /// What the model declares and what its derivation decided about it.
+            pub const INFO: #CORE::ModelInfo = #info;
         }
 
         #[automatically_derived]
@@ -184,32 +176,8 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
         #header {
             #constrained_items
 
-            fn coordinate_names(&self) -> [&str; #n] {
-                Self::COORDINATES
-            }
-
-            fn parameter_names(&self) -> ::std::vec::Vec<&str> {
-                Self::PARAMETERS.to_vec()
-            }
-
-            fn cyclic(&self) -> &[usize] {
-                Self::CYCLIC
-            }
-
-            fn conserved(&self) -> #CORE::Conserved {
-                Self::CONSERVED
-            }
-
-            fn conservative(&self) -> bool {
-                Self::CONSERVATIVE
-            }
-
-            fn equations_text(&self) -> &str {
-                Self::EQUATIONS_TEXT
-            }
-
-            fn equations_latex(&self) -> &str {
-                Self::EQUATIONS_LATEX
+            fn info(&self) -> &#CORE::ModelInfo {
+                &Self::INFO
             }
 
             fn parameter_values(&self) -> ::std::vec::Vec<f64> {
@@ -282,6 +250,118 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
     })
 }
 
+/// For a model with errors: its `INFO` (what was read of it) and impls of the traits the
+/// derive implements, whose functions are never called because the crate does not compile.
+fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
+    let target = Target::of(input);
+    let n = model.coordinates.len();
+    let k = model.constraints.len();
+    let cow = quote!(::std::borrow::Cow::Borrowed);
+    let name = &model.name;
+    let coordinates = &model.coordinates;
+    let parameters = &model.parameters;
+    let constraints = model
+        .constraints
+        .iter()
+        .map(|text| quote!(#CORE::ConstraintInfo { text: #cow(#text), scleronomic: false }));
+    let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
+    let matrix = quote!(#CORE::nalgebra::SMatrix<f64, #n, #n>);
+    let never = quote!(::core::unreachable!("the model has errors"));
+    let inherent = target.header(None);
+    let system = target.header(Some(quote!(#CORE::LagrangianSystem<#n>)));
+    let from_values = target.header(Some(quote!(#CORE::FromParameterValues<#n>)));
+    let constrained = (k > 0).then(|| {
+        let header = target.header(Some(quote!(#CORE::ConstrainedSystem<#n, #k>)));
+        let values = quote!(#CORE::nalgebra::SVector<f64, #k>);
+        let jacobian = quote!(#CORE::nalgebra::SMatrix<f64, #k, #n>);
+        quote! {
+            #[automatically_derived]
+            #header {
+                fn constraint_values(&self, _: f64, _: &#vector) -> #values { #never }
+                fn constraint_jacobian(&self, _: f64, _: &#vector) -> #jacobian { #never }
+                fn constraint_time_derivative(&self, _: f64, _: &#vector) -> #values { #never }
+                fn constraint_velocities(&self, _: f64, _: &#vector, _: &#vector) -> #values { #never }
+                fn constraint_jacobian_and_bias(&self, _: f64, _: &#vector, _: &#vector) -> (#jacobian, #values) { #never }
+            }
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        #inherent {
+            /// What was read of the model, which has errors.
+            pub const INFO: #CORE::ModelInfo = #CORE::ModelInfo {
+                name: #cow(#name),
+                coordinates: #cow(&[#(#cow(#coordinates)),*]),
+                parameters: #cow(&[#(#cow(#parameters)),*]),
+                cyclic: #cow(&[]),
+                conserved: #CORE::Conserved::None,
+                forced_or_dissipative: false,
+                equations_text: #cow(""),
+                equations_latex: #cow(""),
+                constraints: #cow(&[#(#constraints),*]),
+            };
+        }
+
+        #[automatically_derived]
+        #from_values {
+            const PARAMETER_COUNT: usize = 0;
+            fn from_parameter_values(_: &[f64]) -> ::core::result::Result<Self, #CORE::Error> { #never }
+        }
+
+        #[automatically_derived]
+        #system {
+            fn info(&self) -> &#CORE::ModelInfo { &Self::INFO }
+            fn parameter_values(&self) -> ::std::vec::Vec<f64> { #never }
+            fn with_parameter_values(&self, _: &[f64]) -> ::core::result::Result<Self, #CORE::Error> { #never }
+            fn mass_matrix(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #never }
+            fn forcing(&self, _: f64, _: &#vector, _: &#vector) -> #vector { #never }
+            fn lagrangian(&self, _: f64, _: &#vector, _: &#vector) -> f64 { #never }
+            fn energy(&self, _: f64, _: &#vector, _: &#vector) -> f64 { #never }
+            fn jacobi_integral(&self, _: f64, _: &#vector, _: &#vector) -> f64 { #never }
+            fn momenta(&self, _: f64, _: &#vector, _: &#vector) -> #vector { #never }
+            fn momentum_rate(&self, _: f64, _: &#vector, _: &#vector) -> #vector { #never }
+            fn momentum_jacobian(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #never }
+            fn lagrangian_hessian(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #never }
+        }
+
+        #constrained
+    }
+}
+
+/// The `ModelInfo` constant of a model's equations.
+fn model_info(eq: &Equations) -> TokenStream {
+    let cow = quote!(::std::borrow::Cow::Borrowed);
+    let name = &eq.name;
+    let coordinates = &eq.coordinates;
+    let parameters = &eq.parameters;
+    let cyclic = &eq.cyclic;
+    let conserved = match eq.conserved.name() {
+        Some(name) => quote!(::core::option::Option::Some(#name)),
+        None => quote!(::core::option::Option::None),
+    };
+    let forced_or_dissipative = !eq.conservative;
+    let text = eq.text();
+    let latex = eq.latex();
+    let constraints = eq.constraints.iter().flat_map(|c| {
+        c.text.iter().zip(&c.scleronomic).map(|(text, scleronomic)| {
+            quote!(#CORE::ConstraintInfo { text: #cow(#text), scleronomic: #scleronomic })
+        })
+    });
+    quote! {
+        #CORE::ModelInfo {
+            name: #cow(#name),
+            coordinates: #cow(&[#(#cow(#coordinates)),*]),
+            parameters: #cow(&[#(#cow(#parameters)),*]),
+            cyclic: #cow(&[#(#cyclic),*]),
+            conserved: #CORE::__private::conserved(#conserved),
+            forced_or_dissipative: #forced_or_dissipative,
+            equations_text: #cow(#text),
+            equations_latex: #cow(#latex),
+            constraints: #cow(&[#(#constraints),*]),
+        }
+    }
+}
+
 /// For a constrained model: the `LagrangianSystem` items that make its motion the
 /// constrained one (accelerations, drift projection, initial check), and the
 /// `ConstrainedSystem` impl.
@@ -299,18 +379,12 @@ fn constraint_impls(
     let time_derivative = body(&c.time_derivative)?;
     let velocities = body(&c.velocities)?;
     let dynamics = body(&c.dynamics)?;
-    let text = &c.text;
-    let scleronomic = &c.scleronomic;
     let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
     let constraint_vector = quote!(#CORE::nalgebra::SVector<f64, #k>);
     let jacobian_matrix = quote!(#CORE::nalgebra::SMatrix<f64, #k, #n>);
     let constrained = quote!(#CORE::ConstrainedSystem<#n, #k>);
     let impl_header = target.header(Some(constrained.clone()));
     let items = quote! {
-        fn constraint_count(&self) -> usize {
-            #k
-        }
-
         fn accelerations(&self, t: f64, q: &#vector, qd: &#vector) -> ::core::result::Result<#vector, #CORE::Error> {
             <Self as #constrained>::constrained_motion(self, t, q, qd).map(|m| m.accelerations)
         }
@@ -322,29 +396,12 @@ fn constraint_impls(
         }
 
         fn check_initial_state(&self, t: f64, q: &#vector, qd: &#vector) -> ::core::result::Result<(), #CORE::Error> {
-            <Self as #constrained>::check_consistent(self, t, q, qd, #CORE::constrained::CONSISTENCY_TOLERANCE)
+            <Self as #constrained>::check_consistent(self, t, q, qd, #CORE::__private::CONSISTENCY_TOLERANCE)
         }
     };
-    let inherent = target.header(None);
     let implementation = quote! {
         #[automatically_derived]
-        #inherent {
-            /// Each constraint `Gᵢ` as text (`Gᵢ = 0`).
-            pub const CONSTRAINT_TEXT: [&'static str; #k] = [#(#text),*];
-            /// Per constraint, whether `∂Gᵢ/∂t ≡ 0` was established symbolically.
-            pub const SCLERONOMIC: [bool; #k] = [#(#scleronomic),*];
-        }
-
-        #[automatically_derived]
         #impl_header {
-            fn constraint_text(&self) -> [&str; #k] {
-                Self::CONSTRAINT_TEXT
-            }
-
-            fn scleronomic(&self) -> [bool; #k] {
-                Self::SCLERONOMIC
-            }
-
             #[allow(unused_variables, clippy::all)]
             fn constraint_values(&self, t: f64, q: &#vector) -> #constraint_vector {
                 let qd = &<#vector>::zeros();

@@ -18,7 +18,5 @@ mod source;
 #[proc_macro_derive(Lagrangian, attributes(lagrangian))]
 pub fn derive_lagrangian(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    expand::derive(&input)
-        .unwrap_or_else(syn::Error::into_compile_error)
-        .into()
+    expand::derive(&input).into()
 }

@@ -97,12 +97,12 @@ fn drive<S: LagrangianSystem<N>, const N: usize>(
     ) -> Result<(SVector<f64, N>, SVector<f64, N>), Error>,
 ) -> Result<(usize, usize), Error> {
     let system = rhs.system;
-    if system.constraint_count() > 0 {
+    if !system.info().constraints.is_empty() {
         return Err(Error::InvalidInput(format!(
             "the {method} integrator does not handle holonomic constraints; use Rk4 or DormandPrince"
         )));
     }
-    if !system.conservative() {
+    if system.info().forced_or_dissipative {
         return Err(Error::InvalidInput(format!(
             "the {method} integrator needs a conservative model (no generalized force, no dissipation)"
         )));

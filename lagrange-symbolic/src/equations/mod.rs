@@ -69,6 +69,19 @@ pub enum Conserved {
     None,
 }
 
+impl Conserved {
+    /// The integral's name, `energy` or `jacobi_integral` (the function that computes it,
+    /// and its column in a trajectory); `None` when nothing is conserved. The runtime's
+    /// `lagrange_core::Conserved::name` uses the same names.
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Conserved::Energy => Some("energy"),
+            Conserved::JacobiIntegral => Some("jacobi_integral"),
+            Conserved::None => None,
+        }
+    }
+}
+
 /// The straight-line programs of a model; all read [`Inputs`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Programs {

@@ -126,7 +126,7 @@ impl Model {
         for (i, (q, source)) in self.forces.iter().enumerate() {
             let Some(index) = self.coordinates.iter().position(|c| c == q) else {
                 errors.push(ModelError {
-                    item: Item::Force(i),
+                    item: Item::ForceCoordinate(i),
                     message: format!(
                         "force on `{}`, which is not a declared coordinate",
                         excerpt_text(q)
@@ -136,7 +136,7 @@ impl Model {
             };
             if forces[index].is_some() {
                 errors.push(ModelError {
-                    item: Item::Force(i),
+                    item: Item::ForceCoordinate(i),
                     message: format!("two forces on `{q}`: give their sum once"),
                 });
                 continue;
@@ -325,7 +325,7 @@ mod tests {
         assert!(
             errors
                 .iter()
-                .any(|(i, m)| *i == Item::Force(0) && m.contains("`phi`"))
+                .any(|(i, m)| *i == Item::ForceCoordinate(0) && m.contains("`phi`"))
         );
     }
 

@@ -21,6 +21,8 @@ pub enum Item {
     Lagrangian,
     /// Generalized force `i` (in the order of [`Model::forces`]).
     Force(usize),
+    /// The coordinate generalized force `i` acts on.
+    ForceCoordinate(usize),
     /// The dissipation function.
     Dissipation,
     /// Ignored coordinate `i` (in the order of [`Model::ignore`]).
@@ -73,6 +75,7 @@ pub(super) fn item_label(item: Item) -> &'static str {
         | Item::Coordinates
         | Item::Coordinate(_)
         | Item::Parameter(_)
+        | Item::ForceCoordinate(_)
         | Item::Ignore(_) => "the model",
     }
 }
