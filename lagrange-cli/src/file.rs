@@ -197,6 +197,10 @@ impl ModelFile {
                 Some((q, source)) => with(format!("force.{}", excerpt_text(q)), Some(source)),
                 None => "force".into(),
             },
+            Item::ForceCoordinate(k) => match m.forces.get(k) {
+                Some((q, _)) => format!("force.{}", excerpt_text(q)),
+                None => "force".into(),
+            },
             Item::Constraint(k) => with(format!("constraint[{k}]"), m.constraints.get(k)),
             Item::Ignore(k) => format!("ignore[{k}]"),
             Item::Particle(k) => format!("particle[{k}]"),
