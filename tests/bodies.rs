@@ -1,5 +1,5 @@
 //! Particles and rigid bodies: kinetic energies assembled from positions and orientations
-//! (ω from ω× = RᵀṘ, seed 000), against the same systems written by hand.
+//! (ω from ω× = RᵀṘ, the body-frame angular velocity of rigid-body kinematics), against the same systems written by hand.
 
 #[path = "../examples/double_pendulum.rs"]
 #[allow(dead_code)]

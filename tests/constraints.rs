@@ -189,7 +189,7 @@ fn bead_on_a_turning_wire_follows_cosh_and_the_power_theorem() {
         let lambda = bead.constrained_motion(*t, q, qd).unwrap().multipliers[0];
         power.push(-lambda * bead.constraint_time_derivative(*t, q)[0]);
     }
-    // dE/dt = −λ·∂G/∂t (seed 001): E(t) − E(0) against Simpson's rule on the power.
+    // dE/dt = −λ·∂G/∂t (a moving constraint works through its reaction): E(t) − E(0) against Simpson's rule on the power.
     let n = power.len() - 1;
     let work: f64 = (0..n / 2)
         .map(|i| dt / 3.0 * (power[2 * i] + 4.0 * power[2 * i + 1] + power[2 * i + 2]))

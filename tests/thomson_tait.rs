@@ -1,5 +1,5 @@
 //! The derived equations of the textbook examples against the equations as Thomson & Tait
-//! print them (§319, Examples A–F, reconstructed from the OCR in `shared/seeds/003_…`),
+//! print them (*Treatise on Natural Philosophy*, 1879, §319, Examples A–F; the formulas reconstructed from the 1879 text),
 //! in residual form `r(t, q, q̇, q̈) = 0`, at random states and parameter values.
 
 #[path = "../examples/double_pendulum.rs"]
