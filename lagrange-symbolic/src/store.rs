@@ -143,9 +143,7 @@ pub fn content_hash(derived: &Derived) -> String {
 /// Only such a name is used in a path, so none can leave the folder.
 fn is_plain_identifier(name: &str) -> bool {
     let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_')
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
         && chars.all(|c| c.is_alphanumeric() || c == '_')
 }
 
@@ -215,7 +213,12 @@ fn validate(derived: &Derived) -> Result<(), String> {
     validate_equations(&reduced.equations, "reduced ")?;
     let inputs = reduced.equations.inputs().len();
     let k = reduced.ignored.len();
-    program("reduced ignored_velocities", &reduced.ignored_velocities, inputs, k)?;
+    program(
+        "reduced ignored_velocities",
+        &reduced.ignored_velocities,
+        inputs,
+        k,
+    )?;
     let n = derived.full.coordinates.len();
     let indices = reduced.retained.iter().chain(&reduced.ignored_indices);
     if reduced.ignored_indices.len() != k
@@ -246,7 +249,10 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
     if let Some(c) = &eq.constraints {
         let k = c.text.len();
         if c.scleronomic.len() != k {
-            return Err(format!("{role}constraints: {k} constraints, {} flags", c.scleronomic.len()));
+            return Err(format!(
+                "{role}constraints: {k} constraints, {} flags",
+                c.scleronomic.len()
+            ));
         }
         for (name, prog, outputs) in [
             ("values", &c.values, k),
@@ -391,7 +397,12 @@ mod tests {
             constants: vec![0.1, std::f64::consts::PI, 1e-300],
             instructions: vec![Instr::Mul(
                 Slot::Out(0),
-                vec![Slot::Const(0), Slot::Const(1), Slot::Const(2), Slot::Input(1)],
+                vec![
+                    Slot::Const(0),
+                    Slot::Const(1),
+                    Slot::Const(2),
+                    Slot::Input(1),
+                ],
             )],
         };
         let zero = Expr::Name("m".into());
@@ -453,7 +464,8 @@ mod tests {
 
     /// A scratch folder for one test.
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("lagrange-store-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("lagrange-store-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         dir
     }
@@ -486,7 +498,12 @@ mod tests {
     fn forged_programs_are_refused_with_the_program_named() {
         use crate::ir::{Instr, Slot};
         fn operands(input: usize) -> Vec<Slot> {
-            vec![Slot::Const(0), Slot::Const(1), Slot::Const(2), Slot::Input(input)]
+            vec![
+                Slot::Const(0),
+                Slot::Const(1),
+                Slot::Const(2),
+                Slot::Input(input),
+            ]
         }
         let dir = scratch("forged");
         let m = model();
@@ -495,7 +512,9 @@ mod tests {
             ("out-of-range Input(99)", |d| {
                 d.full.programs.energy.instructions[0] = Instr::Mul(Slot::Out(0), operands(99));
             }),
-            ("temporaries", |d| d.full.programs.momenta.temporaries = 1_000_000_000_000),
+            ("temporaries", |d| {
+                d.full.programs.momenta.temporaries = 1_000_000_000_000
+            }),
             ("outputs", |d| d.full.programs.dynamics.outputs = 1),
             ("inputs", |d| d.full.programs.lagrangian.inputs = 3),
             ("writes to", |d| {
@@ -506,7 +525,10 @@ mod tests {
             write(&dir, &m, &derived()).unwrap();
             forge(&path, edit);
             let error = read(&dir, &m).unwrap_err();
-            assert!(matches!(error, StoreError::Invalid(..)), "{needle}: {error}");
+            assert!(
+                matches!(error, StoreError::Invalid(..)),
+                "{needle}: {error}"
+            );
             assert!(error.to_string().contains(needle), "{needle}: {error}");
             assert!(error.to_string().contains("program `"), "{needle}: {error}");
         }
@@ -518,12 +540,24 @@ mod tests {
         let dir = scratch("names");
         let inner = dir.join("a/b");
         let derived = derived();
-        for name in ["../../x/evil", "/tmp/evil", "a/b", "a\\b", "", "9lives", "..", "C:evil"] {
+        for name in [
+            "../../x/evil",
+            "/tmp/evil",
+            "a/b",
+            "a\\b",
+            "",
+            "9lives",
+            "..",
+            "C:evil",
+        ] {
             let m = Model {
                 name: name.into(),
                 ..model()
             };
-            assert_eq!(write(&inner, &m, &derived), Err(StoreError::Name(name.into())));
+            assert_eq!(
+                write(&inner, &m, &derived),
+                Err(StoreError::Name(name.into()))
+            );
             assert_eq!(read(&inner, &m), Err(StoreError::Name(name.into())));
             assert!(entry_path(&inner, &m).is_err());
         }
