@@ -123,7 +123,7 @@ impl Program {
 
     /// Checks that the program can be emitted (every slot in range, every variable written
     /// before it is read, only variables written, finite constants, no more temporaries
-    /// than instructions nor constants than operands) and that it reads `inputs` values
+    /// than instructions) and that it reads `inputs` values
     /// and writes `outputs`.
     pub fn validate(&self, inputs: usize, outputs: usize) -> Result<(), IrError> {
         for (what, found, expected) in [
