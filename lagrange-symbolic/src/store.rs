@@ -199,17 +199,26 @@ pub fn read(dir: &Path, model: &Model) -> Result<Derived, StoreError> {
         );
         return Err(StoreError::Invalid(path, why));
     }
-    validate(&entry.derived).map_err(|why| StoreError::Invalid(path, why))?;
+    validate(&entry.derived, model).map_err(|why| StoreError::Invalid(path, why))?;
     Ok(entry.derived)
 }
 
-/// Checks every program of a derivation against the counts its role requires (see
-/// [`Equations`]), and the index lists against the coordinates.
-fn validate(derived: &Derived) -> Result<(), String> {
-    validate_equations(&derived.full, "")?;
+/// Checks a derivation of `model`: its coordinates and parameters are the model's (the
+/// reduced system's parameters followed by one momentum per ignored coordinate), every
+/// program has the counts its role requires (see [`Equations`]), and the index lists fit
+/// the coordinates.
+fn validate(derived: &Derived, model: &Model) -> Result<(), String> {
+    let full = &derived.full;
+    if full.coordinates != model.coordinates || full.parameters != model.parameters {
+        return Err("its coordinates or parameters are not the model's".into());
+    }
+    validate_equations(full, "")?;
     let Some(reduced) = &derived.reduced else {
         return Ok(());
     };
+    if reduced.equations.parameters.len() != model.parameters.len() + reduced.ignored.len() {
+        return Err("the reduced system's parameters do not fit the model".into());
+    }
     validate_equations(&reduced.equations, "reduced ")?;
     let inputs = reduced.equations.inputs().len();
     let k = reduced.ignored.len();
@@ -532,6 +541,17 @@ mod tests {
             assert!(error.to_string().contains(needle), "{needle}: {error}");
             assert!(error.to_string().contains("program `"), "{needle}: {error}");
         }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_derivation_of_other_coordinates_or_parameters_is_refused() {
+        let dir = scratch("other");
+        let m = model();
+        let path = write(&dir, &m, &derived()).unwrap();
+        forge(&path, |d| d.full.parameters.push("extra".into()));
+        let error = read(&dir, &m).unwrap_err();
+        assert!(error.to_string().contains("not the model's"), "{error}");
         fs::remove_dir_all(&dir).unwrap();
     }
 
