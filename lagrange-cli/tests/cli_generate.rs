@@ -51,7 +51,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use lagrange::nalgebra::SVector;
-use lagrange::{FromParameterValues, Integrator, LagrangianSystem, Simulation};
+use lagrange::{FromParameterValues, Integrator, Simulation};
 use lagrange_symbolic::store::{self, Entry};
 
 /// End of the compared run.

@@ -198,7 +198,8 @@ fn a_damaged_entry_is_a_compile_error_that_names_it_and_the_fix() {
     // An edited constant (the content hash no longer matches), then an out-of-range
     // slot and a forged count of temporaries under a recomputed hash (the validation of
     // the programs catches them).
-    let damages: [(&str, fn(&mut Entry)); 3] = [
+    type Damage = fn(&mut Entry);
+    let damages: [(&str, Damage); 3] = [
         ("content hash", |e| {
             e.derived.full.programs.dynamics.constants[0] *= 2.0
         }),

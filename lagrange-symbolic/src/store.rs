@@ -517,7 +517,8 @@ mod tests {
         let dir = scratch("forged");
         let m = model();
         let path = write(&dir, &m, &derived()).unwrap();
-        let cases: [(&str, fn(&mut Derived)); 5] = [
+        type Edit = fn(&mut Derived);
+        let cases: [(&str, Edit); 5] = [
             ("out-of-range Input(99)", |d| {
                 d.full.programs.energy.instructions[0] = Instr::Mul(Slot::Out(0), operands(99));
             }),
