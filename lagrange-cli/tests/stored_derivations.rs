@@ -130,3 +130,54 @@ fn a_damaged_cache_entry_is_derived_again_and_overwritten() {
         assert_eq!(read_entry(&path), original, "{what}: not overwritten");
     }
 }
+
+#[test]
+fn a_model_name_that_is_a_path_writes_nothing_outside_the_cache() {
+    let root = scratch("traversal");
+    let cache = root.join("cache").join("inner");
+    let text = fs::read_to_string(model()).unwrap();
+    assert!(text.contains("name = \"DoublePendulum\""));
+    // Relative to the cache's version folder, and absolute: both would land in `root`.
+    let absolute = root.join("escaped").display().to_string();
+    for (i, name) in ["../../../escaped", absolute.as_str(), "a/b"]
+        .iter()
+        .enumerate()
+    {
+        let file = root.join(format!("evil{i}.toml"));
+        fs::create_dir_all(&root).unwrap();
+        fs::write(
+            &file,
+            text.replace("name = \"DoublePendulum\"", &format!("name = {name:?}")),
+        )
+        .unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_lagrange"))
+            .arg("derive")
+            .arg(&file)
+            .env(store::ENV_CACHE_DIR, &cache)
+            .env_remove(store::ENV_CACHE)
+            .output()
+            .expect("run lagrange");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+        // Whether or not the model checks refuse the name, no entry is written anywhere.
+        let written: Vec<PathBuf> = walk(&root)
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        assert!(written.is_empty(), "{name}: {written:?}");
+    }
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}

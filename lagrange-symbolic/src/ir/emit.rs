@@ -128,11 +128,11 @@ pub fn emit<E: Emitter>(program: &Program, emitter: &mut E) -> Result<(), IrErro
         emitter,
         temps: vec![false; program.temporaries],
         outs: vec![false; program.outputs],
-        instruction: 0,
+        index: 0,
     };
     for (index, instr) in program.instructions.iter().enumerate() {
-        walk.instruction = index;
-        walk.instruction(instr)?;
+        walk.index = index;
+        walk.step(instr)?;
     }
     for index in 0..program.outputs {
         let value = if walk.outs[index] {
@@ -170,11 +170,13 @@ struct Walk<'a, E: Emitter> {
     emitter: &'a mut E,
     temps: Vec<bool>,
     outs: Vec<bool>,
-    instruction: usize,
+    /// The index of the instruction being walked.
+    index: usize,
 }
 
 impl<E: Emitter> Walk<'_, E> {
-    fn instruction(&mut self, instr: &Instr) -> Result<(), IrError> {
+    /// Emits one instruction.
+    fn step(&mut self, instr: &Instr) -> Result<(), IrError> {
         let (dst, value) = match instr {
             Instr::Add(dst, args) => (dst, self.fold(args, 0.0, E::add)?),
             Instr::Mul(dst, args) => (dst, self.fold(args, 1.0, E::mul)?),
@@ -263,6 +265,8 @@ impl<E: Emitter> Walk<'_, E> {
         }
     }
 
+    /// The value of `slot`: an input, a constant (negative ones negated and grouped) or a
+    /// variable written before.
     fn read(&mut self, slot: Slot) -> Result<E::Value, IrError> {
         match slot {
             Slot::Input(i) if i < self.program.inputs => Ok(self.emitter.input(i)),
@@ -290,9 +294,10 @@ impl<E: Emitter> Walk<'_, E> {
         }
     }
 
+    /// The error of the current instruction about `slot`.
     fn bad(&self, slot: Slot, problem: &'static str) -> IrError {
         IrError::Slot {
-            instruction: self.instruction,
+            instruction: self.index,
             slot,
             problem,
         }
