@@ -1,9 +1,8 @@
 //! The derived equations of a model file as a [`LagrangianSystem`]: the engine's programs
 //! run by the IR interpreter, so the command integrates and checks with the same runtime
-//! as the derive, without compiling anything. The interpreter executes the same
-//! instructions in the same order as the code the derive generates; results agree with
-//! the derive's to round-off (integer powers may be expanded differently by the
-//! optimizer), see `tests/cli_simulate.rs`.
+//! as the derive, without compiling anything. The interpreter is the `f64` backend of the
+//! same walk over the IR as the derive's code, so each program computes the derive's
+//! bits (see `tests/cli_generate.rs`).
 //!
 //! The runtime is generic over the coordinate count `N` and the constraint count `K`;
 //! [`with_system`] picks the instantiation for a model at run time.

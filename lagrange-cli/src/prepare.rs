@@ -1,5 +1,5 @@
 //! `lagrange prepare`: stores the derivation of every `#[derive(Lagrangian)]` model of a
-//! crate in its `.lagrange/` folder, so that builds with the engine off (the `engine`
+//! crate in its offline folder ([`store::OFFLINE_DIR`], `.lagrange/`), so that builds with the engine off (the `engine`
 //! feature of `lagrange` disabled, or `LAGRANGE_OFFLINE=1`) expand without symbolica.
 //!
 //! It runs `cargo check --all-targets` on the crate with the engine enabled and with
@@ -12,6 +12,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
+
+use lagrange_symbolic::store;
 
 use super::Failure;
 
@@ -42,7 +44,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         .parent()
         .ok_or_else(|| Failure(format!("`{}` has no parent folder", manifest.display())))?
         .to_path_buf();
-    let offline_dir = crate_dir.join(".lagrange");
+    let offline_dir = store::offline_dir(&crate_dir);
     let run_id = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_nanos())
@@ -83,10 +85,10 @@ fn stage(
     }
     command
         .args(extra)
-        .env("LAGRANGE_PREPARE", staging)
-        .env("LAGRANGE_PREPARE_CRATE", crate_dir)
-        .env("LAGRANGE_PREPARE_RUN", run_id.to_string())
-        .env_remove("LAGRANGE_OFFLINE");
+        .env(store::ENV_PREPARE, staging)
+        .env(store::ENV_PREPARE_CRATE, crate_dir)
+        .env(store::ENV_PREPARE_RUN, run_id.to_string())
+        .env_remove(store::ENV_OFFLINE);
     eprintln!(
         "lagrange prepare: cargo check --all-targets on `{}` with the engine on",
         manifest.display()

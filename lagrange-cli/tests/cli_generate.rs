@@ -4,6 +4,13 @@
 //! example's `#[derive(Lagrangian)]` struct run by `lagrange::Simulation` with
 //! `Integrator::Rk4` — to 1e-12 relative to the state's size, and print the derive's
 //! equations. Also: the errors of bad invocations, and edited templates.
+//!
+//! And bit for bit: at the model file's state and two others, the six programs the
+//! generated code exposes (dynamics, `L`, energy, Jacobi integral, momenta and their
+//! rate) computed four ways — the derive (the example's struct), the interpreter
+//! (`Program::evaluate` on the derivation the command stored), the generated Rust
+//! compiled with rustc -O and the generated C compiled with gcc -O2 — have the same
+//! bits: all four are backends of the IR's one walk.
 
 #[path = "../../examples/cartesian_pendulum.rs"]
 #[allow(dead_code)]
@@ -45,6 +52,7 @@ use std::process::{Command, Output};
 
 use lagrange::nalgebra::SVector;
 use lagrange::{FromParameterValues, Integrator, Simulation};
+use lagrange_symbolic::store::{self, Entry};
 
 /// End of the compared run.
 const T_END: f64 = 1.0;
@@ -96,10 +104,20 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The user-wide cache of the command runs of this test, where the interpreter's
+/// programs are read from.
+fn cache() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli_generate")
+        .join("cache")
+}
+
 /// Runs the built `lagrange` command.
 fn lagrange(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_lagrange"))
         .args(args)
+        .env(store::ENV_CACHE_DIR, cache())
+        .env_remove(store::ENV_CACHE)
         .output()
         .expect("run lagrange")
 }
@@ -403,6 +421,254 @@ fn compare<S: FromParameterValues<N>, const N: usize>(stem: &str) {
     let (header, columns) = parse_csv(&csv);
     let c = max_difference(&format!("{stem} (C)"), &reference, &header, &columns);
     eprintln!("{stem}: C max relative difference {c:e}");
+
+    bit_for_bit::<S, N>(stem, &values, &crate_dir, &c_dir);
+}
+
+/// A point `(t, q, q̇, p)` of the bitwise comparison.
+type Point = (f64, Vec<f64>, Vec<f64>, Vec<f64>);
+
+/// The model file's state at `t = 0` and two others (coordinates and velocities
+/// shifted; parameters kept, to stay in their domain).
+fn points(values: &FileValues) -> Vec<Point> {
+    let p: Vec<f64> = values.parameters.iter().map(|(_, v)| *v).collect();
+    let q: Vec<f64> = values.q.iter().map(|(_, v)| *v).collect();
+    let qd: Vec<f64> = values.qd.iter().map(|(_, v)| *v).collect();
+    let shift = |v: &[f64], by: f64| -> Vec<f64> {
+        v.iter()
+            .enumerate()
+            .map(|(i, x)| x + by * (i as f64 + 1.0))
+            .collect()
+    };
+    vec![
+        (0.0, q.clone(), qd.clone(), p.clone()),
+        (0.37, shift(&q, 0.11), shift(&qd, -0.23), p.clone()),
+        (1.9, shift(&q, -0.07), shift(&qd, 0.61), p),
+    ]
+}
+
+/// Bit patterns, with every NaN as one pattern (NaN payloads are not part of the
+/// contract).
+fn bits(values: impl IntoIterator<Item = f64>) -> Vec<u64> {
+    values
+        .into_iter()
+        .map(|x| {
+            if x.is_nan() {
+                f64::NAN.to_bits()
+            } else {
+                x.to_bits()
+            }
+        })
+        .collect()
+}
+
+/// `v` as Rust or C array elements that read back exactly.
+fn from_bits(v: &[f64], lang_c: bool) -> String {
+    v.iter()
+        .map(|x| {
+            if lang_c {
+                format!("from_bits({:#x}ull)", x.to_bits())
+            } else {
+                format!("f64::from_bits({:#x})", x.to_bits())
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Hex words, one line per point, as the harnesses print them.
+fn parse_bits(text: &str) -> Vec<Vec<u64>> {
+    text.lines()
+        .map(|l| {
+            l.split(' ')
+                .map(|w| u64::from_str_radix(w, 16).expect("hex"))
+                .map(|b| bits([f64::from_bits(b)])[0])
+                .collect()
+        })
+        .collect()
+}
+
+/// The comparison of the module documentation for one model.
+fn bit_for_bit<S: FromParameterValues<N>, const N: usize>(
+    stem: &str,
+    values: &FileValues,
+    crate_dir: &Path,
+    c_dir: &Path,
+) {
+    let points = points(values);
+
+    // The derive.
+    let derive: Vec<Vec<u64>> = points
+        .iter()
+        .map(|(t, q, qd, p)| {
+            let s = S::from_parameter_values(p).expect("system");
+            let q = SVector::<f64, N>::from_column_slice(q);
+            let qd = SVector::<f64, N>::from_column_slice(qd);
+            let (m, f) = s.mass_matrix_and_forcing(*t, &q, &qd);
+            let mut v: Vec<f64> = (0..N * N).map(|k| m[(k / N, k % N)]).collect();
+            v.extend(f.iter());
+            v.push(s.lagrangian(*t, &q, &qd));
+            v.push(s.energy(*t, &q, &qd));
+            v.push(s.jacobi_integral(*t, &q, &qd));
+            v.extend(s.momenta(*t, &q, &qd).iter());
+            v.extend(s.momentum_rate(*t, &q, &qd).iter());
+            bits(v)
+        })
+        .collect();
+
+    // The interpreter, on the entry the command stored.
+    let text = std::fs::read_to_string(model_path(stem)).expect("model file");
+    let table: toml::Table = text.parse().expect("TOML");
+    let name = table["model"]["name"].as_str().expect("model name");
+    let mut entries = Vec::new();
+    for version in std::fs::read_dir(cache()).expect("cache") {
+        for file in std::fs::read_dir(version.expect("entry").path()).expect("version") {
+            let path = file.expect("entry").path();
+            let entry: Entry =
+                serde_json::from_str(&std::fs::read_to_string(&path).expect("entry"))
+                    .expect("an entry");
+            if entry.model.name == name {
+                entries.push(entry);
+            }
+        }
+    }
+    assert_eq!(entries.len(), 1, "{stem}: entries named {name}");
+    let programs = &entries[0].derived.full.programs;
+    let interpreted: Vec<Vec<u64>> = points
+        .iter()
+        .map(|(t, q, qd, p)| {
+            let inputs: Vec<f64> = std::iter::once(*t)
+                .chain(q.iter().copied())
+                .chain(qd.iter().copied())
+                .chain(p.iter().copied())
+                .collect();
+            let mut v = Vec::new();
+            for program in [
+                &programs.dynamics,
+                &programs.lagrangian,
+                &programs.energy,
+                &programs.jacobi_integral,
+                &programs.momenta,
+                &programs.momentum_rate,
+            ] {
+                let mut out = vec![f64::NAN; program.outputs];
+                program.evaluate(&inputs, &mut out);
+                v.extend(out);
+            }
+            bits(v)
+        })
+        .collect();
+    assert_eq!(interpreted, derive, "{stem}: interpreter vs derive");
+
+    // The generated Rust.
+    let dir = scratch(&format!("{stem}/bits"));
+    let calls: String = points
+        .iter()
+        .map(|(t, q, qd, p)| {
+            format!(
+                "    run({}, [{}], [{}], [{}]);\n",
+                from_bits(&[*t], false),
+                from_bits(q, false),
+                from_bits(qd, false),
+                from_bits(p, false)
+            )
+        })
+        .collect();
+    let model_rs = crate_dir.join("src/model.rs");
+    let harness = format!(
+        "#[path = {model_rs:?}]\nmod model;\nuse std::hint::black_box as b;\n\
+         fn run(t: f64, q: [f64; model::N], qd: [f64; model::N], p: [f64; model::P]) {{\n\
+         let (m, f) = model::dynamics(b(t), b(&q), b(&qd), b(&p));\n\
+         let mut v: Vec<f64> = m.iter().flatten().copied().collect();\n\
+         v.extend(f);\n\
+         v.push(model::lagrangian(b(t), b(&q), b(&qd), b(&p)));\n\
+         v.push(model::energy(b(t), b(&q), b(&qd), b(&p)));\n\
+         v.push(model::jacobi_integral(b(t), b(&q), b(&qd), b(&p)));\n\
+         v.extend(model::momenta(b(t), b(&q), b(&qd), b(&p)));\n\
+         v.extend(model::momentum_rate(b(t), b(&q), b(&qd), b(&p)));\n\
+         let w: Vec<String> = v.iter().map(|x| format!(\"{{:x}}\", x.to_bits())).collect();\n\
+         println!(\"{{}}\", w.join(\" \"));\n}}\nfn main() {{\n{calls}}}\n"
+    );
+    std::fs::write(dir.join("bits.rs"), harness).expect("harness");
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let binary = dir.join("bits");
+    checked(
+        Command::new(rustc)
+            .args([
+                "--edition",
+                "2021",
+                "-A",
+                "warnings",
+                "-C",
+                "opt-level=3",
+                "-o",
+            ])
+            .arg(&binary)
+            .arg(dir.join("bits.rs")),
+    );
+    let rust = parse_bits(&checked(&mut Command::new(&binary)));
+    assert_eq!(rust, derive, "{stem}: generated Rust vs derive");
+
+    // The generated C.
+    let header = std::fs::read_to_string(c_dir.join("model.h")).expect("model.h");
+    let prefix = header
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("void ")?
+                .split_once("_dynamics(")
+                .map(|(p, _)| p)
+        })
+        .expect("the dynamics function");
+    let calls: String = points
+        .iter()
+        .map(|(t, q, qd, p)| {
+            let array = |v: &[f64]| format!("{{{}}}", from_bits(v, true));
+            format!(
+                "    {{ double q[] = {}; double qd[] = {}; double p[] = {}; run({}, q, qd, p); }}\n",
+                array(q),
+                array(qd),
+                if p.is_empty() { "{0}".to_string() } else { array(p) },
+                from_bits(&[*t], true)
+            )
+        })
+        .collect();
+    let harness = format!(
+        "#include <stdio.h>\n#include <string.h>\n#include <stdint.h>\n#include \"model.h\"\n\
+         #define N {N}\n\
+         static double from_bits(uint64_t b) {{ double x; memcpy(&x, &b, 8); return x; }}\n\
+         static void put(double x, int first) {{ uint64_t b; memcpy(&b, &x, 8); printf(first ? \"%llx\" : \" %llx\", (unsigned long long)b); }}\n\
+         static void run(double t, const double q[], const double qd[], const double p[]) {{\n\
+         double m[N][N], f[N], mom[N], rate[N];\n\
+         {prefix}_dynamics(t, q, qd, p, m, f);\n\
+         for (int i = 0; i < N * N; i++) put(m[i / N][i % N], i == 0);\n\
+         for (int i = 0; i < N; i++) put(f[i], 0);\n\
+         put({prefix}_lagrangian(t, q, qd, p), 0);\n\
+         put({prefix}_energy(t, q, qd, p), 0);\n\
+         put({prefix}_jacobi_integral(t, q, qd, p), 0);\n\
+         {prefix}_momenta(t, q, qd, p, mom);\n\
+         for (int i = 0; i < N; i++) put(mom[i], 0);\n\
+         {prefix}_momentum_rate(t, q, qd, p, rate);\n\
+         for (int i = 0; i < N; i++) put(rate[i], 0);\n\
+         printf(\"\\n\");\n}}\nint main(void) {{\n{calls}    return 0;\n}}\n"
+    );
+    std::fs::write(dir.join("bits.c"), harness).expect("harness");
+    let binary = dir.join("bits-c");
+    checked(
+        Command::new("gcc")
+            .args(["-O2", "-std=c99", "-o"])
+            .arg(&binary)
+            .arg("-I")
+            .arg(c_dir)
+            .arg(dir.join("bits.c"))
+            .arg(c_dir.join("model.c"))
+            .arg("-lm"),
+    );
+    let c = parse_bits(&checked(&mut Command::new(&binary)));
+    assert_eq!(c, derive, "{stem}: generated C vs derive");
+    eprintln!(
+        "{stem}: derive, interpreter, Rust and C agree bit for bit at {} points",
+        points.len()
+    );
 }
 
 /// One test per compared model file.

@@ -173,6 +173,78 @@ fn a_changed_model_without_prepare_is_a_compile_error_that_says_what_to_do() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// The checked-in entry of the double pendulum in a copy of the crate.
+fn double_pendulum_entry(copy: &Path) -> PathBuf {
+    fs::read_dir(copy.join(".lagrange"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("DoublePendulum-")
+        })
+        .expect("the double pendulum's entry")
+}
+
+#[test]
+fn a_damaged_entry_is_a_compile_error_that_names_it_and_the_fix() {
+    use lagrange_symbolic::ir::{Instr, Slot};
+    use lagrange_symbolic::store::{self, Entry};
+
+    let copy = workspace().join("target").join("offline-damaged");
+    let target = workspace().join("target").join("offline-crate");
+    let manifest = copy.join("Cargo.toml");
+    // An edited constant (the content hash no longer matches), then an out-of-range
+    // slot and a forged count of temporaries under a recomputed hash (the validation of
+    // the programs catches them).
+    type Damage = fn(&mut Entry);
+    let damages: [(&str, Damage); 3] = [
+        ("content hash", |e| {
+            e.derived.full.programs.dynamics.constants[0] *= 2.0
+        }),
+        ("out-of-range Input(1000)", |e| {
+            let p = &mut e.derived.full.programs.dynamics;
+            let last = p.instructions.len() - 1;
+            p.instructions[last] = Instr::Copy(Slot::Out(0), Slot::Input(1000));
+            e.derived_hash = store::content_hash(&e.derived);
+        }),
+        ("temporaries", |e| {
+            e.derived.full.programs.energy.temporaries = 1_000_000_000_000;
+            e.derived_hash = store::content_hash(&e.derived);
+        }),
+    ];
+    for (needle, damage) in damages {
+        copy_crate(&copy, true);
+        let path = double_pendulum_entry(&copy);
+        let mut entry: Entry = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+        damage(&mut entry);
+        fs::write(&path, serde_json::to_string_pretty(&entry).unwrap()).unwrap();
+        let build = output(
+            cargo(&target)
+                .args(["build", "--manifest-path"])
+                .arg(&manifest),
+        );
+        let stderr = text(&build.stderr);
+        assert!(
+            !build.status.success(),
+            "{needle}: a damaged entry must not build"
+        );
+        assert!(!stderr.contains("panicked"), "{needle}: {stderr}");
+        for expected in [
+            needle,
+            "was edited or damaged",
+            "DoublePendulum-",
+            "run `lagrange prepare`",
+        ] {
+            assert!(
+                stderr.contains(expected),
+                "{needle}: no `{expected}` in {stderr}"
+            );
+        }
+    }
+}
+
 #[test]
 fn prepare_regenerates_the_checked_in_folder() {
     let copy = workspace().join("target").join("offline-prepare");

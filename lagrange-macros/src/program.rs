@@ -1,123 +1,180 @@
-//! Straight-line programs of the engine's IR as Rust expressions.
+//! Straight-line programs of the engine's IR as Rust expressions: the token backend of
+//! the IR's one walk ([`lagrange_symbolic::ir::emit`]), which makes every spelling
+//! decision, so the derive computes what the interpreter and `lagrange generate`
+//! compute, bit for bit.
 //!
 //! Every write becomes a fresh `let` binding that shadows the previous value of its slot,
 //! so reused temporaries and outputs need no mutable state and the optimizer sees plain
 //! single-assignment code.
 
-use lagrange_symbolic::ir::{Instr, Program, Slot};
+use lagrange_symbolic::ir::emit::{self, Emitter, Variable};
+use lagrange_symbolic::ir::{Intrinsic, Program};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 /// A block evaluating `program` to `[f64; outputs]`; `input` gives the tokens that read
 /// input slot `i`.
 pub fn block(program: &Program, input: &dyn Fn(usize) -> TokenStream) -> syn::Result<TokenStream> {
-    let mut written = vec![false; program.outputs];
-    let mut statements = Vec::with_capacity(program.instructions.len());
-    let read = |slot: Slot| -> syn::Result<TokenStream> {
-        Ok(match slot {
-            Slot::Input(i) => input(i),
-            Slot::Const(i) => constant(program.constants[i])?,
-            Slot::Temp(i) => {
-                let name = format_ident!("__t{}", i);
-                quote!(#name)
-            }
-            Slot::Out(i) => {
-                let name = format_ident!("__o{}", i);
-                quote!(#name)
-            }
-        })
+    let mut tokens = Tokens {
+        input,
+        statements: Vec::with_capacity(program.instructions.len()),
+        outputs: Vec::with_capacity(program.outputs),
     };
-    let reads = |slots: &[Slot]| {
-        slots
-            .iter()
-            .map(|&s| read(s))
-            .collect::<syn::Result<Vec<_>>>()
-    };
-    for instr in &program.instructions {
-        let (dst, value) = match instr {
-            Instr::Add(dst, args) => {
-                let args = reads(args)?;
-                let sum = args.into_iter().reduce(|acc, a| quote!(#acc + #a));
-                (dst, sum.unwrap_or_else(|| quote!(0.0f64)))
-            }
-            Instr::Mul(dst, args) => {
-                let args = reads(args)?;
-                let product = args.into_iter().reduce(|acc, a| quote!(#acc * #a));
-                (dst, product.unwrap_or_else(|| quote!(1.0f64)))
-            }
-            Instr::Powi(dst, base, n) => (dst, power(read(*base)?, *n)),
-            Instr::Powf(dst, base, exponent) => {
-                let b = read(*base)?;
-                let value = match *exponent {
-                    Slot::Const(i) if program.constants[i] == 0.5 => quote!(#b.sqrt()),
-                    Slot::Const(i) if program.constants[i] == -0.5 => quote!(1.0 / #b.sqrt()),
-                    e => {
-                        let e = read(e)?;
-                        quote!(#b.powf(#e))
-                    }
-                };
-                (dst, value)
-            }
-            Instr::Call(dst, f, x) => {
-                let x = read(*x)?;
-                let method = format_ident!("{}", f.method());
-                (dst, quote!(#x.#method()))
-            }
-            Instr::Copy(dst, src) => (dst, read(*src)?),
-        };
-        let name = match *dst {
-            Slot::Temp(i) => format_ident!("__t{}", i),
-            Slot::Out(i) => {
-                written[i] = true;
-                format_ident!("__o{}", i)
-            }
-            Slot::Input(_) | Slot::Const(_) => {
-                return Err(syn::Error::new(
-                    proc_macro2::Span::call_site(),
-                    "internal error: the engine wrote to an input or constant slot",
-                ));
-            }
-        };
-        statements.push(quote!(let #name: f64 = #value;));
-    }
-    let outputs = written.iter().enumerate().map(|(i, &w)| {
-        if w {
-            let name = format_ident!("__o{}", i);
-            quote!(#name)
-        } else {
-            quote!(0.0f64)
-        }
-    });
+    emit::emit(program, &mut tokens).map_err(|e| {
+        syn::Error::new(
+            proc_macro2::Span::call_site(),
+            format!("internal error: a derived program is invalid: {e}"),
+        )
+    })?;
+    let Tokens {
+        statements,
+        outputs,
+        ..
+    } = tokens;
     Ok(quote!({
         #(#statements)*
         [#(#outputs),*]
     }))
 }
 
-/// `base^n` for an integer `n`, with small powers multiplied out.
-fn power(base: TokenStream, n: i32) -> TokenStream {
-    match n {
-        -1 => quote!(1.0 / #base),
-        0 => quote!(1.0f64),
-        1 => base,
-        2 => quote!(#base * #base),
-        3 => quote!(#base * #base * #base),
-        -2 => quote!(1.0 / (#base * #base)),
-        n => quote!(#base.powi(#n)),
+/// The token backend of the walk.
+struct Tokens<'a> {
+    input: &'a dyn Fn(usize) -> TokenStream,
+    statements: Vec<TokenStream>,
+    outputs: Vec<TokenStream>,
+}
+
+fn name(variable: Variable) -> proc_macro2::Ident {
+    match variable {
+        Variable::Temp(i) => format_ident!("__t{}", i),
+        Variable::Out(i) => format_ident!("__o{}", i),
     }
 }
 
-fn constant(value: f64) -> syn::Result<TokenStream> {
-    if !value.is_finite() {
-        return Err(syn::Error::new(
-            proc_macro2::Span::call_site(),
-            format!("the derived equations contain the non-finite constant {value}"),
-        ));
+impl Emitter for Tokens<'_> {
+    type Value = TokenStream;
+    fn input(&mut self, index: usize) -> TokenStream {
+        (self.input)(index)
     }
-    let literal = Literal::f64_suffixed(value.abs());
-    Ok(if value < 0.0 {
-        quote!((-#literal))
-    } else {
+    fn literal(&mut self, value: f64) -> TokenStream {
+        let literal = Literal::f64_suffixed(value);
         quote!(#literal)
-    })
+    }
+    fn variable(&mut self, variable: Variable) -> TokenStream {
+        let name = name(variable);
+        quote!(#name)
+    }
+    fn group(&mut self, x: TokenStream) -> TokenStream {
+        quote!((#x))
+    }
+    fn negate(&mut self, x: TokenStream) -> TokenStream {
+        quote!(-#x)
+    }
+    fn add(&mut self, a: TokenStream, b: TokenStream) -> TokenStream {
+        quote!(#a + #b)
+    }
+    fn mul(&mut self, a: TokenStream, b: TokenStream) -> TokenStream {
+        quote!(#a * #b)
+    }
+    fn div(&mut self, a: TokenStream, b: TokenStream) -> TokenStream {
+        quote!(#a / #b)
+    }
+    fn call(&mut self, f: Intrinsic, x: TokenStream) -> TokenStream {
+        let method = format_ident!("{}", f.method());
+        quote!(#x.#method())
+    }
+    fn powi(&mut self, x: TokenStream, n: i32) -> TokenStream {
+        quote!(#x.powi(#n))
+    }
+    fn powf(&mut self, x: TokenStream, e: TokenStream) -> TokenStream {
+        quote!(#x.powf(#e))
+    }
+    fn assign(&mut self, variable: Variable, value: TokenStream, _first: bool) {
+        let name = name(variable);
+        self.statements.push(quote!(let #name: f64 = #value;));
+    }
+    fn output(&mut self, _index: usize, value: TokenStream) {
+        self.outputs.push(value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::process::Command;
+
+    use super::*;
+
+    /// The derive's tokens for [`emit::spelling_cases`], compiled by rustc with and
+    /// without optimization, compute the interpreter's outputs bit for bit.
+    #[test]
+    fn tokens_compute_the_interpreters_bits() {
+        let program = emit::spelling_cases();
+        let points: [[f64; 2]; 4] = [[0.7, 1.3], [2.0, 0.25], [1e-3, 37.5], [3.7, 1e-5]];
+        let read = |i: usize| if i == 0 { quote!(t) } else { quote!(p[0]) };
+        let body = block(&program, &read).unwrap();
+        let n = program.outputs;
+        let bits = points.map(|[t, p]| (t.to_bits(), p.to_bits()));
+        let (ts, ps): (Vec<u64>, Vec<u64>) = bits.into_iter().unzip();
+        let source = quote! {
+            fn f(t: f64, p: &[f64; 1]) -> [f64; #n] #body
+            fn main() {
+                for (t, p) in [#(#ts),*].into_iter().zip([#(#ps),*]) {
+                    let out = f(
+                        std::hint::black_box(f64::from_bits(t)),
+                        std::hint::black_box(&[f64::from_bits(p)]),
+                    );
+                    let words: Vec<String> = out.iter().map(|x| format!("{:x}", x.to_bits())).collect();
+                    println!("{}", words.join(" "));
+                }
+            }
+        };
+        let dir = std::env::temp_dir().join(format!("lagrange-tokens-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("cases.rs"), source.to_string()).unwrap();
+        let expected: Vec<Vec<u64>> = points
+            .iter()
+            .map(|point| {
+                let mut out = vec![f64::NAN; n];
+                program.evaluate(point, &mut out);
+                out.iter().map(|x| x.to_bits()).collect()
+            })
+            .collect();
+        let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+        for opt in ["0", "3"] {
+            let binary = dir.join(format!("cases-O{opt}"));
+            let status = Command::new(&rustc)
+                .args(["--edition", "2021", "-A", "warnings", "-C"])
+                .arg(format!("opt-level={opt}"))
+                .arg("-o")
+                .arg(&binary)
+                .arg(dir.join("cases.rs"))
+                .status()
+                .unwrap();
+            assert!(status.success());
+            let output = Command::new(&binary).output().unwrap();
+            let got: Vec<Vec<u64>> = String::from_utf8(output.stdout)
+                .unwrap()
+                .lines()
+                .map(|l| {
+                    l.split(' ')
+                        .map(|w| u64::from_str_radix(w, 16).unwrap())
+                        .collect()
+                })
+                .collect();
+            assert_eq!(got, expected, "opt-level {opt}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn negative_zero_is_spelled_with_its_sign() {
+        let program = emit::spelling_cases();
+        let text = block(&program, &|i| if i == 0 { quote!(t) } else { quote!(p[0]) })
+            .unwrap()
+            .to_string();
+        assert!(
+            text.contains("(- 0f64)") || text.contains("(- 0.0f64)"),
+            "{text}"
+        );
+    }
 }

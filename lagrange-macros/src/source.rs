@@ -1,6 +1,8 @@
 //! Where an expansion's derivation comes from: the engine, through the user-wide cache;
 //! or, when the engine is off (the `engine` feature disabled, or `LAGRANGE_OFFLINE=1`),
-//! the crate's checked-in `.lagrange/` folder that `lagrange prepare` writes.
+//! the crate's checked-in offline folder that `lagrange prepare` writes. The folder's
+//! name, the environment variables and the entry format belong to
+//! [`lagrange_symbolic::store`].
 
 use std::path::{Path, PathBuf};
 
@@ -10,31 +12,32 @@ use lagrange_symbolic::store;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// The folder of stored derivations, relative to the crate's manifest.
-const OFFLINE_DIR: &str = ".lagrange";
-
 /// The model's derivation, and tokens that make cargo re-expand when what it was taken
-/// from changes (the environment switches below, and in an offline build the entry).
+/// from changes (the environment switches of [`store::EXPANSION_ENV`], and in an offline
+/// build the entry).
 pub fn derive(model: &Model) -> Result<(Derived, TokenStream), Vec<ModelError>> {
     let crate_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let offline_dir = crate_dir.join(OFFLINE_DIR);
-    let switches = quote! {
-        let _ = ::core::option_env!("LAGRANGE_OFFLINE");
-        let _ = ::core::option_env!("LAGRANGE_PREPARE");
-        let _ = ::core::option_env!("LAGRANGE_PREPARE_CRATE");
-        let _ = ::core::option_env!("LAGRANGE_PREPARE_RUN");
-    };
+    let offline_dir = store::offline_dir(&crate_dir);
+    let variables = store::EXPANSION_ENV;
+    let switches = quote! { #(let _ = ::core::option_env!(#variables);)* };
     if let Some(reason) = offline_reason() {
         // The model checks need no engine: report their errors with spans first.
         model.check()?;
-        let derived = store::read(&offline_dir, model).map_err(|e| {
-            error(format!(
-                "{e}\n{reason}, so `{}` expands from `{OFFLINE_DIR}/`: run `lagrange prepare` in `{}` with the engine available, and check in `{OFFLINE_DIR}/`",
+        let fix = || {
+            format!(
+                "{reason}, so `{}` expands from `{}/`: run `lagrange prepare` in `{}` with the engine available, and check in `{}/`",
                 model.name,
-                crate_dir.display()
-            ))
-        })?;
-        let entry = store::entry_path(&offline_dir, model).display().to_string();
+                store::OFFLINE_DIR,
+                crate_dir.display(),
+                store::OFFLINE_DIR,
+            )
+        };
+        let derived =
+            store::read(&offline_dir, model).map_err(|e| error(format!("{e}\n{}", fix())))?;
+        let entry = store::entry_path(&offline_dir, model)
+            .map_err(|e| error(e.to_string()))?
+            .display()
+            .to_string();
         let tracking = quote!(const _: () = { #switches let _ = ::core::include_bytes!(#entry); };);
         return Ok((derived, tracking));
     }
@@ -42,19 +45,19 @@ pub fn derive(model: &Model) -> Result<(Derived, TokenStream), Vec<ModelError>> 
 }
 
 /// Why the engine is not used, if it is not.
-fn offline_reason() -> Option<&'static str> {
+fn offline_reason() -> Option<String> {
     if !cfg!(feature = "engine") {
-        Some("the engine feature of lagrange is off")
-    } else if std::env::var("LAGRANGE_OFFLINE").is_ok_and(|v| v == "1" || v == "true") {
-        Some("LAGRANGE_OFFLINE is set")
+        Some("the engine feature of lagrange is off".into())
+    } else if store::offline_requested() {
+        Some(format!("{} is set", store::ENV_OFFLINE))
     } else {
         None
     }
 }
 
-/// Derives through the cache; under `lagrange prepare` (`LAGRANGE_PREPARE` names a
-/// staging folder, `LAGRANGE_PREPARE_CRATE` the crate being prepared) also stages the
-/// entry, for the prepared crate's models only (not those of its dependencies).
+/// Derives through the cache (a stale or damaged entry there is derived again and
+/// overwritten); under `lagrange prepare` (see [`store::prepare_staging`]) also stages
+/// the entry, for the prepared crate's models only (not those of its dependencies).
 #[cfg(feature = "engine")]
 fn engine(
     model: &Model,
@@ -62,18 +65,11 @@ fn engine(
     switches: &TokenStream,
 ) -> Result<(Derived, TokenStream), Vec<ModelError>> {
     let derived = store::derive_cached(model, store::cache_dir().as_deref())?;
-    let staging = std::env::var_os("LAGRANGE_PREPARE").filter(|d| !d.is_empty());
-    let prepared = std::env::var_os("LAGRANGE_PREPARE_CRATE").map(PathBuf::from);
-    if let (Some(dir), Some(prepared)) = (staging, prepared)
+    if let Some((staging, prepared)) = store::prepare_staging()
         && same_folder(crate_dir, &prepared)
     {
-        let dir = PathBuf::from(dir);
-        store::write(&dir, model, &derived).map_err(|e| {
-            error(format!(
-                "lagrange prepare: cannot write `{}`: {e}",
-                store::entry_path(&dir, model).display()
-            ))
-        })?;
+        store::write(&staging, model, &derived)
+            .map_err(|e| error(format!("lagrange prepare: {e}")))?;
     }
     Ok((derived, quote!(const _: () = { #switches };)))
 }

@@ -1,10 +1,15 @@
 //! Derivations kept as files, so that an expansion need not run the engine: the offline
-//! folder checked in with a crate (`.lagrange/`, written by `lagrange prepare`, read when
-//! the engine is off) and the user-wide cache of the engine path.
+//! folder checked in with a crate ([`OFFLINE_DIR`], written by `lagrange prepare`, read
+//! when the engine is off) and the user-wide cache of the engine path. This module owns
+//! the folder's name, the environment variables that steer both, and the entry format.
 //!
 //! An entry is one JSON file named `<Model>-<hash>.json`, where the hash is taken over the
-//! model as written; the entry repeats the model and the engine version, and is used only
-//! when both match exactly.
+//! model as written and the model's name must be a plain identifier (so no name reaches
+//! outside the folder). The entry repeats the model, the engine version and a content
+//! hash of the derivation; [`read`] uses it only when all three match and every program
+//! in it passes [`Program::validate`] with the counts its role requires, so a damaged or
+//! edited entry is an error (or, in the cache, a new derivation), never a panic or
+//! silently different numbers.
 
 use std::fmt;
 use std::fs;
@@ -13,7 +18,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::equations::Derived;
+use crate::equations::{Derived, Equations};
+use crate::ir::Program;
 use crate::model::Model;
 #[cfg(feature = "engine")]
 use crate::model::ModelError;
@@ -23,8 +29,26 @@ use crate::model::ModelError;
 pub const ENGINE_VERSION: &str = concat!(
     "lagrange-symbolic ",
     env!("CARGO_PKG_VERSION"),
-    ", format 2"
+    ", format 3"
 );
+
+/// The offline folder, beside a crate's manifest.
+pub const OFFLINE_DIR: &str = ".lagrange";
+
+/// `1` or `true`: expand from the offline folder even when the engine is available.
+pub const ENV_OFFLINE: &str = "LAGRANGE_OFFLINE";
+/// Set by `lagrange prepare`: the staging folder each expansion writes its entry to.
+pub const ENV_PREPARE: &str = "LAGRANGE_PREPARE";
+/// Set by `lagrange prepare`: the crate being prepared (its dependencies do not stage).
+pub const ENV_PREPARE_CRATE: &str = "LAGRANGE_PREPARE_CRATE";
+/// Set by `lagrange prepare`: a fresh value per run, so that cargo re-expands.
+pub const ENV_PREPARE_RUN: &str = "LAGRANGE_PREPARE_RUN";
+/// `0` or `off`: no user-wide cache.
+pub const ENV_CACHE: &str = "LAGRANGE_CACHE";
+/// The user-wide cache's folder (default: under `$XDG_CACHE_HOME` or `$HOME/.cache`).
+pub const ENV_CACHE_DIR: &str = "LAGRANGE_CACHE_DIR";
+/// The variables an expansion depends on, which the derive tells cargo to track.
+pub const EXPANSION_ENV: [&str; 4] = [ENV_OFFLINE, ENV_PREPARE, ENV_PREPARE_CRATE, ENV_PREPARE_RUN];
 
 /// One stored derivation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -33,6 +57,8 @@ pub struct Entry {
     pub engine: String,
     /// The model it was derived from.
     pub model: Model,
+    /// [`content_hash`] of `derived`, to detect an entry edited by hand.
+    pub derived_hash: String,
     /// The derivation.
     pub derived: Derived,
 }
@@ -46,6 +72,13 @@ pub enum StoreError {
     Stale(PathBuf, String),
     /// The entry could not be read or parsed.
     Unreadable(PathBuf, String),
+    /// The entry parses but was edited or damaged: a content hash that does not match,
+    /// or a program that fails validation.
+    Invalid(PathBuf, String),
+    /// The model's name is not a plain identifier, so it names no entry.
+    Name(String),
+    /// The entry could not be written.
+    Unwritable(PathBuf, String),
 }
 
 impl fmt::Display for StoreError {
@@ -66,13 +99,26 @@ impl fmt::Display for StoreError {
                     path.display()
                 )
             }
+            StoreError::Invalid(path, why) => write!(
+                f,
+                "the stored derivation `{}` was edited or damaged: {why}",
+                path.display()
+            ),
+            StoreError::Name(name) => write!(
+                f,
+                "the model name {name:?} is not a plain identifier (letters, digits and `_`, not starting with a digit), so it cannot name a stored derivation"
+            ),
+            StoreError::Unwritable(path, why) => {
+                write!(f, "cannot write `{}`: {why}", path.display())
+            }
         }
     }
 }
 
-/// A 64-bit FNV-1a hash of the model as written, as 16 hex digits.
-pub fn model_hash(model: &Model) -> String {
-    let text = serde_json::to_string(model).expect("a model always serializes");
+impl std::error::Error for StoreError {}
+
+/// A 64-bit FNV-1a hash of `text`, as 16 hex digits.
+fn fnv1a(text: &str) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for byte in text.bytes() {
         hash ^= u64::from(byte);
@@ -81,14 +127,55 @@ pub fn model_hash(model: &Model) -> String {
     format!("{hash:016x}")
 }
 
-/// The path of the model's entry in `dir`.
-pub fn entry_path(dir: &Path, model: &Model) -> PathBuf {
-    dir.join(format!("{}-{}.json", model.name, model_hash(model)))
+/// The hash of the model as written, as 16 hex digits.
+pub fn model_hash(model: &Model) -> String {
+    fnv1a(&serde_json::to_string(model).expect("a model always serializes"))
 }
 
-/// Reads the model's entry from `dir`.
+/// The content hash of a derivation, as 16 hex digits: it changes with any value in it
+/// (floats serialize as their shortest round-trip decimal, so reading and writing an
+/// entry keeps it).
+pub fn content_hash(derived: &Derived) -> String {
+    fnv1a(&serde_json::to_string(derived).expect("a derivation always serializes"))
+}
+
+/// Whether `name` is a plain identifier: a letter or `_`, then letters, digits or `_`.
+/// Only such a name is used in a path, so none can leave the folder.
+fn is_plain_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// The path of the model's entry in `dir`; an error for a name that is not a plain
+/// identifier.
+pub fn entry_path(dir: &Path, model: &Model) -> Result<PathBuf, StoreError> {
+    if !is_plain_identifier(&model.name) {
+        return Err(StoreError::Name(model.name.clone()));
+    }
+    Ok(dir.join(format!("{}-{}.json", model.name, model_hash(model))))
+}
+
+/// The offline folder of the crate whose manifest is in `crate_dir`.
+pub fn offline_dir(crate_dir: &Path) -> PathBuf {
+    crate_dir.join(OFFLINE_DIR)
+}
+
+/// Whether [`ENV_OFFLINE`] asks for offline expansion.
+pub fn offline_requested() -> bool {
+    std::env::var(ENV_OFFLINE).is_ok_and(|v| v == "1" || v == "true")
+}
+
+/// Under `lagrange prepare`: the staging folder and the crate being prepared.
+pub fn prepare_staging() -> Option<(PathBuf, PathBuf)> {
+    let staging = std::env::var_os(ENV_PREPARE).filter(|d| !d.is_empty())?;
+    let prepared = std::env::var_os(ENV_PREPARE_CRATE)?;
+    Some((PathBuf::from(staging), PathBuf::from(prepared)))
+}
+
+/// Reads the model's entry from `dir`, checked as the module documentation describes.
 pub fn read(dir: &Path, model: &Model) -> Result<Derived, StoreError> {
-    let path = entry_path(dir, model);
+    let path = entry_path(dir, model)?;
     let text = match fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(StoreError::Missing(path)),
@@ -104,24 +191,125 @@ pub fn read(dir: &Path, model: &Model) -> Result<Derived, StoreError> {
         let why = "it was derived from a different model".to_string();
         return Err(StoreError::Stale(path, why));
     }
+    let hash = content_hash(&entry.derived);
+    if entry.derived_hash != hash {
+        let why = format!(
+            "its content hash is {hash}, the entry records {}",
+            entry.derived_hash
+        );
+        return Err(StoreError::Invalid(path, why));
+    }
+    validate(&entry.derived, model).map_err(|why| StoreError::Invalid(path, why))?;
     Ok(entry.derived)
+}
+
+/// Checks a derivation of `model`: its coordinates and parameters are the model's (the
+/// reduced system's parameters followed by one momentum per ignored coordinate), every
+/// program has the counts its role requires (see [`Equations`]), and the index lists fit
+/// the coordinates.
+fn validate(derived: &Derived, model: &Model) -> Result<(), String> {
+    let full = &derived.full;
+    if full.coordinates != model.coordinates || full.parameters != model.parameters {
+        return Err("its coordinates or parameters are not the model's".into());
+    }
+    validate_equations(full, "")?;
+    let Some(reduced) = &derived.reduced else {
+        return Ok(());
+    };
+    if reduced.equations.parameters.len() != model.parameters.len() + reduced.ignored.len() {
+        return Err("the reduced system's parameters do not fit the model".into());
+    }
+    validate_equations(&reduced.equations, "reduced ")?;
+    let inputs = reduced.equations.inputs().len();
+    let k = reduced.ignored.len();
+    program(
+        "reduced ignored_velocities",
+        &reduced.ignored_velocities,
+        inputs,
+        k,
+    )?;
+    let n = derived.full.coordinates.len();
+    let indices = reduced.retained.iter().chain(&reduced.ignored_indices);
+    if reduced.ignored_indices.len() != k
+        || reduced.retained.len() != reduced.equations.coordinates.len()
+        || indices.clone().any(|&i| i >= n)
+    {
+        return Err("the reduced system's coordinate indices do not fit the model".into());
+    }
+    Ok(())
+}
+
+fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
+    let n = eq.coordinates.len();
+    let inputs = eq.inputs().len();
+    let p = &eq.programs;
+    for (name, prog, outputs) in [
+        ("dynamics", &p.dynamics, n * n + n),
+        ("lagrangian", &p.lagrangian, 1),
+        ("energy", &p.energy, 1),
+        ("jacobi_integral", &p.jacobi_integral, 1),
+        ("momenta", &p.momenta, n),
+        ("momentum_rate", &p.momentum_rate, n),
+        ("momentum_jacobian", &p.momentum_jacobian, n * n),
+        ("lagrangian_hessian", &p.lagrangian_hessian, n * n),
+    ] {
+        program(&format!("{role}{name}"), prog, inputs, outputs)?;
+    }
+    if let Some(c) = &eq.constraints {
+        let k = c.text.len();
+        if c.scleronomic.len() != k {
+            return Err(format!(
+                "{role}constraints: {k} constraints, {} flags",
+                c.scleronomic.len()
+            ));
+        }
+        for (name, prog, outputs) in [
+            ("values", &c.values, k),
+            ("jacobian", &c.jacobian, k * n),
+            ("time_derivative", &c.time_derivative, k),
+            ("velocities", &c.velocities, k),
+            ("dynamics", &c.dynamics, k * n + k),
+        ] {
+            program(&format!("{role}constraint {name}"), prog, inputs, outputs)?;
+        }
+    }
+    let s = &eq.symbolic;
+    if eq.cyclic.iter().any(|&i| i >= n)
+        || s.mass_matrix.len() != n
+        || s.mass_matrix.iter().any(|row| row.len() != n)
+        || s.forcing.len() != n
+        || s.momenta.len() != n
+    {
+        return Err(format!(
+            "the {role}equations' sizes do not match their {n} coordinates"
+        ));
+    }
+    Ok(())
+}
+
+fn program(name: &str, program: &Program, inputs: usize, outputs: usize) -> Result<(), String> {
+    program
+        .validate(inputs, outputs)
+        .map_err(|e| format!("program `{name}`: {e}"))
 }
 
 /// Writes the model's entry to `dir` (created if needed), atomically: a concurrent reader
 /// sees the old file or the new one, never a part.
-pub fn write(dir: &Path, model: &Model, derived: &Derived) -> io::Result<PathBuf> {
-    fs::create_dir_all(dir)?;
-    let path = entry_path(dir, model);
+pub fn write(dir: &Path, model: &Model, derived: &Derived) -> Result<PathBuf, StoreError> {
+    let path = entry_path(dir, model)?;
     let entry = Entry {
         engine: ENGINE_VERSION.to_string(),
         model: model.clone(),
+        derived_hash: content_hash(derived),
         derived: derived.clone(),
     };
-    let mut text = serde_json::to_string_pretty(&entry).map_err(io::Error::other)?;
+    let failed = |e: &dyn fmt::Display| StoreError::Unwritable(path.clone(), e.to_string());
+    let mut text = serde_json::to_string_pretty(&entry).map_err(|e| failed(&e))?;
     text.push('\n');
     let partial = path.with_extension(format!("json.{}.partial", std::process::id()));
-    fs::write(&partial, text)?;
-    fs::rename(&partial, &path)?;
+    fs::create_dir_all(dir).map_err(|e| failed(&e))?;
+    fs::write(&partial, text).map_err(|e| failed(&e))?;
+    fs::rename(&partial, &path).map_err(|e| failed(&e))?;
     Ok(path)
 }
 
@@ -131,19 +319,20 @@ pub fn write(dir: &Path, model: &Model, derived: &Derived) -> io::Result<PathBuf
 /// when no home directory is known.
 pub fn cache_dir() -> Option<PathBuf> {
     let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
-    if var("LAGRANGE_CACHE").is_some_and(|v| v == "0" || v == "off") {
+    if var(ENV_CACHE).is_some_and(|v| v == "0" || v == "off") {
         return None;
     }
-    let base = var("LAGRANGE_CACHE_DIR")
+    let base = var(ENV_CACHE_DIR)
         .map(PathBuf::from)
         .or_else(|| var("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("lagrange")))
         .or_else(|| var("HOME").map(|d| PathBuf::from(d).join(".cache").join("lagrange")))?;
     Some(base.join(env!("CARGO_PKG_VERSION")))
 }
 
-/// Derives the model's equations, reusing the entry in `cache` when there is a current
-/// one and storing the result there otherwise. The cache is best effort: a failure to
-/// read or write it costs a derivation, never a result.
+/// Derives the model's equations, reusing the entry in `cache` when there is a current,
+/// valid one and storing the result there otherwise (overwriting a stale or damaged
+/// entry). The cache is best effort: a failure to read or write it costs a derivation,
+/// never a result.
 #[cfg(feature = "engine")]
 pub fn derive_cached(model: &Model, cache: Option<&Path>) -> Result<Derived, Vec<ModelError>> {
     // Checked first: an entry serves only a model that today's checks accept (one stored
@@ -208,14 +397,26 @@ mod tests {
         assert_eq!(model_hash(&m), model_hash(&m.clone()));
     }
 
-    /// A small derivation by hand (the store does not look inside it).
+    /// A small, valid derivation by hand: one coordinate and two parameters, so every
+    /// program reads 5 inputs; each writes its first output from three constants.
     fn derived() -> Derived {
         use crate::equations::{Conserved, Equations, Programs, Symbolic};
-        use crate::ir::Program;
+        use crate::ir::{Instr, Slot};
         use crate::syntax::Expr;
-        let program = Program {
+        let program = |outputs| Program {
+            inputs: 5,
+            outputs,
+            temporaries: 0,
             constants: vec![0.1, std::f64::consts::PI, 1e-300],
-            ..Program::default()
+            instructions: vec![Instr::Mul(
+                Slot::Out(0),
+                vec![
+                    Slot::Const(0),
+                    Slot::Const(1),
+                    Slot::Const(2),
+                    Slot::Input(1),
+                ],
+            )],
         };
         let zero = Expr::Name("m".into());
         Derived {
@@ -229,14 +430,14 @@ mod tests {
                 cyclic: vec![],
                 conserved: Conserved::None,
                 programs: Programs {
-                    dynamics: program.clone(),
-                    lagrangian: program.clone(),
-                    energy: program.clone(),
-                    jacobi_integral: program.clone(),
-                    momenta: program.clone(),
-                    momentum_rate: program.clone(),
-                    momentum_jacobian: program.clone(),
-                    lagrangian_hessian: program,
+                    dynamics: program(2),
+                    lagrangian: program(1),
+                    energy: program(1),
+                    jacobi_integral: program(1),
+                    momenta: program(1),
+                    momentum_rate: program(1),
+                    momentum_jacobian: program(1),
+                    lagrangian_hessian: program(1),
                 },
                 constraints: None,
                 symbolic: Symbolic {
@@ -272,5 +473,122 @@ mod tests {
         fs::write(&path, "{").unwrap();
         assert!(matches!(read(&dir, &m), Err(StoreError::Unreadable(..))));
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A scratch folder for one test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("lagrange-store-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    /// Rewrites the entry at `path` through `edit`, then stores the matching content
+    /// hash, as a forger who knows the format would: what is left to catch it is the
+    /// validation of the programs.
+    fn forge(path: &Path, edit: impl FnOnce(&mut Derived)) {
+        let mut entry: Entry = serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+        edit(&mut entry.derived);
+        entry.derived_hash = content_hash(&entry.derived);
+        fs::write(path, serde_json::to_string(&entry).unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_constant_edited_by_hand_is_detected() {
+        let dir = scratch("edited");
+        let m = model();
+        let path = write(&dir, &m, &derived()).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.contains("0.1,"), "{text}");
+        fs::write(&path, text.replacen("0.1,", "0.2,", 1)).unwrap();
+        let error = read(&dir, &m).unwrap_err();
+        assert!(matches!(error, StoreError::Invalid(..)), "{error}");
+        assert!(error.to_string().contains("content hash"), "{error}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn forged_programs_are_refused_with_the_program_named() {
+        use crate::ir::{Instr, Slot};
+        fn operands(input: usize) -> Vec<Slot> {
+            vec![
+                Slot::Const(0),
+                Slot::Const(1),
+                Slot::Const(2),
+                Slot::Input(input),
+            ]
+        }
+        let dir = scratch("forged");
+        let m = model();
+        let path = write(&dir, &m, &derived()).unwrap();
+        type Edit = fn(&mut Derived);
+        let cases: [(&str, Edit); 5] = [
+            ("out-of-range Input(99)", |d| {
+                d.full.programs.energy.instructions[0] = Instr::Mul(Slot::Out(0), operands(99));
+            }),
+            ("temporaries", |d| {
+                d.full.programs.momenta.temporaries = 1_000_000_000_000
+            }),
+            ("outputs", |d| d.full.programs.dynamics.outputs = 1),
+            ("inputs", |d| d.full.programs.lagrangian.inputs = 3),
+            ("writes to", |d| {
+                d.full.programs.energy.instructions[0] = Instr::Mul(Slot::Const(0), operands(1));
+            }),
+        ];
+        for (needle, edit) in cases {
+            write(&dir, &m, &derived()).unwrap();
+            forge(&path, edit);
+            let error = read(&dir, &m).unwrap_err();
+            assert!(
+                matches!(error, StoreError::Invalid(..)),
+                "{needle}: {error}"
+            );
+            assert!(error.to_string().contains(needle), "{needle}: {error}");
+            assert!(error.to_string().contains("program `"), "{needle}: {error}");
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_derivation_of_other_coordinates_or_parameters_is_refused() {
+        let dir = scratch("other");
+        let m = model();
+        let path = write(&dir, &m, &derived()).unwrap();
+        forge(&path, |d| d.full.parameters.push("extra".into()));
+        let error = read(&dir, &m).unwrap_err();
+        assert!(error.to_string().contains("not the model's"), "{error}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn names_that_are_not_identifiers_never_reach_the_file_system() {
+        let dir = scratch("names");
+        let inner = dir.join("a/b");
+        let derived = derived();
+        for name in [
+            "../../x/evil",
+            "/tmp/evil",
+            "a/b",
+            "a\\b",
+            "",
+            "9lives",
+            "..",
+            "C:evil",
+        ] {
+            let m = Model {
+                name: name.into(),
+                ..model()
+            };
+            assert_eq!(
+                write(&inner, &m, &derived),
+                Err(StoreError::Name(name.into()))
+            );
+            assert_eq!(read(&inner, &m), Err(StoreError::Name(name.into())));
+            assert!(entry_path(&inner, &m).is_err());
+        }
+        assert!(!dir.exists(), "nothing was written");
+        for name in ["Door", "_private", "Pendule_é", "x9"] {
+            assert!(is_plain_identifier(name), "{name}");
+        }
     }
 }

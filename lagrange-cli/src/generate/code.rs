@@ -1,10 +1,11 @@
-//! Straight-line programs of the engine's IR as Rust or C statements, in exactly the
-//! order of operations of the derive (`lagrange-macros/src/program.rs`): sums and products
-//! left to right over the argument list, the same expansions of small integer powers, and
-//! every constant printed so that it reads back bit for bit.
+//! Straight-line programs of the engine's IR as Rust or C statements: the text backends
+//! of the IR's one walk ([`lagrange_symbolic::ir::emit`]), which makes every spelling
+//! decision for them and for the derive, so both compute the derive's numbers bit for
+//! bit. Every constant is printed so that it reads back exactly.
 
 use lagrange_symbolic::equations::{Input, Inputs};
-use lagrange_symbolic::ir::{Instr, Intrinsic, Program, Slot};
+use lagrange_symbolic::ir::emit::{self, Emitter, Variable};
+use lagrange_symbolic::ir::{Intrinsic, Program};
 use serde::Serialize;
 
 /// The language the statements are written in.
@@ -38,135 +39,95 @@ pub struct Rendered {
 
 /// Writes `program` (reading the input layout `inputs`) as statements in `lang`.
 pub fn render(program: &Program, inputs: Inputs, lang: Lang) -> Result<Rendered, String> {
-    let layout = inputs.all();
-    let read = |slot: Slot| -> Result<String, String> {
-        Ok(match slot {
-            Slot::Input(i) => match layout.get(i) {
-                Some(Input::Time) => "t".to_string(),
-                Some(Input::Coordinate(k)) => format!("q[{k}]"),
-                Some(Input::Velocity(k)) => format!("qd[{k}]"),
-                Some(Input::Parameter(k)) => format!("p[{k}]"),
-                None => return Err(format!("internal error: input slot {i} is out of range")),
-            },
-            Slot::Const(i) => {
-                let value = program
-                    .constants
-                    .get(i)
-                    .ok_or_else(|| format!("internal error: constant {i} is out of range"))?;
-                constant(*value, lang)?
-            }
-            Slot::Temp(i) => format!("tmp{i}"),
-            Slot::Out(i) => format!("out{i}"),
-        })
+    program
+        .validate(inputs.len(), program.outputs)
+        .map_err(|e| format!("internal error: {e}"))?;
+    let mut text = Text {
+        lang,
+        layout: inputs.all(),
+        rendered: Rendered {
+            statements: Vec::with_capacity(program.instructions.len()),
+            results: Vec::with_capacity(program.outputs),
+        },
     };
-    let reads = |slots: &[Slot]| {
-        slots
-            .iter()
-            .map(|&s| read(s))
-            .collect::<Result<Vec<_>, _>>()
-    };
-    let (zero, one) = match lang {
-        Lang::Rust => ("0.0_f64", "1.0_f64"),
-        Lang::C => ("0.0", "1.0"),
-    };
-    let mut written_temps = vec![false; program.temporaries];
-    let mut written_outputs = vec![false; program.outputs];
-    let mut statements = Vec::with_capacity(program.instructions.len());
-    for instr in &program.instructions {
-        let (dst, value) = match instr {
-            Instr::Add(dst, args) => {
-                let args = reads(args)?;
-                (
-                    dst,
-                    if args.is_empty() {
-                        zero.to_string()
-                    } else {
-                        args.join(" + ")
-                    },
-                )
-            }
-            Instr::Mul(dst, args) => {
-                let args = reads(args)?;
-                (
-                    dst,
-                    if args.is_empty() {
-                        one.to_string()
-                    } else {
-                        args.join(" * ")
-                    },
-                )
-            }
-            Instr::Powi(dst, base, n) => (dst, power(&read(*base)?, *n, lang)),
-            Instr::Powf(dst, base, exponent) => {
-                let b = read(*base)?;
-                let half = |sign: f64| matches!(*exponent, Slot::Const(i) if program.constants.get(i) == Some(&(sign * 0.5)));
-                let value = match lang {
-                    Lang::Rust if half(1.0) => format!("{b}.sqrt()"),
-                    Lang::Rust if half(-1.0) => format!("1.0 / {b}.sqrt()"),
-                    Lang::Rust => format!("{b}.powf({})", read(*exponent)?),
-                    Lang::C if half(1.0) => format!("sqrt({b})"),
-                    Lang::C if half(-1.0) => format!("1.0 / sqrt({b})"),
-                    Lang::C => format!("pow({b}, {})", read(*exponent)?),
-                };
-                (dst, value)
-            }
-            Instr::Call(dst, f, x) => {
-                let x = read(*x)?;
-                let value = match lang {
-                    Lang::Rust => format!("{x}.{}()", f.method()),
-                    Lang::C => format!("{}({x})", c_function(*f)),
-                };
-                (dst, value)
-            }
-            Instr::Copy(dst, src) => (dst, read(*src)?),
-        };
-        let written = match *dst {
-            Slot::Temp(i) => written_temps.get_mut(i),
-            Slot::Out(i) => written_outputs.get_mut(i),
-            Slot::Input(_) | Slot::Const(_) => None,
+    emit::emit(program, &mut text).map_err(|e| format!("internal error: {e}"))?;
+    Ok(text.rendered)
+}
+
+/// The text backend of the walk.
+struct Text {
+    lang: Lang,
+    layout: Vec<Input>,
+    rendered: Rendered,
+}
+
+impl Text {
+    fn name(variable: Variable) -> String {
+        match variable {
+            Variable::Temp(i) => format!("tmp{i}"),
+            Variable::Out(i) => format!("out{i}"),
         }
-        .ok_or_else(|| format!("internal error: the program writes to {dst:?}"))?;
-        let first = !*written;
-        *written = true;
-        statements.push(Statement {
-            dst: read(*dst)?,
+    }
+}
+
+impl Emitter for Text {
+    type Value = String;
+    fn input(&mut self, index: usize) -> String {
+        match self.layout[index] {
+            Input::Time => "t".to_string(),
+            Input::Coordinate(k) => format!("q[{k}]"),
+            Input::Velocity(k) => format!("qd[{k}]"),
+            Input::Parameter(k) => format!("p[{k}]"),
+        }
+    }
+    fn literal(&mut self, value: f64) -> String {
+        float_literal(value, self.lang)
+    }
+    fn variable(&mut self, variable: Variable) -> String {
+        Text::name(variable)
+    }
+    fn group(&mut self, x: String) -> String {
+        format!("({x})")
+    }
+    fn negate(&mut self, x: String) -> String {
+        format!("-{x}")
+    }
+    fn add(&mut self, a: String, b: String) -> String {
+        format!("{a} + {b}")
+    }
+    fn mul(&mut self, a: String, b: String) -> String {
+        format!("{a} * {b}")
+    }
+    fn div(&mut self, a: String, b: String) -> String {
+        format!("{a} / {b}")
+    }
+    fn call(&mut self, f: Intrinsic, x: String) -> String {
+        match self.lang {
+            Lang::Rust => format!("{x}.{}()", f.method()),
+            Lang::C => format!("{}({x})", c_function(f)),
+        }
+    }
+    fn powi(&mut self, x: String, n: i32) -> String {
+        match self.lang {
+            Lang::Rust => format!("{x}.powi({n})"),
+            Lang::C => format!("lagrange_powi({x}, {n})"),
+        }
+    }
+    fn powf(&mut self, x: String, e: String) -> String {
+        match self.lang {
+            Lang::Rust => format!("{x}.powf({e})"),
+            Lang::C => format!("pow({x}, {e})"),
+        }
+    }
+    fn assign(&mut self, variable: Variable, value: String, first: bool) {
+        self.rendered.statements.push(Statement {
+            dst: Text::name(variable),
             value,
             first,
         });
     }
-    let results = written_outputs
-        .iter()
-        .enumerate()
-        .map(|(i, &w)| {
-            if w {
-                format!("out{i}")
-            } else {
-                zero.to_string()
-            }
-        })
-        .collect();
-    Ok(Rendered {
-        statements,
-        results,
-    })
-}
-
-/// `base^n` for an integer `n`, with the derive's expansions of small powers.
-fn power(base: &str, n: i32, lang: Lang) -> String {
-    match n {
-        -1 => format!("1.0 / {base}"),
-        0 => match lang {
-            Lang::Rust => "1.0_f64".to_string(),
-            Lang::C => "1.0".to_string(),
-        },
-        1 => base.to_string(),
-        2 => format!("{base} * {base}"),
-        3 => format!("{base} * {base} * {base}"),
-        -2 => format!("1.0 / ({base} * {base})"),
-        n => match lang {
-            Lang::Rust => format!("{base}.powi({n})"),
-            Lang::C => format!("lagrange_powi({base}, {n})"),
-        },
+    fn output(&mut self, _index: usize, value: String) {
+        self.rendered.results.push(value);
     }
 }
 
@@ -181,22 +142,6 @@ fn c_function(f: Intrinsic) -> &'static str {
     }
 }
 
-/// A constant as a literal that reads back exactly (the shortest round-trip decimal),
-/// negative ones in parentheses.
-fn constant(value: f64, lang: Lang) -> Result<String, String> {
-    if !value.is_finite() {
-        return Err(format!(
-            "the derived equations contain the non-finite constant {value}"
-        ));
-    }
-    let literal = float_literal(value.abs(), lang);
-    Ok(if value.is_sign_negative() {
-        format!("(-{literal})")
-    } else {
-        literal
-    })
-}
-
 /// A finite `f64` as a literal of `lang` that reads back bit for bit: Rust `1.5_f64`,
 /// C `1.5` (both from the shortest round-trip decimal, e.g. `1e-20`).
 pub fn float_literal(value: f64, lang: Lang) -> String {
@@ -209,6 +154,11 @@ pub fn float_literal(value: f64, lang: Lang) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    use lagrange_symbolic::ir::{Instr, Slot};
+
     use super::*;
 
     fn program() -> Program {
@@ -227,17 +177,19 @@ mod tests {
                     vec![Slot::Temp(0), Slot::Out(0), Slot::Const(1)],
                 ),
                 Instr::Powf(Slot::Temp(0), Slot::Input(0), Slot::Const(1)),
+                Instr::Powi(Slot::Temp(0), Slot::Temp(0), 5),
             ],
         }
     }
 
+    /// `t` and one parameter.
     const INPUTS: Inputs = Inputs {
         coordinates: 0,
         parameters: 1,
     };
 
     #[test]
-    fn rust_statements_follow_the_derive() {
+    fn rust_statements_follow_the_walk() {
         let r = render(&program(), INPUTS, Lang::Rust).unwrap();
         let text: Vec<String> = r
             .statements
@@ -258,7 +210,8 @@ mod tests {
                 "let out0 = out1 * out1",
                 "let tmp0 = p[0].sin()",
                 "out1 = tmp0 * out0 * (-0.5_f64)",
-                "tmp0 = 1.0 / t.sqrt()",
+                "tmp0 = 1.0_f64 / t.sqrt()",
+                "tmp0 = tmp0.powi(5)",
             ]
         );
         assert_eq!(r.results, ["out0", "out1", "0.0_f64"]);
@@ -269,16 +222,168 @@ mod tests {
         let r = render(&program(), INPUTS, Lang::C).unwrap();
         assert_eq!(r.statements[2].value, "sin(p[0])");
         assert_eq!(r.statements[4].value, "1.0 / sqrt(t)");
-        assert_eq!(power("x", 5, Lang::C), "lagrange_powi(x, 5)");
+        assert_eq!(r.statements[5].value, "lagrange_powi(tmp0, 5)");
         assert_eq!(r.results[2], "0.0");
     }
 
     #[test]
-    fn constants_round_trip_and_bad_ones_are_refused() {
+    fn constants_round_trip_and_bad_programs_are_refused() {
         for x in [0.1, 1e-20, 1e300, 5e-324, 2.0 / 3.0] {
             let c = float_literal(x, Lang::C);
             assert_eq!(c.parse::<f64>().unwrap().to_bits(), x.to_bits(), "{c}");
         }
-        assert!(constant(f64::NAN, Lang::Rust).is_err());
+        let mut bad = program();
+        bad.constants[0] = f64::NAN;
+        assert!(render(&bad, INPUTS, Lang::Rust).is_err());
+        let mut bad = program();
+        bad.instructions[0] = Instr::Copy(Slot::Out(1), Slot::Input(2));
+        assert!(render(&bad, INPUTS, Lang::C).is_err());
+    }
+
+    /// Positive inputs `(t, p[0])` at which [`emit::spelling_cases`] is compared.
+    const POINTS: [[f64; 2]; 4] = [[0.7, 1.3], [2.0, 0.25], [1e-3, 37.5], [3.7, 1e-5]];
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("lagrange-code-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// Runs `command`, then the program it built, whose output lines are bit patterns.
+    fn bits_of(build: &mut Command, binary: &Path) -> Vec<Vec<u64>> {
+        let status = build.status().expect("run the compiler");
+        assert!(status.success(), "{build:?}");
+        let output = Command::new(binary).output().expect("run the program");
+        assert!(output.status.success());
+        String::from_utf8(output.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                l.split(' ')
+                    .map(|w| u64::from_str_radix(w, 16).unwrap())
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The interpreter's outputs at [`POINTS`], as bit patterns.
+    fn interpreted(program: &Program) -> Vec<Vec<u64>> {
+        POINTS
+            .iter()
+            .map(|point| {
+                let mut out = vec![f64::NAN; program.outputs];
+                program.evaluate(point, &mut out);
+                out.iter().map(|x| x.to_bits()).collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rust_text_computes_the_interpreters_bits() {
+        let program = emit::spelling_cases();
+        let r = render(&program, INPUTS, Lang::Rust).unwrap();
+        let body: String = r
+            .statements
+            .iter()
+            .map(|s| format!("    let {}: f64 = {};\n", s.dst, s.value))
+            .collect();
+        let points: String = POINTS
+            .iter()
+            .map(|[t, p]| format!("({:#x}, {:#x}), ", t.to_bits(), p.to_bits()))
+            .collect();
+        let source = format!(
+            "#![allow(unused)]\nfn f(t: f64, p: &[f64; 1]) -> [f64; {n}] {{\n{body}    [{results}]\n}}\n\
+             fn main() {{\n    for (t, p) in [{points}] {{\n        \
+             let out = f(std::hint::black_box(f64::from_bits(t)), std::hint::black_box(&[f64::from_bits(p)]));\n        \
+             let words: Vec<String> = out.iter().map(|x| format!(\"{{:x}}\", x.to_bits())).collect();\n        \
+             println!(\"{{}}\", words.join(\" \"));\n    }}\n}}\n",
+            n = program.outputs,
+            results = r.results.join(", "),
+        );
+        let dir = scratch("rust");
+        std::fs::write(dir.join("cases.rs"), source).unwrap();
+        let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+        for opt in ["0", "3"] {
+            let binary = dir.join(format!("cases-O{opt}"));
+            let got = bits_of(
+                Command::new(&rustc)
+                    .args(["--edition", "2021", "-A", "warnings", "-C"])
+                    .arg(format!("opt-level={opt}"))
+                    .arg("-o")
+                    .arg(&binary)
+                    .arg(dir.join("cases.rs")),
+                &binary,
+            );
+            assert_eq!(got, interpreted(&program), "opt-level {opt}");
+        }
+    }
+
+    #[test]
+    fn c_text_computes_the_interpreters_bits() {
+        if !Command::new("gcc")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+        {
+            eprintln!("gcc is not available; the C text is not compiled");
+            return;
+        }
+        let program = emit::spelling_cases();
+        let r = render(&program, INPUTS, Lang::C).unwrap();
+        // The shipped template's lagrange_powi, so the test follows what is generated.
+        let template = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../templates/c/model.c.tera"),
+        )
+        .unwrap();
+        let start = template
+            .find("static double lagrange_powi")
+            .expect("lagrange_powi");
+        let end = start + template[start..].find("\n}\n").expect("its end") + 3;
+        let body: String = r
+            .statements
+            .iter()
+            .map(|s| {
+                let declare = if s.first { "double " } else { "" };
+                format!("    {declare}{} = {};\n", s.dst, s.value)
+            })
+            .collect();
+        let results: String = r
+            .results
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("    result[{i}] = {v};\n"))
+            .collect();
+        let points: String = POINTS
+            .iter()
+            .map(|[t, p]| format!("{{{:#x}ull, {:#x}ull}}, ", t.to_bits(), p.to_bits()))
+            .collect();
+        let source = format!(
+            "#include <math.h>\n#include <stdio.h>\n#include <string.h>\n#include <stdint.h>\n{powi}\n\
+             static double from_bits(uint64_t b) {{ double x; memcpy(&x, &b, 8); return x; }}\n\
+             static void f(double t, const double p[], double result[]) {{\n{body}{results}}}\n\
+             int main(void) {{\n    static const uint64_t points[][2] = {{{points}}};\n    \
+             for (int k = 0; k < {count}; k++) {{\n        double p[1] = {{from_bits(points[k][1])}};\n        \
+             double result[{n}];\n        f(from_bits(points[k][0]), p, result);\n        \
+             for (int i = 0; i < {n}; i++) {{ uint64_t b; memcpy(&b, &result[i], 8); printf(i ? \" %llx\" : \"%llx\", (unsigned long long)b); }}\n        \
+             printf(\"\\n\");\n    }}\n    return 0;\n}}\n",
+            powi = &template[start..end],
+            count = POINTS.len(),
+            n = program.outputs,
+        );
+        let dir = scratch("c");
+        std::fs::write(dir.join("cases.c"), source).unwrap();
+        for opt in ["-O0", "-O2"] {
+            let binary = dir.join(format!("cases{opt}"));
+            let got = bits_of(
+                Command::new("gcc")
+                    .args([opt, "-std=c99", "-Wall", "-o"])
+                    .arg(&binary)
+                    .arg(dir.join("cases.c"))
+                    .arg("-lm"),
+                &binary,
+            );
+            assert_eq!(got, interpreted(&program), "gcc {opt}");
+        }
     }
 }

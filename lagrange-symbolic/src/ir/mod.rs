@@ -1,9 +1,14 @@
 //! The symbolica-free intermediate representation of derived functions: straight-line
 //! programs over `f64` slots, with common subexpressions already shared across all
 //! outputs of one program. Code generators (the derive, templates) and the interpreter
-//! below consume it; nothing here knows about the computer-algebra engine.
+//! below consume it, all through the one walk of [`emit`]; nothing here knows about the
+//! computer-algebra engine.
+
+pub mod emit;
 
 use serde::{Deserialize, Serialize};
+
+pub use emit::IrError;
 /// Where an instruction reads or writes a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Slot {
@@ -90,38 +95,50 @@ pub struct Program {
 }
 
 impl Program {
-    /// Runs the program: `out[i]` receives output `i`.
+    /// Runs the program: `out[i]` receives output `i` (0 for an output no instruction
+    /// writes). This is the `f64` backend of [`emit::emit`], so it computes what the
+    /// generated code computes, bit for bit.
     ///
-    /// Panics if `inputs` or `out` are shorter than the program's counts (a caller bug).
+    /// Panics if `inputs` or `out` are shorter than the program's counts, or if the
+    /// program fails [`Program::validate`] (a caller bug: the engine's programs and every
+    /// stored one pass it).
     pub fn evaluate(&self, inputs: &[f64], out: &mut [f64]) {
-        let mut temps = vec![0.0; self.temporaries];
-        let read = |slot: Slot, temps: &[f64], out: &[f64]| match slot {
-            Slot::Input(i) => inputs[i],
-            Slot::Const(i) => self.constants[i],
-            Slot::Temp(i) => temps[i],
-            Slot::Out(i) => out[i],
+        assert!(
+            inputs.len() >= self.inputs && out.len() >= self.outputs,
+            "a program of {} inputs and {} outputs evaluated with {} and {}",
+            self.inputs,
+            self.outputs,
+            inputs.len(),
+            out.len()
+        );
+        let mut evaluator = emit::Evaluator {
+            inputs,
+            temps: vec![0.0; self.temporaries.min(self.instructions.len())],
+            out,
         };
-        for instr in &self.instructions {
-            let (dst, value) = match instr {
-                Instr::Add(dst, args) => (dst, args.iter().map(|&a| read(a, &temps, out)).sum()),
-                Instr::Mul(dst, args) => {
-                    (dst, args.iter().map(|&a| read(a, &temps, out)).product())
-                }
-                Instr::Powi(dst, base, n) => (dst, read(*base, &temps, out).powi(*n)),
-                Instr::Powf(dst, base, e) => {
-                    (dst, read(*base, &temps, out).powf(read(*e, &temps, out)))
-                }
-                Instr::Call(dst, f, x) => (dst, f.apply(read(*x, &temps, out))),
-                Instr::Copy(dst, src) => (dst, read(*src, &temps, out)),
-            };
-            match *dst {
-                Slot::Temp(i) => temps[i] = value,
-                Slot::Out(i) => out[i] = value,
-                Slot::Input(_) | Slot::Const(_) => {
-                    unreachable!("the engine never writes inputs or constants")
-                }
+        if let Err(e) = emit::emit(self, &mut evaluator) {
+            panic!("an invalid program was evaluated: {e}");
+        }
+    }
+
+    /// Checks that the program can be emitted (every slot in range, every variable written
+    /// before it is read, only variables written, finite constants, no more temporaries
+    /// than instructions) and that it reads `inputs` values
+    /// and writes `outputs`.
+    pub fn validate(&self, inputs: usize, outputs: usize) -> Result<(), IrError> {
+        for (what, found, expected) in [
+            ("inputs", self.inputs, inputs),
+            ("outputs", self.outputs, outputs),
+        ] {
+            if found != expected {
+                return Err(IrError::Count {
+                    what,
+                    found,
+                    expected,
+                });
             }
         }
+        emit::emit(self, &mut emit::Check)
     }
 
     /// Number of arithmetic operations (each `+`, `*`, power and call counts one per use).
