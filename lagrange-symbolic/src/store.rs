@@ -313,9 +313,9 @@ pub fn write(dir: &Path, model: &Model, derived: &Derived) -> Result<PathBuf, St
     Ok(path)
 }
 
-/// The user-wide cache of derivations for this engine version:
+/// The user-wide cache of derivations for this build of the engine:
 /// `$LAGRANGE_CACHE_DIR`, else `$XDG_CACHE_HOME/lagrange`, else `$HOME/.cache/lagrange`,
-/// each followed by the engine version. `None` when `LAGRANGE_CACHE` is `0` or `off`, or
+/// each followed by [`cache_subdir`]. `None` when `LAGRANGE_CACHE` is `0` or `off`, or
 /// when no home directory is known.
 pub fn cache_dir() -> Option<PathBuf> {
     let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
@@ -326,7 +326,19 @@ pub fn cache_dir() -> Option<PathBuf> {
         .map(PathBuf::from)
         .or_else(|| var("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("lagrange")))
         .or_else(|| var("HOME").map(|d| PathBuf::from(d).join(".cache").join("lagrange")))?;
-    Some(base.join(env!("CARGO_PKG_VERSION")))
+    Some(base.join(cache_subdir()))
+}
+
+/// The cache's folder for this build of the engine: the version and a fingerprint of the
+/// engine's sources (taken by its build script), e.g. `0.1.0-3f9a…`. Builds of one version
+/// from different sources (a git or path dependency, a local change) derive with different
+/// code, so they never serve each other's entries.
+pub fn cache_subdir() -> String {
+    format!(
+        "{}-{}",
+        env!("CARGO_PKG_VERSION"),
+        env!("LAGRANGE_ENGINE_SOURCES")
+    )
 }
 
 /// Derives the model's equations, reusing the entry in `cache` when there is a current,
@@ -354,6 +366,18 @@ mod tests {
     use super::*;
     use crate::model::Body;
     use crate::model::{Axis, Rotation};
+
+    #[test]
+    fn the_cache_folder_names_the_version_and_the_sources() {
+        let subdir = cache_subdir();
+        let (version, fingerprint) = subdir.split_once('-').unwrap();
+        assert_eq!(version, env!("CARGO_PKG_VERSION"));
+        assert_eq!(fingerprint.len(), 16, "{subdir}");
+        assert!(
+            fingerprint.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{subdir}"
+        );
+    }
 
     fn model() -> Model {
         Model {
