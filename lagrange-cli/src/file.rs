@@ -144,7 +144,7 @@ impl ModelFile {
             .map_err(|errors| self.model_errors(&errors))?;
         eprintln!(
             "note: deriving `{}` with symbolica (restricted mode unless SYMBOLICA_LICENSE is set; see the lagrange README for its licensing)",
-            self.model.name
+            self.model.name.escape_debug()
         );
         store::derive_cached(&self.model, cache.as_deref())
             .map_err(|errors| self.model_errors(&errors))
