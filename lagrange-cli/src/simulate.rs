@@ -234,7 +234,7 @@ impl WithSystem for Integrate<'_> {
             Err(Stopped {
                 error,
                 partial: Some(trajectory),
-            }) => (trajectory, Some(error)),
+            }) => (*trajectory, Some(error)),
             Err(Stopped {
                 error,
                 partial: None,
@@ -272,7 +272,7 @@ impl WithSystem for Integrate<'_> {
 fn warn_of_drift<const N: usize>(trajectory: &Trajectory<N>) {
     for invariant in trajectory.invariants() {
         let drift = invariant.scaled_drift();
-        if !(drift <= DRIFT_WARNING) {
+        if drift.is_nan() || drift > DRIFT_WARNING {
             let kind = if invariant.is_relative() {
                 "relative"
             } else {

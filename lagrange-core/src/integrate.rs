@@ -435,7 +435,7 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> StepGuard<'a, S, N> {
             return Ok(());
         };
         let jump = (after - before).abs();
-        if !(jump <= UNRESOLVED_JUMP * size_before.max(size_after)) {
+        if jump.is_nan() || jump > UNRESOLVED_JUMP * size_before.max(size_after) {
             return Err(Error::UnresolvedStep {
                 t: step.start_time(),
                 t_end: t1,

@@ -39,8 +39,8 @@ enum Event<'a, const N: usize> {
 pub struct Stopped<const N: usize> {
     /// Why the run stopped.
     pub error: Error,
-    /// What it recorded before.
-    pub partial: Option<Trajectory<N>>,
+    /// What it recorded before (boxed: an error stays small).
+    pub partial: Option<Box<Trajectory<N>>>,
 }
 
 impl<const N: usize> From<Error> for Stopped<N> {
@@ -287,7 +287,7 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
             Ok(()) => Ok(trajectory),
             Err(error) => Err(Stopped {
                 error,
-                partial: Some(trajectory),
+                partial: Some(Box::new(trajectory)),
             }),
         }
     }

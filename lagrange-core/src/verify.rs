@@ -308,7 +308,7 @@ fn independent_rows(rows: &[Vec<f64>], scales: &[f64]) -> (Vec<usize>, Vec<usize
     let (mut independent, mut nonzero) = (Vec::new(), Vec::new());
     for (i, row) in rows.iter().enumerate() {
         let size = norm(row);
-        if !(size > 1e-10 * scales[i]) || size == 0.0 {
+        if size.is_nan() || size == 0.0 || size <= 1e-10 * scales[i] {
             continue;
         }
         nonzero.push(i);
@@ -655,7 +655,8 @@ mod tests {
 
     #[test]
     fn references_without_accelerations_are_refused() {
-        let cases: [(fn(&PolarParticle, &Sample<2>) -> Vec<f64>, Vec<usize>); 4] = [
+        type Residuals = fn(&PolarParticle, &Sample<2>) -> Vec<f64>;
+        let cases: [(Residuals, Vec<usize>); 4] = [
             // `0 = 0` passes with residual 0 unless refused.
             (
                 |_, s| vec![s.qdd[0] - s.q[0] * s.qd[1].powi(2), 0.0],
