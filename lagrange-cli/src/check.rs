@@ -101,21 +101,26 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         check: &check,
         equations: &parsed,
     };
-    let report =
-        interpreted::with_system(equations, &values, work)?.map_err(|e| match e {
-            lagrange_core::Error::UninformativeReference { equations } => Failure(format!(
-                "{}: {} not depend on the accelerations: at every sampled state, ∂/∂ddot(q) of {} zero or a combination of the other equations', so the check would pass whatever was derived",
-                args.reference.display(),
-                equations
-                    .iter()
-                    .map(|&i| format!("equation `{}`", parsed[i].label))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-                    + if equations.len() == 1 { " does" } else { " do" },
-                if equations.len() == 1 { "it is" } else { "each is" }
-            )),
-            e => Failure(format!("{}: {e}", args.reference.display())),
-        })?;
+    let report = interpreted::with_system(equations, &values, work)?
+        .map_err(|e| Failure(format!("{}: {e}", args.reference.display())))?;
+    if !report.uninformative.is_empty() {
+        let silent = &report.uninformative;
+        return Err(Failure(format!(
+            "{}: {} not depend on the accelerations: at every sampled state, ∂/∂ddot(q) of {} zero or a combination of the other equations', so the check would pass whatever was derived",
+            args.reference.display(),
+            silent
+                .iter()
+                .map(|&i| format!("equation `{}`", parsed[i].label))
+                .collect::<Vec<_>>()
+                .join(", ")
+                + if silent.len() == 1 { " does" } else { " do" },
+            if silent.len() == 1 {
+                "it is"
+            } else {
+                "each is"
+            }
+        )));
+    }
     println!(
         "{} against {}\n  source: {}\n  {} random states{}",
         equations.name,

@@ -75,13 +75,6 @@ pub enum Error {
     },
     /// A setting or argument is out of its domain.
     InvalidInput(String),
-    /// Reference equations of a [`Check`](crate::Check) that do not depend on the
-    /// accelerations (their rows of `∂r/∂q̈` are zero or combinations of the earlier
-    /// equations' at every sampled state): they would pass whatever was derived.
-    UninformativeReference {
-        /// Indices of those equations, in the order the residual function returns them.
-        equations: Vec<usize>,
-    },
     /// Derived equations disagree with reference equations (see [`crate::verify`]).
     CheckFailed(String),
     /// Writing output failed.
@@ -145,16 +138,6 @@ impl fmt::Display for Error {
                     .join(", ")
             ),
             Error::InvalidInput(what) => write!(f, "invalid input: {what}"),
-            Error::UninformativeReference { equations } => write!(
-                f,
-                "{} not depend on the accelerations (zero, or a combination of the other equations, in ∂r/∂q̈ at every sampled state): such a reference checks nothing",
-                equations
-                    .iter()
-                    .map(|i| format!("residuals[{i}]"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-                    + if equations.len() == 1 { " does" } else { " do" }
-            ),
             Error::CheckFailed(what) => write!(f, "check failed: {what}"),
             Error::Io(e) => write!(f, "I/O error: {e}"),
         }

@@ -16,8 +16,9 @@
 //! numerically from the same probes at each sampled state, must have full rank together
 //! (rank `min(m, N)` for `m` equations; more equations than coordinates may then
 //! recombine each other): an equation whose row is zero, or, short of full rank, a
-//! combination of the earlier rows, at every sampled state is
-//! [`Error::UninformativeReference`].
+//! combination of the earlier rows, at every sampled state is listed in
+//! [`Report::uninformative`]. (A residual may still be an auxiliary identity, such as
+//! two energies that must agree; the `lagrange check` command refuses such equations.)
 
 use std::fmt;
 use std::ops::Range;
@@ -281,14 +282,11 @@ impl Check {
                 "the accelerations failed at all {skipped} sampled states"
             )));
         }
-        let silent: Vec<usize> = (0..informative.len())
-            .filter(|&i| !informative[i])
-            .collect();
-        if !silent.is_empty() {
-            return Err(Error::UninformativeReference { equations: silent });
-        }
         Ok(Report {
             worst: equations.iter().map(|e| e.worst).fold(0.0, f64::max),
+            uninformative: (0..informative.len())
+                .filter(|&i| !informative[i])
+                .collect(),
             equations,
             evaluated,
             skipped,
@@ -411,6 +409,10 @@ pub struct Report {
     pub evaluated: usize,
     /// Samples skipped because the accelerations failed there.
     pub skipped: usize,
+    /// The equations that do not depend on the accelerations: their rows of `∂r/∂q̈` are
+    /// zero, or (short of full rank) combinations of the earlier equations', at every
+    /// sampled state. As equations of motion they check nothing.
+    pub uninformative: Vec<usize>,
     coordinates: Vec<String>,
     parameters: Vec<String>,
 }
@@ -478,9 +480,14 @@ impl fmt::Display for Report {
         for (i, e) in self.equations.iter().enumerate() {
             writeln!(
                 f,
-                "  residuals[{i}]: {:e} at {}",
+                "  residuals[{i}]: {:e} at {}{}",
                 e.worst,
-                self.describe(&e.at)
+                self.describe(&e.at),
+                if self.uninformative.contains(&i) {
+                    " (does not depend on the accelerations)"
+                } else {
+                    ""
+                }
             )?;
         }
         Ok(())
@@ -654,7 +661,7 @@ mod tests {
     }
 
     #[test]
-    fn references_without_accelerations_are_refused() {
+    fn references_without_accelerations_are_named() {
         type Residuals = fn(&PolarParticle, &Sample<2>) -> Vec<f64>;
         let cases: [(Residuals, Vec<usize>); 4] = [
             // `0 = 0` passes with residual 0 unless refused.
@@ -687,14 +694,11 @@ mod tests {
             ),
         ];
         for (residuals, expected) in cases {
-            let err = Check::new()
+            let report = Check::new()
                 .coordinate("r", 0.5..2.0)
                 .run::<PolarParticle, 2>(residuals)
-                .unwrap_err();
-            match err {
-                Error::UninformativeReference { equations } => assert_eq!(equations, expected),
-                other => panic!("{other}"),
-            }
+                .unwrap();
+            assert_eq!(report.uninformative, expected, "{report}");
         }
         // Both equations of motion, in any combination, pass.
         let report = Check::new()
@@ -705,6 +709,7 @@ mod tests {
                 vec![radial + angular, radial - angular]
             })
             .unwrap();
+        assert!(report.uninformative.is_empty());
         report.assert_below(1e-12).unwrap();
     }
 }
