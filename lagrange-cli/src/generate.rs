@@ -162,7 +162,8 @@ fn check_destination(out: &Path, force: bool) -> Result<(), Failure> {
     let fail = |why: String| Failure(format!("cannot generate into `{}`: {why}", out.display()));
     match std::fs::symlink_metadata(out) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(fail(e.to_string())),
+        // E.g. a file on the way: the folder cannot be created.
+        Err(e) => Err(fail(format!("cannot create it: {e}"))),
         Ok(meta) if meta.is_file() => Err(fail("it is a file".into())),
         Ok(_) if force => Ok(()),
         Ok(_) => {
