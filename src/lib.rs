@@ -7,6 +7,6 @@ pub use lagrange_core::nalgebra;
 pub use lagrange_core::{
     Check, Conserved, ConstrainedMotion, ConstrainedSystem, ConstraintInfo, Error,
     FromParameterValues, Integrator, Invariant, LagrangianSystem, ModelInfo, ReducedSystem, Report,
-    Sample, Simulation, Trajectory,
+    Sample, Simulation, Stopped, Trajectory,
 };
 pub use lagrange_macros::Lagrangian;

@@ -103,6 +103,24 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     };
     let report = interpreted::with_system(equations, &values, work)?
         .map_err(|e| Failure(format!("{}: {e}", args.reference.display())))?;
+    if !report.uninformative.is_empty() {
+        let silent = &report.uninformative;
+        return Err(Failure(format!(
+            "{}: {} not depend on the accelerations: at every sampled state, ∂/∂ddot(q) of {} zero or a combination of the other equations', so the check would pass whatever was derived",
+            args.reference.display(),
+            silent
+                .iter()
+                .map(|&i| format!("equation `{}`", parsed[i].label))
+                .collect::<Vec<_>>()
+                .join(", ")
+                + if silent.len() == 1 { " does" } else { " do" },
+            if silent.len() == 1 {
+                "it is"
+            } else {
+                "each is"
+            }
+        )));
+    }
     println!(
         "{} against {}\n  source: {}\n  {} random states{}",
         equations.name,
@@ -129,12 +147,12 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     if report.assert_below(args.tolerance).is_ok() {
         return Ok(());
     }
-    Err(mismatch(&report, &parsed, equations, args.tolerance))
+    Err(mismatch(&report, &parsed, args.tolerance))
 }
 
 /// The failure naming every equation above the tolerance and the state of its worst
 /// residual. (An invalid tolerance is an error of its own.)
-fn mismatch(report: &Report, parsed: &[Equation], eq: &Equations, tolerance: f64) -> Failure {
+fn mismatch(report: &Report, parsed: &[Equation], tolerance: f64) -> Failure {
     if tolerance.is_nan() || tolerance < 0.0 {
         return Failure(format!(
             "the tolerance must be nonnegative, got {tolerance}"
@@ -146,26 +164,12 @@ fn mismatch(report: &Report, parsed: &[Equation], eq: &Equations, tolerance: f64
         if result.worst <= tolerance {
             continue;
         }
-        let w = &result.at;
-        let named = |prefix: &str, names: &[String], values: &[f64]| {
-            names
-                .iter()
-                .zip(values)
-                .map(|(n, v)| {
-                    let close = if prefix.is_empty() { "" } else { ")" };
-                    format!(", {prefix}{n}{close} = {v}")
-                })
-                .collect::<String>()
-        };
         let _ = write!(
             message,
-            "\n  equation `{}`: relative residual {:e} at t = {}{}{}{}",
+            "\n  equation `{}`: relative residual {:e} at {}",
             equation.label,
             result.worst,
-            w.t,
-            named("", &eq.coordinates, &w.q),
-            named("dot(", &eq.coordinates, &w.qd),
-            named("", &eq.parameters, &w.parameters),
+            report.describe(&result.at)
         );
     }
     Failure(message)

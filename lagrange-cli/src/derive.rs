@@ -37,11 +37,16 @@ enum Format {
 pub fn run(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
     let values = file.parameter_values()?;
+    // JSON has no NaN or infinity: refuse before the engine runs.
+    let json_values = match args.format {
+        Format::Json => Some(json_values(&file, &values)?),
+        _ => None,
+    };
     let derived = file.derive()?;
-    let out = match args.format {
-        Format::Text => text(&derived),
-        Format::Latex => latex(&file, &derived)?,
-        Format::Json => json(&file, &values, &derived)?,
+    let out = match (args.format, json_values) {
+        (Format::Json, Some(values)) => json(&file, values, &derived)?,
+        (Format::Latex, _) => latex(&file, &derived)?,
+        _ => text(&derived),
     };
     println!("{out}");
     Ok(())
@@ -56,14 +61,34 @@ struct Document<'a> {
     derived: &'a Derived,
 }
 
-fn json(file: &ModelFile, values: &[f64], derived: &Derived) -> Result<String, Failure> {
-    let values = file
-        .model
+/// The parameter values by name as JSON numbers; a value that is not finite (which JSON
+/// cannot hold, and serde would silently write as `null`) is an error naming it.
+fn json_values(
+    file: &ModelFile,
+    values: &[f64],
+) -> Result<serde_json::Map<String, serde_json::Value>, Failure> {
+    file.model
         .parameters
         .iter()
         .zip(values)
-        .map(|(p, v)| (p.clone(), serde_json::Value::from(*v)))
-        .collect();
+        .map(|(p, &v)| {
+            serde_json::Number::from_f64(v)
+                .map(|n| (p.clone(), serde_json::Value::Number(n)))
+                .ok_or_else(|| {
+                    Failure(format!(
+                        "{}: the value of the parameter `{p}` is {v}, which JSON cannot represent: give a finite number in [values]",
+                        file.path.display()
+                    ))
+                })
+        })
+        .collect()
+}
+
+fn json(
+    file: &ModelFile,
+    values: serde_json::Map<String, serde_json::Value>,
+    derived: &Derived,
+) -> Result<String, Failure> {
     let document = Document {
         model: &file.model,
         values,

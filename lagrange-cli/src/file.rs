@@ -148,7 +148,7 @@ impl ModelFile {
         }
         eprintln!(
             "note: deriving `{}` with symbolica (restricted mode unless SYMBOLICA_LICENSE is set; see the lagrange README for its licensing)",
-            self.model.name
+            self.model.name.escape_debug()
         );
         let derived =
             lagrange_symbolic::derive(&self.model).map_err(|errors| self.model_errors(&errors))?;

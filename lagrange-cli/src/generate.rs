@@ -23,10 +23,15 @@ use super::file::ModelFile;
 pub struct Args {
     /// The model file (TOML).
     model: PathBuf,
-    /// The directory to write into (created if missing; files of the same names are
-    /// replaced, others left alone).
+    /// The directory to write into: new or empty, unless `--force`. Everything is written
+    /// to a temporary folder beside it first, then moved in, the manifest last; symbolic
+    /// links inside it are never followed.
     #[arg(long)]
     out: PathBuf,
+    /// Write into a directory that is not empty: files of the same names are replaced
+    /// (a symbolic link by a file, never its target), others left alone.
+    #[arg(long)]
+    force: bool,
     /// What to generate.
     #[arg(long, value_enum, default_value_t = Target::Rust)]
     target: Target,
@@ -65,6 +70,10 @@ macro_rules! template {
         }
     };
 }
+
+/// The file that makes a generated folder usable (the crate's manifest, the C header):
+/// written last, so that an interrupted run never leaves a folder that looks complete.
+const MANIFESTS: &[&str] = &["Cargo.toml", "model.h"];
 
 /// The templates of the Rust target.
 const RUST: &[Template] = &[
@@ -114,37 +123,142 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         Target::C => C,
     };
     let rendered = render(templates, args.templates.as_deref(), &context)?;
-    for (output, text) in &rendered {
-        let path = args.out.join(output);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| Failure(format!("cannot create `{}`: {e}", parent.display())))?;
-        }
-        // Unformattable Rust is written as rendered, for the template's author to inspect.
-        let (text, invalid) = match format(output, text) {
-            Ok(formatted) => (formatted, None),
-            Err(e) => (text.clone(), Some(e)),
-        };
-        std::fs::write(&path, text)
-            .map_err(|e| Failure(format!("cannot write `{}`: {e}", path.display())))?;
-        if let Some(e) = invalid {
-            let template = templates
-                .iter()
-                .find(|t| t.output == *output)
-                .map_or("", |t| t.path);
-            return Err(Failure(format!(
-                "the template `{template}` rendered invalid Rust ({e}); the unformatted text is in `{}`",
-                path.display()
-            )));
-        }
+    check_destination(&args.out, args.force)?;
+    // Unformattable Rust is written as rendered, for the template's author to inspect.
+    let mut invalid = None;
+    let files: Vec<(&str, String)> = rendered
+        .into_iter()
+        .map(|(output, text)| match format(output, &text) {
+            Ok(formatted) => (output, formatted),
+            Err(e) => {
+                invalid.get_or_insert((output, e));
+                (output, text)
+            }
+        })
+        .collect();
+    write_all(&args.out, &files)?;
+    if let Some((output, e)) = invalid {
+        let template = templates
+            .iter()
+            .find(|t| t.output == output)
+            .map_or("", |t| t.path);
+        return Err(Failure(format!(
+            "the template `{template}` rendered invalid Rust ({e}); the unformatted text is in `{}`",
+            args.out.join(output).display()
+        )));
     }
-    let files: Vec<&str> = rendered.iter().map(|(output, _)| *output).collect();
+    let names: Vec<&str> = files.iter().map(|(output, _)| *output).collect();
     println!(
         "wrote {} in `{}`: {}",
-        eq.name,
+        eq.name.escape_debug(),
         args.out.display(),
-        files.join(", ")
+        names.join(", ")
     );
+    Ok(())
+}
+
+/// Refuses an output directory that exists and is not an empty directory, unless `force`.
+fn check_destination(out: &Path, force: bool) -> Result<(), Failure> {
+    let fail = |why: String| Failure(format!("cannot generate into `{}`: {why}", out.display()));
+    match std::fs::symlink_metadata(out) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        // E.g. a file on the way: the folder cannot be created.
+        Err(e) => Err(fail(format!("cannot create it: {e}"))),
+        Ok(meta) if meta.is_file() => Err(fail("it is a file".into())),
+        Ok(_) if force => Ok(()),
+        Ok(_) => {
+            let mut entries = std::fs::read_dir(out).map_err(|e| fail(e.to_string()))?;
+            match entries.next() {
+                None => Ok(()),
+                Some(_) => Err(fail(
+                    "it is not empty; pass --force to replace the generated files in it".into(),
+                )),
+            }
+        }
+    }
+}
+
+/// Writes `files` (paths under `out`) into a fresh temporary folder beside `out`, then
+/// renames it to `out` if that does not exist, or moves each file in, manifests last.
+/// No write follows a symbolic link: the temporary folder is new, and a move replaces a
+/// link at its destination instead of writing through it (a linked folder on the way is
+/// an error).
+fn write_all(out: &Path, files: &[(&str, String)]) -> Result<(), Failure> {
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let stem = out
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy());
+    let staging = parent.join(format!(".{stem}.lagrange-generate-{}", std::process::id()));
+    let result = stage(&staging, files).and_then(|()| move_into(&staging, out, files));
+    if staging.exists() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    result
+}
+
+/// Creates `staging` (which must not exist) and writes every file into it.
+fn stage(staging: &Path, files: &[(&str, String)]) -> Result<(), Failure> {
+    let io =
+        |path: &Path, e: std::io::Error| Failure(format!("cannot write `{}`: {e}", path.display()));
+    std::fs::create_dir(staging).map_err(|e| io(staging, e))?;
+    for (output, text) in files {
+        let path = staging.join(output);
+        if let Some(folder) = path.parent() {
+            std::fs::create_dir_all(folder).map_err(|e| io(folder, e))?;
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|e| io(&path, e))?;
+        std::io::Write::write_all(&mut file, text.as_bytes()).map_err(|e| io(&path, e))?;
+    }
+    Ok(())
+}
+
+/// Moves the staged files into `out`: the whole folder when `out` does not exist, else
+/// file by file with the manifests last.
+fn move_into(staging: &Path, out: &Path, files: &[(&str, String)]) -> Result<(), Failure> {
+    let io =
+        |path: &Path, e: std::io::Error| Failure(format!("cannot write `{}`: {e}", path.display()));
+    if std::fs::symlink_metadata(out).is_err() {
+        return std::fs::rename(staging, out).map_err(|e| io(out, e));
+    }
+    let mut order: Vec<&str> = files.iter().map(|(output, _)| *output).collect();
+    order.sort_by_key(|output| MANIFESTS.contains(output));
+    for output in order {
+        let destination = out.join(output);
+        // Every folder between `out` and the file must be a real folder, not a link.
+        let mut folder = out.to_path_buf();
+        for part in Path::new(output)
+            .parent()
+            .into_iter()
+            .flat_map(Path::components)
+        {
+            folder.push(part);
+            match std::fs::symlink_metadata(&folder) {
+                Ok(meta) if meta.file_type().is_symlink() || !meta.is_dir() => {
+                    return Err(Failure(format!(
+                        "cannot write `{}`: `{}` is not a folder (a symbolic link or a file); remove it first",
+                        destination.display(),
+                        folder.display()
+                    )));
+                }
+                Ok(_) => {}
+                Err(_) => std::fs::create_dir(&folder).map_err(|e| io(&folder, e))?,
+            }
+        }
+        if std::fs::symlink_metadata(&destination).is_ok_and(|m| m.is_dir()) {
+            return Err(io(
+                &destination,
+                std::io::Error::other("a folder of that name is in the way"),
+            ));
+        }
+        std::fs::rename(staging.join(output), &destination).map_err(|e| io(&destination, e))?;
+    }
     Ok(())
 }
 
@@ -153,12 +267,15 @@ pub fn run(args: &Args) -> Result<(), Failure> {
 fn render(
     templates: &[Template],
     dir: Option<&Path>,
-    context: &Context,
+    context: &impl Serialize,
 ) -> Result<Vec<(&'static str, String)>, Failure> {
     let mut tera = tera::Tera::default();
     tera.autoescape_on(Vec::new());
     tera.register_filter("rust_str", rust_str);
     tera.register_filter("c_str", c_str);
+    tera.register_filter("toml_str", toml_str);
+    tera.register_filter("comment", comment);
+    tera.register_filter("markdown", markdown);
     for template in templates {
         let text = match dir {
             Some(dir) => {
@@ -239,6 +356,67 @@ fn c_str(
     }
     out.push('"');
     Ok(tera::Value::String(out))
+}
+
+/// `{{ s | toml_str }}`: a TOML basic string (quotes, backslashes and control characters
+/// escaped).
+fn toml_str(
+    value: &tera::Value,
+    _: &std::collections::HashMap<String, tera::Value>,
+) -> tera::Result<tera::Value> {
+    let s = tera::from_value::<String>(value.clone())?;
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    Ok(tera::Value::String(out))
+}
+
+/// `{{ s | comment }}`: text that stays inside a one-line comment of any target (`//`,
+/// `#`, `/* … */`): control characters, line breaks included, become `\u{…}` escapes and
+/// `*/` becomes `*\/`.
+fn comment(
+    value: &tera::Value,
+    _: &std::collections::HashMap<String, tera::Value>,
+) -> tera::Result<tera::Value> {
+    let s = tera::from_value::<String>(value.clone())?;
+    Ok(tera::Value::String(visible(&s).replace("*/", "*\\/")))
+}
+
+/// `{{ s | markdown }}`: inline Markdown text that reads as written: ASCII punctuation
+/// backslash-escaped (CommonMark), control characters as `\u{…}` escapes.
+fn markdown(
+    value: &tera::Value,
+    _: &std::collections::HashMap<String, tera::Value>,
+) -> tera::Result<tera::Value> {
+    let s = tera::from_value::<String>(value.clone())?;
+    let mut out = String::new();
+    for c in visible(&s).chars() {
+        if c.is_ascii_punctuation() {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    Ok(tera::Value::String(out))
+}
+
+/// `s` with its control characters (line breaks included) written as `\u{…}` escapes.
+fn visible(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// What the templates receive (see `templates/README.md`).
@@ -485,5 +663,114 @@ mod tests {
             value,
             tera::Value::String("\"a\\\"b\\\\\\?\\n\\316\\270\"".into())
         );
+    }
+
+    /// `text` without its comments and string literals (C and Rust, no raw strings):
+    /// what a compiler reads as code.
+    fn code_only(text: &str) -> String {
+        let mut code = String::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (c, chars.peek()) {
+                ('/', Some('/')) => {
+                    for c in chars.by_ref() {
+                        if c == '\n' {
+                            code.push('\n');
+                            break;
+                        }
+                    }
+                }
+                ('/', Some('*')) => {
+                    chars.next();
+                    let mut star = false;
+                    for c in chars.by_ref() {
+                        if star && c == '/' {
+                            break;
+                        }
+                        star = c == '*';
+                    }
+                    code.push(' ');
+                }
+                ('"', _) => {
+                    while let Some(c) = chars.next() {
+                        match c {
+                            '\\' => {
+                                chars.next();
+                            }
+                            '"' => break,
+                            _ => {}
+                        }
+                    }
+                    code.push_str("\"\"");
+                }
+                _ => code.push(c),
+            }
+        }
+        code
+    }
+
+    #[test]
+    fn the_code_filter_of_the_test_sees_code() {
+        let code = code_only("int a; /* b */ // c\nchar *d = \"e\\\" f\"; g");
+        assert_eq!(code, "int a;   \nchar *d = \"\"; g");
+    }
+
+    /// Hostile names and paths reach every template only through its escaping filters:
+    /// the C and Rust code outside comments and strings, the TOML keys and the Markdown
+    /// are those of a harmless name.
+    #[test]
+    fn user_text_cannot_write_code() {
+        let dir = std::env::temp_dir().join(format!("lagrange-hostile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let model = dir.join("free.toml");
+        std::fs::write(
+            &model,
+            "[model]\nname = \"Free\"\ncoordinates = [\"x\"]\nparameters = [\"m\"]\nkinetic = \"1/2*m*dot(x)^2\"\n\n[values]\nm = 1.0\n\n[initial]\nq = { x = 0.0 }\nqd = { x = 1.0 }\n",
+        )
+        .unwrap();
+        let file = ModelFile::load(&model).unwrap();
+        let derived = file.derive().unwrap();
+        let name = "P */ int injected = 42; /*\" \nbuild = \"injected.rs\"\n[click](http://injected) // x\u{1b}[31m";
+        let source = "m.toml`\n#define injected 1\n*/ int injected; /*";
+        for (lang, templates) in [(Lang::C, C), (Lang::Rust, RUST)] {
+            let context = Context::new(&file, &derived.full, lang).unwrap();
+            let mut value = serde_json::to_value(&context).unwrap();
+            value["name"] = name.into();
+            value["source"] = source.into();
+            let rendered = render(templates, None, &value).unwrap();
+            for (output, text) in &rendered {
+                assert!(
+                    !text.contains('\u{1b}'),
+                    "{output}: a raw control character"
+                );
+                if output.ends_with(".c") || output.ends_with(".h") || output.ends_with(".rs") {
+                    let code = code_only(text);
+                    assert!(!code.contains("injected"), "{output}:\n{code}");
+                    if output.ends_with(".rs") {
+                        format(output, text).unwrap_or_else(|e| panic!("{output}: {e}"));
+                    }
+                } else if output.ends_with(".toml") {
+                    let manifest: toml::Table = toml::from_str(text).unwrap();
+                    let mut keys: Vec<&String> = manifest.keys().collect();
+                    keys.sort();
+                    assert_eq!(keys, ["dependencies", "package", "workspace"], "{text}");
+                    let package = manifest["package"].as_table().unwrap();
+                    let mut keys: Vec<&String> = package.keys().collect();
+                    keys.sort();
+                    assert_eq!(
+                        keys,
+                        ["description", "edition", "name", "publish", "version"],
+                        "{text}"
+                    );
+                    let description = package["description"].as_str().unwrap();
+                    assert!(description.contains(name), "{description}");
+                } else {
+                    assert!(output.ends_with(".md"));
+                    assert!(!text.contains("[click]("), "{output}:\n{text}");
+                    assert!(!text.contains("\n#define"), "{output}:\n{text}");
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

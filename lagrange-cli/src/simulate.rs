@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use lagrange_core::nalgebra::SVector;
-use lagrange_core::{Integrator, Simulation, Trajectory};
+use lagrange_core::{Integrator, Simulation, Stopped, Trajectory};
 
 use super::Failure;
 use super::file::ModelFile;
@@ -19,6 +19,11 @@ const DEFAULT_TOLERANCE: f64 = 1e-10;
 
 /// Output points (adaptive integrator) or steps (fixed-step ones) unless a `dt` is given.
 const DEFAULT_INTERVALS: f64 = 1000.0;
+
+/// A run whose conserved quantity drifts by more than this (relative to its initial value;
+/// absolute for one that starts at zero) says so on stderr: the results are not to be
+/// trusted to that accuracy.
+const DRIFT_WARNING: f64 = 1e-3;
 
 /// Arguments of `lagrange simulate`. Each setting overrides the file's `[simulation]` table.
 #[derive(clap::Args)]
@@ -176,6 +181,9 @@ impl Settings {
 pub fn run(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
     let settings = Settings::resolve(args, &file)?;
+    for path in [&args.out, &args.plot].into_iter().flatten() {
+        check_writable(path)?;
+    }
     let values = file.parameter_values()?;
     let (q0, qd0) = file.initial_state()?;
     let derived = file.derive()?;
@@ -211,34 +219,137 @@ impl WithSystem for Integrate<'_> {
             simulation = simulation.output_interval(dt);
         }
         let mut bar = progress::Progress::new(t0, t_end);
-        let result = simulation.on_progress(|t| bar.update(t)).run(
-            t0,
-            SVector::from_column_slice(self.q0),
-            SVector::from_column_slice(self.qd0),
-            t_end,
-        );
+        let result = simulation
+            .on_progress(|t| bar.update(t))
+            .run_keeping_partial(
+                t0,
+                SVector::from_column_slice(self.q0),
+                SVector::from_column_slice(self.qd0),
+                t_end,
+            );
         bar.finish();
         let path = self.path.display();
-        let trajectory = result.map_err(|e| Failure(format!("{path}: integration failed: {e}")))?;
+        let (trajectory, error) = match result {
+            Ok(trajectory) => (trajectory, None),
+            Err(Stopped {
+                error,
+                partial: Some(trajectory),
+            }) => (*trajectory, Some(error)),
+            Err(Stopped {
+                error,
+                partial: None,
+            }) => return Err(Failure(format!("{path}: integration failed: {error}"))),
+        };
         let name = &system.equations().name;
-        print!(
-            "{}",
-            summary(name, &path.to_string(), self.settings, &trajectory)
-        );
+        let mut title = format!("{name}: {}", self.settings.describe());
+        if let Some((t, _, _)) = trajectory.last().filter(|_| error.is_some()) {
+            let _ = write!(title, " (stopped at t = {t})");
+        }
+        let mut written = Vec::new();
         if let Some(out) = &self.args.out {
             trajectory
                 .save_csv(out)
                 .map_err(|e| Failure(format!("cannot write `{}`: {e}", out.display())))?;
+            written.push(out.display().to_string());
         }
         if let Some(svg) = &self.args.plot {
-            plot::write(
-                &trajectory,
-                svg,
-                &format!("{name}: {}", self.settings.describe()),
-            )?;
+            plot::write(&trajectory, svg, &title)?;
+            written.push(svg.display().to_string());
         }
+        warn_of_drift(&trajectory);
+        if let Some(error) = error {
+            return Err(stopped(&path.to_string(), &trajectory, &error, &written));
+        }
+        print!(
+            "{}",
+            summary(name, &path.to_string(), self.settings, &trajectory)
+        );
         Ok(())
     }
+}
+
+/// Says on stderr which invariants drift by more than [`DRIFT_WARNING`].
+fn warn_of_drift<const N: usize>(trajectory: &Trajectory<N>) {
+    for invariant in trajectory.invariants() {
+        let drift = invariant.scaled_drift();
+        if drift.is_nan() || drift > DRIFT_WARNING {
+            let kind = if invariant.is_relative() {
+                "relative"
+            } else {
+                "absolute"
+            };
+            eprintln!(
+                "warning: {} drifts by {drift:.3e} ({kind}), more than {DRIFT_WARNING:e}: the step is too large for this model, or the motion is near a singularity",
+                invariant.name
+            );
+        }
+    }
+}
+
+/// The failure of a run that stopped early: where (the last recorded time) and why, and
+/// which files hold what it computed.
+fn stopped<const N: usize>(
+    path: &str,
+    trajectory: &Trajectory<N>,
+    error: &lagrange_core::Error,
+    written: &[String],
+) -> Failure {
+    let t = trajectory.last().map_or(f64::NAN, |(t, _, _)| t);
+    let mut message = format!("{path}: integration stopped at t = {t}: {error}");
+    if written.is_empty() {
+        message.push_str("\n(pass --out or --plot to keep the partial trajectory)");
+    } else {
+        let _ = write!(
+            message,
+            "\nthe partial trajectory up to t = {t} is in {}",
+            written
+                .iter()
+                .map(|w| format!("`{w}`"))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        );
+    }
+    Failure(message)
+}
+
+/// Checks, before any work, that an output file can be written: its folder exists and
+/// takes new files, and the file itself, if it exists, is a writable file. Nothing is
+/// created or truncated.
+fn check_writable(path: &Path) -> Result<(), Failure> {
+    let fail = |why: String| Failure(format!("cannot write `{}`: {why}", path.display()));
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(fail(format!(
+            "the folder `{}` does not exist",
+            folder.display()
+        )));
+    }
+    if path.is_dir() {
+        return Err(fail("it is a folder".into()));
+    }
+    if path.exists() {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(|e| fail(e.to_string()))?;
+        return Ok(());
+    }
+    let probe = folder.join(format!(".lagrange-write-test-{}", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(|e| {
+            fail(format!(
+                "the folder `{}` is not writable: {e}",
+                folder.display()
+            ))
+        })?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 /// What the run did: settings, step counts, the final state and the invariants' drift.

@@ -351,3 +351,61 @@ fn unknown_keys_are_rejected() {
     assert!(message.contains("system"), "{message}");
     assert!(message.contains(&format!("{reference}:2:")), "{message}");
 }
+
+#[test]
+fn derive_json_refuses_a_value_json_cannot_hold() {
+    let dir = scratch("json-nan");
+    for (value, shown) in [("nan", "NaN"), ("inf", "inf"), ("-inf", "-inf")] {
+        let file = write(
+            &dir,
+            "free.toml",
+            &format!(
+                "[model]\nname = \"Free\"\ncoordinates = [\"x\"]\nparameters = [\"m\"]\nkinetic = \"1/2*m*dot(x)^2\"\n\n[values]\nm = {value}\n"
+            ),
+        );
+        let message = failure(&["derive", &file, "--format", "json"]);
+        assert!(message.contains("`m`"), "{message}");
+        assert!(message.contains(shown), "{message}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_reference_that_ignores_the_accelerations_is_refused_by_name() {
+    let dir = scratch("uninformative");
+    let model = write(
+        &dir,
+        "free.toml",
+        "[model]\nname = \"Free\"\ncoordinates = [\"x\", \"y\"]\nparameters = [\"m\"]\nkinetic = \"1/2*m*(dot(x)^2 + dot(y)^2)\"\n\n[values]\nm = 1.0\n",
+    );
+    for (equations, silent, fine) in [
+        ("x = \"0\"\ny = \"m*ddot(y)\"", "`x`", "`y`"),
+        ("x = \"m*ddot(x)\"\ny = \"ddot(y) - ddot(y)\"", "`y`", "`x`"),
+        ("x = \"m*ddot(x)\"\ny = \"2*m*ddot(x)\"", "`y`", "`x`"),
+    ] {
+        let reference = write(
+            &dir,
+            "reference.toml",
+            &format!("source = \"Newton's second law\"\n[equations]\n{equations}\n"),
+        );
+        let message = failure(&["check", &model, "--reference", &reference]);
+        assert!(
+            message.contains(&format!("equation {silent} does not depend")),
+            "{message}"
+        );
+        assert!(!message.contains(&format!("equation {fine}")), "{message}");
+    }
+    // The witness of a mismatch names the state as the model's expressions do.
+    let reference = write(
+        &dir,
+        "reference.toml",
+        "source = \"a wrong sign\"\n[equations]\nx = \"m*ddot(x) + 1\"\ny = \"m*ddot(y)\"\n",
+    );
+    let message = failure(&["check", &model, "--reference", &reference]);
+    assert!(message.contains("equation `x`"), "{message}");
+    assert!(
+        message.contains("dot(y) = ") && message.contains("ddot(x) = "),
+        "{message}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

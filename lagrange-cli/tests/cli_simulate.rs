@@ -377,3 +377,147 @@ fn no_progress_bar_when_stderr_is_not_a_terminal() {
     assert_eq!(stderr(&output), "");
     assert!(String::from_utf8_lossy(&output.stdout).contains("energy"));
 }
+
+/// A radial fall from rest at r = 1 with μ = 1 towards the centre of a central force.
+const RADIAL_FALL: &str = r#"
+[model]
+name = "RadialFall"
+coordinates = ["r"]
+parameters = ["m", "mu"]
+kinetic = "1/2*m*dot(r)^2"
+potential = "-mu*m/r"
+
+[values]
+m = 1.0
+mu = 1.0
+
+[initial]
+q = { r = 1.0 }
+qd = { r = 0.0 }
+"#;
+
+#[test]
+fn a_run_through_a_singularity_stops_and_keeps_what_it_computed() {
+    // From rest at r₀ the fall reaches r = 0 at (π/2)·√(r₀³/(2μ)).
+    let free_fall = std::f64::consts::FRAC_PI_2 * 0.5f64.sqrt();
+    let file = model_file("radial_fall.toml", RADIAL_FALL);
+    let dt = 0.002;
+    for integrator in ["rk4", "gauss-legendre", "variational", "dp54"] {
+        let (csv, svg) = (temp("fall.csv"), temp("fall.svg"));
+        let output = lagrange(&[
+            "simulate",
+            &file,
+            "--t-end",
+            "2",
+            "--dt",
+            &dt.to_string(),
+            "--integrator",
+            integrator,
+            "--out",
+            &csv.display().to_string(),
+            "--plot",
+            &svg.display().to_string(),
+        ]);
+        let message = stderr(&output);
+        assert!(!output.status.success(), "{integrator}: {message}");
+        assert!(message.contains("stopped at t = "), "{message}");
+        assert!(message.contains(&csv.display().to_string()), "{message}");
+        let (_, rows) = parse(&std::fs::read_to_string(&csv).unwrap());
+        let last = rows.last().unwrap();
+        assert!(
+            (free_fall - 2.0 * dt..=free_fall).contains(&last[0]),
+            "{integrator}: the partial CSV ends at t = {}",
+            last[0]
+        );
+        assert!(
+            rows.iter().all(|row| row[1] > 0.0),
+            "{integrator}: r ≤ 0 recorded"
+        );
+        assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+        std::fs::remove_file(&csv).unwrap();
+        std::fs::remove_file(&svg).unwrap();
+    }
+    std::fs::remove_file(&file).unwrap();
+}
+
+#[test]
+fn output_paths_are_checked_before_the_run() {
+    let csv = temp("checked-first.csv");
+    let csv_arg = csv.display().to_string();
+    let missing = temp("no-such-folder").join("plot.svg");
+    let missing_arg = missing.display().to_string();
+    let pendulum = model("double_pendulum.toml");
+    let args = [
+        "simulate",
+        &pendulum,
+        "--out",
+        &csv_arg,
+        "--plot",
+        &missing_arg,
+    ];
+    fails_with(&args, "does not exist");
+    // The run would have written the CSV before the plot.
+    assert!(!csv.exists(), "the run went ahead");
+    let folder = temp("a-folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    fails_with(
+        &[
+            "simulate",
+            &pendulum,
+            "--out",
+            &folder.display().to_string(),
+        ],
+        "is a folder",
+    );
+    std::fs::remove_dir(&folder).unwrap();
+}
+
+/// `ẍ = −x` by RK4 with step h multiplies the energy by |R(ih)|² per step, with
+/// R(z) = 1 + z + z²/2 + z³/6 + z⁴/24: 1 − h⁶/72 + h⁸/576 (exactly 0.98785 for h = 1).
+#[test]
+fn a_drifting_conserved_quantity_is_reported() {
+    let file = model_file(
+        "oscillator.toml",
+        r#"
+[model]
+name = "Oscillator"
+coordinates = ["x"]
+parameters = ["m", "k"]
+kinetic = "1/2*m*dot(x)^2"
+potential = "1/2*k*x^2"
+
+[values]
+m = 1.0
+k = 1.0
+
+[initial]
+q = { x = 1.0 }
+qd = { x = 0.0 }
+"#,
+    );
+    let run = |dt: &str| {
+        lagrange(&[
+            "simulate",
+            &file,
+            "--integrator",
+            "rk4",
+            "--t-end",
+            "10",
+            "--dt",
+            dt,
+        ])
+    };
+    // h = 1: ten steps lose 1 − 0.98785¹⁰ ≈ 11.5 % of the energy.
+    let coarse = run("1");
+    assert!(coarse.status.success(), "{}", stderr(&coarse));
+    let warning = stderr(&coarse);
+    assert!(
+        warning.contains("warning: energy drifts by 1.1"),
+        "{warning}"
+    );
+    // h = 0.1: a hundred steps lose about 100·h⁶/72 ≈ 1.4e-6.
+    let fine = run("0.1");
+    assert!(fine.status.success());
+    assert_eq!(stderr(&fine), "");
+    std::fs::remove_file(&file).unwrap();
+}

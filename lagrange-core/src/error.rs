@@ -19,6 +19,19 @@ pub enum Error {
         /// Time at which it happened.
         t: f64,
     },
+    /// A step changed the conserved integral by more than
+    /// [`UNRESOLVED_JUMP`](crate::integrate::UNRESOLVED_JUMP) of its size: it did not
+    /// resolve the motion (it jumped over a singularity, or the step is far too large).
+    UnresolvedStep {
+        /// Start of the step.
+        t: f64,
+        /// End of the step.
+        t_end: f64,
+        /// The integral before the step.
+        before: f64,
+        /// The integral after it.
+        after: f64,
+    },
     /// The adaptive step size fell below what floating point can resolve.
     StepSizeUnderflow {
         /// Time at which it happened.
@@ -87,6 +100,15 @@ impl fmt::Display for Error {
                 "mass matrix is singular or the accelerations are not finite at t = {t}, q = {q:?}, q̇ = {qd:?}"
             ),
             Error::NonFiniteState { t } => write!(f, "the state is not finite at t = {t}"),
+            Error::UnresolvedStep {
+                t,
+                t_end,
+                before,
+                after,
+            } => write!(
+                f,
+                "the step from t = {t} to {t_end} does not resolve the motion: it changes the conserved integral from {before:e} to {after:e} (a singularity, or too large a step)"
+            ),
             Error::StepSizeUnderflow { t, h } => {
                 write!(f, "step size underflow at t = {t} (h = {h:e})")
             }

@@ -91,9 +91,12 @@ impl Integrator {
     /// Integrates from `(t0, y0)` to `t_end`, calling `on_step` after every accepted step.
     ///
     /// Errors on invalid settings or arguments ([`Error::InvalidInput`]), when the system's
-    /// accelerations fail, when the state stops being finite ([`Error::NonFiniteState`]),
-    /// when the step size underflows ([`Error::StepSizeUnderflow`]) or when more than
-    /// `max_steps` steps (accepted and rejected) would be needed ([`Error::MaxStepsExceeded`]).
+    /// accelerations fail (a singular mass matrix), when the state stops being finite
+    /// ([`Error::NonFiniteState`]), when a step changes the conserved integral by more than
+    /// [`UNRESOLVED_JUMP`] of its size ([`Error::UnresolvedStep`]), when the step size
+    /// underflows ([`Error::StepSizeUnderflow`]) or when more than `max_steps` steps
+    /// (accepted and rejected) would be needed ([`Error::MaxStepsExceeded`]). Every step
+    /// handed to `on_step` passed these checks.
     pub fn run<S: LagrangianSystem<N>, const N: usize>(
         &self,
         system: &S,
@@ -103,6 +106,74 @@ impl Integrator {
         max_steps: usize,
         on_step: impl FnMut(&Step<N>),
     ) -> Result<Stats, Error> {
+        let (stats, outcome) = self.run_counted(system, t0, y0, t_end, max_steps, on_step);
+        outcome.map(|()| stats)
+    }
+
+    /// As [`run`](Self::run), but the counters come back also when the run fails: they
+    /// describe the steps that were handed to `on_step` before the failure.
+    pub(crate) fn run_counted<S: LagrangianSystem<N>, const N: usize>(
+        &self,
+        system: &S,
+        t0: f64,
+        y0: State<N>,
+        t_end: f64,
+        max_steps: usize,
+        mut on_step: impl FnMut(&Step<N>),
+    ) -> (Stats, Result<(), Error>) {
+        if let Err(e) = self.check_arguments(t0, y0, t_end) {
+            return (Stats::default(), Err(e));
+        }
+        let mut rhs = Rhs {
+            system,
+            stats: Stats::default(),
+        };
+        let mut guard = StepGuard::new(system, t0, &y0);
+        let mut accepted = 0;
+        let mut checked = |step: &Step<N>| -> Result<(), Error> {
+            guard.check(step)?;
+            accepted += 1;
+            on_step(step);
+            Ok(())
+        };
+        let outcome = match *self {
+            Integrator::Rk4 { dt } => {
+                rk4::integrate(&mut rhs, dt, t0, y0, t_end, max_steps, &mut checked)
+            }
+            Integrator::DormandPrince {
+                rtol,
+                atol,
+                h0,
+                h_max,
+            } => {
+                let settings = dopri::Settings {
+                    rtol,
+                    atol,
+                    h0,
+                    h_max: h_max.unwrap_or(t_end - t0),
+                    max_steps,
+                };
+                dopri::integrate(&mut rhs, &settings, t0, y0, t_end, &mut checked)
+            }
+            Integrator::GaussLegendre { dt, stages } => fixed_steps(t0, t_end, dt, max_steps)
+                .and_then(|steps| implicit::gauss(&mut rhs, stages, &steps, y0, &mut checked)),
+            Integrator::Variational { dt } => fixed_steps(t0, t_end, dt, max_steps)
+                .and_then(|steps| implicit::variational(&mut rhs, &steps, y0, &mut checked)),
+        };
+        let stats = Stats {
+            accepted,
+            ..rhs.stats
+        };
+        (stats, outcome)
+    }
+
+    /// Checks the settings and the arguments of a run.
+    pub(crate) fn check_arguments<const N: usize>(
+        &self,
+        t0: f64,
+        y0: State<N>,
+        t_end: f64,
+    ) -> Result<(), Error> {
         self.validate()?;
         if !t0.is_finite() || !t_end.is_finite() {
             return Err(Error::InvalidInput(format!(
@@ -121,43 +192,7 @@ impl Integrator {
                 y0.qd.as_slice()
             )));
         }
-        let mut rhs = Rhs {
-            system,
-            evaluations: 0,
-        };
-        let (accepted, rejected) = match *self {
-            Integrator::Rk4 { dt } => {
-                rk4::integrate(&mut rhs, dt, t0, y0, t_end, max_steps, on_step)?
-            }
-            Integrator::DormandPrince {
-                rtol,
-                atol,
-                h0,
-                h_max,
-            } => {
-                let settings = dopri::Settings {
-                    rtol,
-                    atol,
-                    h0,
-                    h_max: h_max.unwrap_or(t_end - t0),
-                    max_steps,
-                };
-                dopri::integrate(&mut rhs, &settings, t0, y0, t_end, on_step)?
-            }
-            Integrator::GaussLegendre { dt, stages } => {
-                let steps = fixed_steps(t0, t_end, dt, max_steps)?;
-                implicit::gauss(&mut rhs, stages, &steps, y0, on_step)?
-            }
-            Integrator::Variational { dt } => {
-                let steps = fixed_steps(t0, t_end, dt, max_steps)?;
-                implicit::variational(&mut rhs, &steps, y0, on_step)?
-            }
-        };
-        Ok(Stats {
-            accepted,
-            rejected,
-            evaluations: rhs.evaluations,
-        })
+        Ok(())
     }
 
     /// Checks the settings: step sizes and tolerances must be finite and positive.
@@ -361,10 +396,63 @@ fn fixed_steps(t0: f64, t_end: f64, dt: f64, max_steps: usize) -> Result<FixedSt
     })
 }
 
-/// The right-hand side `ẏ = (q̇, q̈)`, counting evaluations.
+/// A step that changes the model's conserved integral by more than this fraction of the
+/// size of its terms (`|T| + |V|` for the energy: `|c + L| + |L|` for an integral `c`)
+/// did not resolve the motion: it jumped over a singularity such as the centre of a
+/// central force, or its step size is far too large. The run stops there with
+/// [`Error::UnresolvedStep`]. Resolved steps change the integral by the method's local
+/// error, many orders of magnitude less.
+pub const UNRESOLVED_JUMP: f64 = 0.1;
+
+/// The per-step check of the conserved integral (see [`UNRESOLVED_JUMP`]).
+struct StepGuard<'a, S, const N: usize> {
+    system: &'a S,
+    /// The integral and the size of its terms at the end of the last accepted step.
+    last: Option<(f64, f64)>,
+}
+
+impl<'a, S: LagrangianSystem<N>, const N: usize> StepGuard<'a, S, N> {
+    fn new(system: &'a S, t0: f64, y0: &State<N>) -> Self {
+        let mut guard = StepGuard { system, last: None };
+        guard.last = guard.integral(t0, y0);
+        guard
+    }
+
+    /// The conserved integral at `(t, y)` and the size of its terms, if the model has one.
+    fn integral(&self, t: f64, y: &State<N>) -> Option<(f64, f64)> {
+        let c = self.system.conserved_value(t, &y.q, &y.qd)?;
+        let l = self.system.lagrangian(t, &y.q, &y.qd);
+        Some((c, (c + l).abs() + l.abs()))
+    }
+
+    /// Errors when `step` changed the integral by more than [`UNRESOLVED_JUMP`] of its size.
+    fn check(&mut self, step: &Step<N>) -> Result<(), Error> {
+        let Some((before, size_before)) = self.last else {
+            return Ok(());
+        };
+        let (t1, y1) = (step.end_time(), step.end());
+        let Some((after, size_after)) = self.integral(t1, &y1) else {
+            return Ok(());
+        };
+        let jump = (after - before).abs();
+        if jump.is_nan() || jump > UNRESOLVED_JUMP * size_before.max(size_after) {
+            return Err(Error::UnresolvedStep {
+                t: step.start_time(),
+                t_end: t1,
+                before,
+                after,
+            });
+        }
+        self.last = Some((after, size_after));
+        Ok(())
+    }
+}
+
+/// The right-hand side `ẏ = (q̇, q̈)`, counting evaluations (and, for the adaptive
+/// method, rejected steps).
 struct Rhs<'a, S> {
     system: &'a S,
-    evaluations: usize,
+    stats: Stats,
 }
 
 impl<S> Rhs<'_, S> {
@@ -375,7 +463,7 @@ impl<S> Rhs<'_, S> {
         if !y.is_finite() {
             return Err(Error::NonFiniteState { t });
         }
-        self.evaluations += 1;
+        self.stats.evaluations += 1;
         let qdd = self.system.accelerations(t, &y.q, &y.qd)?;
         Ok(State::new(y.qd, qdd))
     }
@@ -519,7 +607,9 @@ mod tests {
         assert!(
             matches!(
                 err,
-                Error::NonFiniteState { .. } | Error::SingularMassMatrix { .. }
+                Error::NonFiniteState { .. }
+                    | Error::SingularMassMatrix { .. }
+                    | Error::UnresolvedStep { .. }
             ),
             "{err}"
         );

@@ -22,7 +22,7 @@ pub use constrained::{ConstrainedMotion, ConstrainedSystem};
 pub use error::Error;
 pub use integrate::{Integrator, State, Stats, Step};
 pub use nalgebra;
-pub use simulation::Simulation;
+pub use simulation::{Simulation, Stopped};
 pub use system::{
     Conserved, ConstraintInfo, FromParameterValues, LagrangianSystem, ModelInfo, ReducedSystem,
     Text,

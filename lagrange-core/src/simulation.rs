@@ -32,6 +32,38 @@ enum Event<'a, const N: usize> {
     StepDone(&'a Step<N>),
 }
 
+/// A run that stopped with an error, and what it computed before: the trajectory up to
+/// the last step that passed the integrator's checks (`None` when the run never started,
+/// e.g. on invalid input).
+#[derive(Debug)]
+pub struct Stopped<const N: usize> {
+    /// Why the run stopped.
+    pub error: Error,
+    /// What it recorded before (boxed: an error stays small).
+    pub partial: Option<Box<Trajectory<N>>>,
+}
+
+impl<const N: usize> From<Error> for Stopped<N> {
+    fn from(error: Error) -> Self {
+        Stopped {
+            error,
+            partial: None,
+        }
+    }
+}
+
+impl<const N: usize> fmt::Display for Stopped<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+impl<const N: usize> std::error::Error for Stopped<N> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
 /// The callback of [`Simulation::on_progress`].
 struct Progress<'a>(Mutex<Box<dyn FnMut(f64) + Send + 'a>>);
 
@@ -103,6 +135,19 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
         qd0: SVector<f64, N>,
         t_end: f64,
     ) -> Result<Trajectory<N>, Error> {
+        self.run_keeping_partial(t0, q0, qd0, t_end)
+            .map_err(|stopped| stopped.error)
+    }
+
+    /// As [`run`](Self::run), but a run that fails after it started keeps what it
+    /// computed: the error comes with the trajectory up to the failure.
+    pub fn run_keeping_partial(
+        &self,
+        t0: f64,
+        q0: SVector<f64, N>,
+        qd0: SVector<f64, N>,
+        t_end: f64,
+    ) -> Result<Trajectory<N>, Stopped<N>> {
         self.drive(t0, q0, qd0, t_end, |trajectory, event| {
             if let Event::Sample { t, y, .. } = event {
                 trajectory.push(self.system, t, &y);
@@ -146,20 +191,23 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
                 })
         };
         let mut chi = chi0;
-        let mut trajectory = self.drive(t0, q0, qd0, t_end, |trajectory, event| match event {
-            Event::Sample { t, y, step } => {
-                trajectory.push(system, t, &y);
-                let value = step.map_or(chi, |step| chi + integral(step, t));
-                trajectory.push_ignored(value.as_slice());
-            }
-            Event::StepDone(step) => chi += integral(step, step.end_time()),
-        })?;
+        let mut trajectory = self
+            .drive(t0, q0, qd0, t_end, |trajectory, event| match event {
+                Event::Sample { t, y, step } => {
+                    trajectory.push(system, t, &y);
+                    let value = step.map_or(chi, |step| chi + integral(step, t));
+                    trajectory.push_ignored(value.as_slice());
+                }
+                Event::StepDone(step) => chi += integral(step, step.end_time()),
+            })
+            .map_err(|stopped| stopped.error)?;
         trajectory.name_ignored(&self.system.ignored_names());
         Ok(trajectory)
     }
 
     /// Validates, integrates and hands every output time and every finished step to
-    /// `handle`, which records into the trajectory.
+    /// `handle`, which records into the trajectory; on a failure after the start, the
+    /// trajectory recorded so far comes with the error.
     fn drive(
         &self,
         t0: f64,
@@ -167,22 +215,25 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
         qd0: SVector<f64, N>,
         t_end: f64,
         mut handle: impl FnMut(&mut Trajectory<N>, Event<'_, N>),
-    ) -> Result<Trajectory<N>, Error> {
+    ) -> Result<Trajectory<N>, Stopped<N>> {
         if let Some(dt) = self.output_interval {
             if !(dt.is_finite() && dt > 0.0) {
                 return Err(Error::InvalidInput(format!(
                     "output interval must be finite and positive, got {dt}"
-                )));
+                ))
+                .into());
             }
             if (t_end - t0) / dt > self.max_steps as f64 {
                 return Err(Error::InvalidInput(format!(
                     "output interval {dt} gives more than max_steps = {} points",
                     self.max_steps
-                )));
+                ))
+                .into());
             }
         }
-        self.system.check_initial_state(t0, &q0, &qd0)?;
         let y0 = State::new(q0, qd0);
+        self.integrator.check_arguments(t0, y0, t_end)?;
+        self.system.check_initial_state(t0, &q0, &qd0)?;
         let mut trajectory = Trajectory::new(self.system)?;
         handle(
             &mut trajectory,
@@ -193,53 +244,59 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
             },
         );
         let mut next = 1usize;
-        let stats = self
-            .integrator
-            .run(self.system, t0, y0, t_end, self.max_steps, |step| {
-                let mut sample = |t: f64, y: State<N>| {
-                    handle(
-                        &mut trajectory,
-                        Event::Sample {
-                            t,
-                            y,
-                            step: Some(step),
-                        },
-                    )
-                };
-                match self.output_interval {
-                    None => sample(step.end_time(), step.end()),
-                    Some(dt) => {
-                        // Output times closer to `t_end` than this are taken as `t_end` itself.
-                        let last = t_end - 1e-9 * dt;
-                        loop {
-                            let t = t0 + next as f64 * dt;
-                            if t > step.end_time() || t >= last {
-                                break;
+        let (stats, outcome) =
+            self.integrator
+                .run_counted(self.system, t0, y0, t_end, self.max_steps, |step| {
+                    let mut sample = |t: f64, y: State<N>| {
+                        handle(
+                            &mut trajectory,
+                            Event::Sample {
+                                t,
+                                y,
+                                step: Some(step),
+                            },
+                        )
+                    };
+                    match self.output_interval {
+                        None => sample(step.end_time(), step.end()),
+                        Some(dt) => {
+                            // Output times closer to `t_end` than this are taken as `t_end` itself.
+                            let last = t_end - 1e-9 * dt;
+                            loop {
+                                let t = t0 + next as f64 * dt;
+                                if t > step.end_time() || t >= last {
+                                    break;
+                                }
+                                sample(t, step.interpolate(t));
+                                next += 1;
                             }
-                            sample(t, step.interpolate(t));
-                            next += 1;
-                        }
-                        if step.end_time() >= t_end {
-                            sample(t_end, step.end());
+                            if step.end_time() >= t_end {
+                                sample(t_end, step.end());
+                            }
                         }
                     }
-                }
-                handle(&mut trajectory, Event::StepDone(step));
-                // `run` takes `&self`, so the callback sits in a `Mutex` (which keeps the
-                // simulation `Send` and `Sync`); it is locked only here.
-                if let Some(Ok(mut f)) = self.progress.as_ref().map(|p| p.0.try_lock()) {
-                    f(step.end_time());
-                }
-            })?;
+                    handle(&mut trajectory, Event::StepDone(step));
+                    // `run` takes `&self`, so the callback sits in a `Mutex` (which keeps the
+                    // simulation `Send` and `Sync`); it is locked only here.
+                    if let Some(Ok(mut f)) = self.progress.as_ref().map(|p| p.0.try_lock()) {
+                        f(step.end_time());
+                    }
+                });
         trajectory.set_stats(stats);
-        Ok(trajectory)
+        match outcome {
+            Ok(()) => Ok(trajectory),
+            Err(error) => Err(Stopped {
+                error,
+                partial: Some(Box::new(trajectory)),
+            }),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_systems::{Oscillator, Pendulum, PolarParticle, state};
+    use crate::test_systems::{BlowUp, Oscillator, Pendulum, PolarParticle, RadialFall, state};
     use nalgebra::Vector1;
 
     /// ω = 2, x(t) = cos 2t.
@@ -418,5 +475,65 @@ mod tests {
             .max_steps(10)
             .run(0.0, one(), zero(), 100.0);
         assert!(matches!(result, Err(Error::MaxStepsExceeded { .. })));
+    }
+
+    /// A radial fall from rest at r₀ = 1 with μ = 1 reaches the centre at the free-fall
+    /// time (π/2)·√(r₀³/(2μ)) ≈ 1.1107; no fixed-step method may sail past it.
+    #[test]
+    fn fixed_step_methods_stop_at_the_centre_of_a_central_force() {
+        let fall = RadialFall { m: 1.0, mu: 1.0 };
+        let free_fall = std::f64::consts::FRAC_PI_2 * 0.5f64.sqrt();
+        let (q, qd) = state([1.0], [0.0]);
+        for dt in [1e-4, 2e-3, 1e-2] {
+            for integrator in [
+                Integrator::Rk4 { dt },
+                Integrator::GaussLegendre { dt, stages: 2 },
+                Integrator::Variational { dt },
+            ] {
+                let stopped = Simulation::new(&fall)
+                    .integrator(integrator)
+                    .run_keeping_partial(0.0, q, qd, 2.0)
+                    .expect_err("the fall through r = 0 must fail");
+                let partial = stopped.partial.expect("the run started");
+                let (t_last, r_last, _) = partial.last().unwrap();
+                assert!(
+                    (free_fall - 2.0 * dt..free_fall + dt).contains(&t_last),
+                    "{integrator:?} stopped at t = {t_last}: {}",
+                    stopped.error
+                );
+                assert!(
+                    r_last[0] > 0.0,
+                    "{integrator:?}: recorded r = {}",
+                    r_last[0]
+                );
+                assert!(partial.q().iter().all(|r| r[0] > 0.0));
+            }
+        }
+    }
+
+    #[test]
+    fn a_failed_run_keeps_what_it_computed() {
+        // q̈ = q² from q = 1 at rest blows up at t = ∫₁^∞ dq / √(2(q³ − 1)/3) ≈ 2.97.
+        let stopped = Simulation::new(&BlowUp)
+            .output_interval(0.1)
+            .run_keeping_partial(0.0, one(), zero(), 10.0)
+            .unwrap_err();
+        let partial = stopped.partial.unwrap();
+        assert_eq!(partial.times()[0], 0.0);
+        assert!(partial.len() > 20, "{} points", partial.len());
+        let (t, q, qd) = partial.last().unwrap();
+        assert!(t > 2.0 && t < 3.0, "{t}");
+        // The recorded states lie on the energy level ½q̇² − q³/3 = −1/3.
+        let energy = 0.5 * qd[0] * qd[0] - q[0].powi(3) / 3.0;
+        assert!(
+            (energy + 1.0 / 3.0).abs() < 1e-6 * q[0].powi(3),
+            "{energy} at q = {q}"
+        );
+        assert!(partial.stats().accepted > 0);
+        // Invalid input computes nothing.
+        let stopped = Simulation::new(&OSC)
+            .run_keeping_partial(0.0, one(), zero(), -1.0)
+            .unwrap_err();
+        assert!(stopped.partial.is_none() && matches!(stopped.error, Error::InvalidInput(_)));
     }
 }

@@ -279,6 +279,79 @@ impl FromParameterValues<1> for BlowUp {
     }
 }
 
+/// Radial fall in a central field, `L = ½ m ṙ² + μ m / r`: from rest at `r₀` it reaches
+/// `r = 0` at the free-fall time `(π/2) √(r₀³ / (2μ))`, where `q̈ = −μ/r²` is singular.
+pub struct RadialFall {
+    pub m: f64,
+    pub mu: f64,
+}
+
+impl LagrangianSystem<1> for RadialFall {
+    fn coordinate_names(&self) -> [&str; 1] {
+        ["r"]
+    }
+    fn parameter_names(&self) -> Vec<&str> {
+        vec!["m", "mu"]
+    }
+    fn cyclic(&self) -> &[usize] {
+        &[]
+    }
+    fn conserved(&self) -> Conserved {
+        Conserved::Energy
+    }
+    fn conservative(&self) -> bool {
+        true
+    }
+    fn equations_text(&self) -> &str {
+        "m*ddot(r) + mu*m/r^2 = 0"
+    }
+    fn equations_latex(&self) -> &str {
+        r"m \ddot r + \mu m / r^2 &= 0"
+    }
+
+    fn parameter_values(&self) -> Vec<f64> {
+        vec![self.m, self.mu]
+    }
+    fn with_parameter_values(&self, values: &[f64]) -> Result<Self, Error> {
+        Self::from_parameter_values(values)
+    }
+    fn mass_matrix(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
+        Matrix1::new(self.m)
+    }
+    fn forcing(&self, _: f64, q: &Vector1<f64>, _: &Vector1<f64>) -> Vector1<f64> {
+        Vector1::new(-self.mu * self.m / q[0].powi(2))
+    }
+    fn lagrangian(&self, _: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> f64 {
+        0.5 * self.m * qd[0].powi(2) + self.mu * self.m / q[0]
+    }
+    fn energy(&self, _: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> f64 {
+        0.5 * self.m * qd[0].powi(2) - self.mu * self.m / q[0]
+    }
+    fn jacobi_integral(&self, t: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> f64 {
+        self.energy(t, q, qd)
+    }
+    fn momenta(&self, _: f64, _: &Vector1<f64>, qd: &Vector1<f64>) -> Vector1<f64> {
+        qd * self.m
+    }
+    fn momentum_rate(&self, t: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> Vector1<f64> {
+        self.forcing(t, q, qd)
+    }
+    fn momentum_jacobian(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
+        Matrix1::zeros()
+    }
+    fn lagrangian_hessian(&self, _: f64, q: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
+        Matrix1::new(2.0 * self.mu * self.m / q[0].powi(3))
+    }
+}
+
+impl FromParameterValues<1> for RadialFall {
+    const PARAMETER_COUNT: usize = 2;
+    fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
+        let [m, mu] = params(values)?;
+        Ok(RadialFall { m, mu })
+    }
+}
+
 /// `(q, q̇)` from arrays.
 pub fn state<const N: usize>(q: [f64; N], qd: [f64; N]) -> (SVector<f64, N>, SVector<f64, N>) {
     (SVector::from(q), SVector::from(qd))

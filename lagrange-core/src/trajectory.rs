@@ -10,6 +10,10 @@ use crate::error::Error;
 use crate::integrate::{State, Stats};
 use crate::system::{Conserved, LagrangianSystem};
 
+/// Below this `|I(t0)|`, an invariant's drift is measured as absolute, not relative: a
+/// relative drift means nothing for an integral that starts at (nearly) zero.
+pub const RELATIVE_FLOOR: f64 = 1e-12;
+
 /// A quantity that should stay constant along the trajectory, sampled at every recorded point.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Invariant {
@@ -37,6 +41,21 @@ impl Invariant {
                 0.0,
                 |worst, d| if d.is_nan() || d > worst { d } else { worst },
             )
+    }
+
+    /// Whether the drift is measured relative to `|I(t0)|`: it is above [`RELATIVE_FLOOR`].
+    pub fn is_relative(&self) -> bool {
+        self.initial().is_some_and(|i| i.abs() > RELATIVE_FLOOR)
+    }
+
+    /// [`relative_drift`](Self::relative_drift) when [`is_relative`](Self::is_relative),
+    /// the absolute [`drift`](Self::drift) otherwise.
+    pub fn scaled_drift(&self) -> f64 {
+        if self.is_relative() {
+            self.relative_drift()
+        } else {
+            self.drift()
+        }
     }
 
     /// [`drift`](Self::drift) divided by `|I(t0)|` (by the smallest positive `f64` if that is 0).
@@ -246,8 +265,7 @@ impl<const N: usize> Trajectory<N> {
         );
         for i in &self.invariants {
             let initial = i.initial().unwrap_or(f64::NAN);
-            // A relative drift means nothing for an integral that starts at (nearly) zero.
-            let relative = if initial.abs() > 1e-12 {
+            let relative = if i.is_relative() {
                 format!("{:>11.3e}", i.relative_drift())
             } else {
                 format!("{:>11}", "—")

@@ -10,6 +10,15 @@
 //! `A q̈*` both nearly vanish and round-off would dominate. This is invariant under
 //! rescaling the equations, so the reference may be any rescaling or recombination of the
 //! derived ones.
+//!
+//! A reference that does not involve the accelerations checks nothing (`0 = 0`, or
+//! `ddot(y) − ddot(y)`, has residual 0 at every state). So the rows `Aᵢ = ∂rᵢ/∂q̈`, taken
+//! numerically from the same probes at each sampled state, must have full rank together
+//! (rank `min(m, N)` for `m` equations; more equations than coordinates may then
+//! recombine each other): an equation whose row is zero, or, short of full rank, a
+//! combination of the earlier rows, at every sampled state is listed in
+//! [`Report::uninformative`]. (A residual may still be an auxiliary identity, such as
+//! two energies that must agree; the `lagrange check` command refuses such equations.)
 
 use std::fmt;
 use std::ops::Range;
@@ -175,6 +184,8 @@ impl Check {
 
         let mut rng = SplitMix64::new(self.seed);
         let mut equations: Vec<EquationReport> = Vec::new();
+        // Whether each equation added a direction to `∂r/∂q̈` at some sampled state.
+        let mut informative: Vec<bool> = Vec::new();
         let (mut evaluated, mut skipped) = (0, 0);
         for index in 0..self.samples {
             let values: Vec<f64> = p_ranges.iter().map(|r| rng.uniform(r)).collect();
@@ -232,6 +243,17 @@ impl Check {
                 )));
             }
             evaluated += 1;
+            let rows: Vec<Vec<f64>> = (0..m)
+                .map(|i| probes.iter().map(|p| p[i] - r[i]).collect())
+                .collect();
+            let scales: Vec<f64> = (0..m).map(|i| r0[i].abs() + r[i].abs()).collect();
+            informative.resize(m, false);
+            let (independent, nonzero) = independent_rows(&rows, &scales);
+            // Full rank: more equations than coordinates may recombine each other.
+            let full = independent.len() == m.min(N);
+            for i in if full { nonzero } else { independent } {
+                informative[i] = true;
+            }
             let witness = || Witness {
                 sample: index,
                 t,
@@ -241,7 +263,7 @@ impl Check {
                 parameters: values.clone(),
             };
             for i in 0..m {
-                let inertia: f64 = probes.iter().map(|p| (p[i] - r[i]).abs()).sum();
+                let inertia: f64 = rows[i].iter().map(|a| a.abs()).sum();
                 let rel = relative_residual(r[i], r0[i], r2[i], inertia);
                 match equations.get_mut(i) {
                     None => equations.push(EquationReport {
@@ -263,6 +285,9 @@ impl Check {
         }
         Ok(Report {
             worst: equations.iter().map(|e| e.worst).fold(0.0, f64::max),
+            uninformative: (0..informative.len())
+                .filter(|&i| !informative[i])
+                .collect(),
             equations,
             evaluated,
             skipped,
@@ -270,6 +295,34 @@ impl Check {
             parameters: parameters.iter().map(|p| p.to_string()).collect(),
         })
     }
+}
+
+/// The rows of `∂r/∂q̈` (one per equation) that add a direction to the rows before them,
+/// by Gram–Schmidt in order, and the rows that are not zero. A row counts as zero below
+/// `1e-10` of its equation's size `scales[i]` (round-off of the probes), and as dependent
+/// when less than `1e-8` of it is left after projecting out the earlier directions.
+fn independent_rows(rows: &[Vec<f64>], scales: &[f64]) -> (Vec<usize>, Vec<usize>) {
+    let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let mut basis: Vec<Vec<f64>> = Vec::new();
+    let (mut independent, mut nonzero) = (Vec::new(), Vec::new());
+    for (i, row) in rows.iter().enumerate() {
+        let size = norm(row);
+        if size.is_nan() || size == 0.0 || size <= 1e-10 * scales[i] {
+            continue;
+        }
+        nonzero.push(i);
+        let mut rest = row.clone();
+        for b in &basis {
+            let along: f64 = rest.iter().zip(b).map(|(x, y)| x * y).sum();
+            rest.iter_mut().zip(b).for_each(|(x, y)| *x -= along * y);
+        }
+        let left = norm(&rest);
+        if left > 1e-8 * size {
+            basis.push(rest.iter().map(|x| x / left).collect());
+            independent.push(i);
+        }
+    }
+    (independent, nonzero)
 }
 
 /// `|r| / (|r0| + |r2 − r| + inertia)`, or `|r|` when that scale is below `1e-12`; NaN
@@ -357,6 +410,10 @@ pub struct Report {
     pub evaluated: usize,
     /// Samples skipped because the accelerations failed there.
     pub skipped: usize,
+    /// The equations that do not depend on the accelerations: their rows of `∂r/∂q̈` are
+    /// zero, or (short of full rank) combinations of the earlier equations', at every
+    /// sampled state. As equations of motion they check nothing.
+    pub uninformative: Vec<usize>,
     coordinates: Vec<String>,
     parameters: Vec<String>,
 }
@@ -386,12 +443,20 @@ impl Report {
         }
     }
 
-    fn describe(&self, w: &Witness) -> String {
-        let named = |prefix: &str, names: &[String], values: &[f64]| {
+    /// A witness state in words, names as in the model's expressions:
+    /// `sample 7 (t = 0.5, x = 1, dot(x) = 0, ddot(x) = -1, m = 2)`.
+    pub fn describe(&self, w: &Witness) -> String {
+        let named = |wrap: &str, names: &[String], values: &[f64]| {
             names
                 .iter()
                 .zip(values)
-                .map(|(n, v)| format!(", {prefix}{n} = {v}"))
+                .map(|(n, v)| {
+                    if wrap.is_empty() {
+                        format!(", {n} = {v}")
+                    } else {
+                        format!(", {wrap}({n}) = {v}")
+                    }
+                })
                 .collect::<String>()
         };
         format!(
@@ -399,8 +464,8 @@ impl Report {
             w.sample,
             w.t,
             named("", &self.coordinates, &w.q),
-            named("dot_", &self.coordinates, &w.qd),
-            named("ddot_", &self.coordinates, &w.qdd),
+            named("dot", &self.coordinates, &w.qd),
+            named("ddot", &self.coordinates, &w.qdd),
             named("", &self.parameters, &w.parameters)
         )
     }
@@ -416,9 +481,14 @@ impl fmt::Display for Report {
         for (i, e) in self.equations.iter().enumerate() {
             writeln!(
                 f,
-                "  residuals[{i}]: {:e} at {}",
+                "  residuals[{i}]: {:e} at {}{}",
                 e.worst,
-                self.describe(&e.at)
+                self.describe(&e.at),
+                if self.uninformative.contains(&i) {
+                    " (does not depend on the accelerations)"
+                } else {
+                    ""
+                }
             )?;
         }
         Ok(())
@@ -589,5 +659,58 @@ mod tests {
             report.assert_below(f64::NAN),
             Err(Error::InvalidInput(_))
         ));
+    }
+
+    #[test]
+    fn references_without_accelerations_are_named() {
+        type Residuals = fn(&PolarParticle, &Sample<2>) -> Vec<f64>;
+        let cases: [(Residuals, Vec<usize>); 4] = [
+            // `0 = 0` passes with residual 0 unless refused.
+            (
+                |_, s| vec![s.qdd[0] - s.q[0] * s.qd[1].powi(2), 0.0],
+                vec![1],
+            ),
+            // Accelerations that cancel.
+            (
+                |_, s| vec![s.qdd[1] - s.qdd[1], s.qdd[0] - s.q[0] * s.qd[1].powi(2)],
+                vec![0],
+            ),
+            // The same equation twice says nothing about the second coordinate.
+            (
+                |_, s| {
+                    let radial = s.qdd[0] - s.q[0] * s.qd[1].powi(2);
+                    vec![radial, 2.0 * radial]
+                },
+                vec![1],
+            ),
+            // Velocity terms alone.
+            (
+                |_, s| {
+                    vec![
+                        s.qdd[0] - s.q[0] * s.qd[1].powi(2),
+                        s.qd[0] * s.qd[1] * 0.0 + s.q[0] - s.q[0],
+                    ]
+                },
+                vec![1],
+            ),
+        ];
+        for (residuals, expected) in cases {
+            let report = Check::new()
+                .coordinate("r", 0.5..2.0)
+                .run::<PolarParticle, 2>(residuals)
+                .unwrap();
+            assert_eq!(report.uninformative, expected, "{report}");
+        }
+        // Both equations of motion, in any combination, pass.
+        let report = Check::new()
+            .coordinate("r", 0.5..2.0)
+            .run::<PolarParticle, 2>(|_, s| {
+                let radial = s.qdd[0] - s.q[0] * s.qd[1].powi(2);
+                let angular = s.q[0] * s.qdd[1] + 2.0 * s.qd[0] * s.qd[1];
+                vec![radial + angular, radial - angular]
+            })
+            .unwrap();
+        assert!(report.uninformative.is_empty());
+        report.assert_below(1e-12).unwrap();
     }
 }

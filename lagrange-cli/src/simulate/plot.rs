@@ -15,10 +15,6 @@ use super::Failure;
 /// Size of the image in pixels.
 const SIZE: (u32, u32) = (1000, 800);
 
-/// Below this `|I(t0)|`, an invariant's drift is plotted as absolute, not relative (as in
-/// the runtime's drift table).
-const RELATIVE_FLOOR: f64 = 1e-12;
-
 /// Plots `trajectory` to the SVG file at `path` under `title`.
 pub fn write<const N: usize>(
     trajectory: &Trajectory<N>,
@@ -100,10 +96,10 @@ where
 }
 
 /// `|I(t) − I(t0)| / |I(t0)|` at every point, or the absolute drift (and `true`) when
-/// `I(t0)` is (nearly) zero.
+/// `I(t0)` is (nearly) zero ([`Invariant::is_relative`]).
 fn relative_drift(invariant: &Invariant) -> (Vec<f64>, bool) {
     let initial = invariant.initial().unwrap_or(0.0);
-    let absolute = initial.abs() <= RELATIVE_FLOOR;
+    let absolute = !invariant.is_relative();
     let scale = if absolute { 1.0 } else { initial.abs() };
     let drift = invariant
         .values

@@ -73,15 +73,15 @@ struct Trial<const N: usize> {
     correction: State<N>,
 }
 
-/// Integrates adaptively to `t_end`. Returns the accepted and rejected step counts.
+/// Integrates adaptively to `t_end`, counting rejected steps in `rhs`.
 pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
     rhs: &mut Rhs<'_, S>,
     settings: &Settings,
     t0: f64,
     y0: State<N>,
     t_end: f64,
-    mut on_step: impl FnMut(&Step<N>),
-) -> Result<(usize, usize), Error> {
+    mut on_step: impl FnMut(&Step<N>) -> Result<(), Error>,
+) -> Result<(), Error> {
     let (mut t, mut y) = (t0, y0);
     let mut f = rhs.eval(t, &y)?;
     let mut h = match settings.h0 {
@@ -89,11 +89,11 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
         None => initial_step(rhs, settings, t, &y, &f)?,
     }
     .min(settings.h_max);
-    let (mut accepted, mut rejected) = (0, 0);
+    let mut accepted = 0;
     let mut err_old: f64 = 1e-4;
     let mut last_rejected = false;
     while t < t_end {
-        if accepted + rejected >= settings.max_steps {
+        if accepted + rhs.stats.rejected >= settings.max_steps {
             return Err(Error::MaxStepsExceeded {
                 t,
                 steps: settings.max_steps,
@@ -120,7 +120,7 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
                 (t, y, f),
                 (t_new, y_end, f_end),
                 trial.correction,
-            ));
+            ))?;
             let mut factor =
                 (SAFETY * err.powf(-ALPHA) * err_old.powf(BETA)).clamp(FAC_MIN, FAC_MAX);
             if last_rejected {
@@ -132,12 +132,12 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
             h = (h * factor).min(settings.h_max);
         } else {
             // Also taken when `err` is NaN: `max` then picks the strongest reduction.
-            rejected += 1;
+            rhs.stats.rejected += 1;
             last_rejected = true;
             h *= (SAFETY * err.powf(-ALPHA)).max(FAC_MIN);
         }
     }
-    Ok((accepted, rejected))
+    Ok(())
 }
 
 /// The stages of a step of size `h` from `(t, y)` with first stage `k1 = f(t, y)`.

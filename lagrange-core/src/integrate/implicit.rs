@@ -87,7 +87,7 @@ fn drive<S: LagrangianSystem<N>, const N: usize>(
     method: &str,
     steps: &FixedSteps,
     y0: State<N>,
-    mut on_step: impl FnMut(&Step<N>),
+    mut on_step: impl FnMut(&Step<N>) -> Result<(), Error>,
     mut advance: impl FnMut(
         &S,
         f64,
@@ -95,7 +95,7 @@ fn drive<S: LagrangianSystem<N>, const N: usize>(
         &State<N>,
         &SVector<f64, N>,
     ) -> Result<(SVector<f64, N>, SVector<f64, N>), Error>,
-) -> Result<(usize, usize), Error> {
+) -> Result<(), Error> {
     let system = rhs.system;
     if !system.info().constraints.is_empty() {
         return Err(Error::InvalidInput(format!(
@@ -115,10 +115,10 @@ fn drive<S: LagrangianSystem<N>, const N: usize>(
         let (q1, p1) = advance(system, t, t_next, &y, &p)?;
         let y1 = State::new(q1, system.velocities(t_next, &q1, &p1)?);
         let f1 = rhs.eval(t_next, &y1)?;
-        on_step(&Step::new((t, y, f), (t_next, y1, f1), zero));
+        on_step(&Step::new((t, y, f), (t_next, y1, f1), zero))?;
         (y, p, f) = (y1, p1, f1);
     }
-    Ok((steps.count, 0))
+    Ok(())
 }
 
 /// Gauss–Legendre with `stages` stages on the grid `steps`.
@@ -127,8 +127,8 @@ pub(super) fn gauss<S: LagrangianSystem<N>, const N: usize>(
     stages: usize,
     steps: &FixedSteps,
     y0: State<N>,
-    on_step: impl FnMut(&Step<N>),
-) -> Result<(usize, usize), Error> {
+    on_step: impl FnMut(&Step<N>) -> Result<(), Error>,
+) -> Result<(), Error> {
     let tableau = gauss_legendre(stages)?;
     let s = stages;
     drive(
@@ -204,8 +204,8 @@ pub(super) fn variational<S: LagrangianSystem<N>, const N: usize>(
     rhs: &mut Rhs<'_, S>,
     steps: &FixedSteps,
     y0: State<N>,
-    on_step: impl FnMut(&Step<N>),
-) -> Result<(usize, usize), Error> {
+    on_step: impl FnMut(&Step<N>) -> Result<(), Error>,
+) -> Result<(), Error> {
     drive(
         rhs,
         "variational",

@@ -7,7 +7,6 @@ use crate::error::Error;
 use crate::system::LagrangianSystem;
 
 /// Integrates with steps of `dt`, the last one shortened to end exactly at `t_end`.
-/// Returns the accepted and rejected step counts.
 pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
     rhs: &mut Rhs<'_, S>,
     dt: f64,
@@ -15,8 +14,8 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
     y0: State<N>,
     t_end: f64,
     max_steps: usize,
-    mut on_step: impl FnMut(&Step<N>),
-) -> Result<(usize, usize), Error> {
+    mut on_step: impl FnMut(&Step<N>) -> Result<(), Error>,
+) -> Result<(), Error> {
     let steps = fixed_steps(t0, t_end, dt, max_steps)?;
     let no_correction = State::new(SVector::zeros(), SVector::zeros());
     let mut y = y0;
@@ -36,9 +35,9 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
             (t, y, f),
             (t_next, y_next, f_next),
             no_correction,
-        ));
+        ))?;
         y = y_next;
         f = f_next;
     }
-    Ok((steps.count, 0))
+    Ok(())
 }
