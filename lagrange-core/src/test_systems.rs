@@ -287,26 +287,19 @@ pub struct RadialFall {
 }
 
 impl LagrangianSystem<1> for RadialFall {
-    fn coordinate_names(&self) -> [&str; 1] {
-        ["r"]
-    }
-    fn parameter_names(&self) -> Vec<&str> {
-        vec!["m", "mu"]
-    }
-    fn cyclic(&self) -> &[usize] {
-        &[]
-    }
-    fn conserved(&self) -> Conserved {
-        Conserved::Energy
-    }
-    fn conservative(&self) -> bool {
-        true
-    }
-    fn equations_text(&self) -> &str {
-        "m*ddot(r) + mu*m/r^2 = 0"
-    }
-    fn equations_latex(&self) -> &str {
-        r"m \ddot r + \mu m / r^2 &= 0"
+    fn info(&self) -> &ModelInfo {
+        const INFO: ModelInfo = ModelInfo {
+            name: Cow::Borrowed("RadialFall"),
+            coordinates: Cow::Borrowed(&[Cow::Borrowed("r")]),
+            parameters: Cow::Borrowed(&[Cow::Borrowed("m"), Cow::Borrowed("mu")]),
+            cyclic: Cow::Borrowed(&[]),
+            conserved: Conserved::Energy,
+            forced_or_dissipative: false,
+            equations_text: Cow::Borrowed("m*ddot(r) + mu*m/r^2 = 0"),
+            equations_latex: Cow::Borrowed(r"m \ddot{r} + \frac{\mu m}{r^{2}} &= 0"),
+            constraints: Cow::Borrowed(&[]),
+        };
+        &INFO
     }
 
     fn parameter_values(&self) -> Vec<f64> {
