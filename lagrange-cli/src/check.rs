@@ -30,7 +30,7 @@ use super::interpreted::{self, Interpreted, WithSystem};
 
 /// Arguments of `lagrange check`.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The model file (TOML).
     model: PathBuf,
     /// The reference equations (TOML with `source`, `[equations]`, optional `[ranges]`).
@@ -67,7 +67,7 @@ struct Equation {
 }
 
 /// Runs `lagrange check`.
-pub fn run(args: &Args) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
     let mut values = file.parameter_values()?;
     let reference = Reference::load(&args.reference)?;

@@ -14,7 +14,7 @@ use super::file::ModelFile;
 
 /// Arguments of `lagrange derive`.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The model file (TOML).
     model: PathBuf,
     /// How to print the derivation.
@@ -34,7 +34,7 @@ enum Format {
 }
 
 /// Runs `lagrange derive`.
-pub fn run(args: &Args) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
     let values = file.parameter_values()?;
     // JSON has no NaN or infinity: refuse before the engine runs.

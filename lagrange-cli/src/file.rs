@@ -58,7 +58,7 @@ struct Initial {
 /// Defaults of `lagrange simulate`, each overridable on the command line.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Simulation {
+pub(crate) struct Simulation {
     /// Start time (default 0).
     pub t_start: Option<f64>,
     /// End time.
@@ -73,7 +73,7 @@ pub struct Simulation {
 
 /// A loaded model file.
 #[derive(Debug, Clone)]
-pub struct ModelFile {
+pub(crate) struct ModelFile {
     /// Where it was read from.
     pub path: PathBuf,
     /// Its text, for locating errors.
@@ -89,7 +89,7 @@ pub struct ModelFile {
 
 impl ModelFile {
     /// Reads and parses the file; syntax and type errors carry the file, line and column.
-    pub fn load(path: &Path) -> Result<ModelFile, Failure> {
+    pub(crate) fn load(path: &Path) -> Result<ModelFile, Failure> {
         let text = std::fs::read_to_string(path).map_err(|e| {
             let path = escape_text(&path.display().to_string());
             Failure(format!("cannot read `{path}`: {e}"))
@@ -133,7 +133,7 @@ impl ModelFile {
     /// Symbolica's notice banner would go to standard output, where it would corrupt
     /// `--format json` and CSV: the command hides it and says on standard error instead
     /// that the engine ran (see the README on symbolica's licensing).
-    pub fn derive(&self) -> Result<Derived, Failure> {
+    pub(crate) fn derive(&self) -> Result<Derived, Failure> {
         // Errors found without the engine come first, and without the note; a cached
         // entry is used only for a model that passes today's checks.
         self.model
@@ -161,7 +161,7 @@ impl ModelFile {
 
     /// Every model error as one message, one line each: `file:line:column: key = "…":
     /// message`, with user text escaped and shortened.
-    pub fn model_errors(&self, errors: &[ModelError]) -> Failure {
+    pub(crate) fn model_errors(&self, errors: &[ModelError]) -> Failure {
         let lines: Vec<String> = errors
             .iter()
             .map(|e| {
@@ -214,7 +214,7 @@ impl ModelFile {
     }
 
     /// The parameter values in the model's parameter order; every parameter needs one.
-    pub fn parameter_values(&self) -> Result<Vec<f64>, Failure> {
+    pub(crate) fn parameter_values(&self) -> Result<Vec<f64>, Failure> {
         self.unknown_names("values", self.values.keys(), &self.model.parameters)?;
         self.model
             .parameters
@@ -231,7 +231,7 @@ impl ModelFile {
     }
 
     /// The initial coordinates and velocities in coordinate order.
-    pub fn initial_state(&self) -> Result<(Vec<f64>, Vec<f64>), Failure> {
+    pub(crate) fn initial_state(&self) -> Result<(Vec<f64>, Vec<f64>), Failure> {
         let initial = self.initial.as_ref().ok_or_else(|| {
             Failure(format!(
                 "{}: no [initial] table: give `q = {{ … }}` for every coordinate",

@@ -20,7 +20,7 @@ use super::file::ModelFile;
 
 /// Arguments of `lagrange generate`.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The model file (TOML).
     model: PathBuf,
     /// The directory to write into: new or empty, unless `--force`. Everything is written
@@ -98,7 +98,7 @@ const DEFAULT_STEP: f64 = 1e-3;
 const DEFAULT_END: f64 = 10.0;
 
 /// Runs `lagrange generate`.
-pub fn run(args: &Args) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
     let derived = file.derive()?;
     let eq = &derived.full;

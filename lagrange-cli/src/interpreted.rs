@@ -27,13 +27,13 @@ struct Model {
 
 /// A model's equations with parameter values, evaluated by interpreting the IR.
 #[derive(Clone)]
-pub struct Interpreted<const N: usize, const K: usize> {
+pub(crate) struct Interpreted<const N: usize, const K: usize> {
     model: Arc<Model>,
     values: Vec<f64>,
 }
 
 /// Work to do with a model's system once its sizes are known.
-pub trait WithSystem {
+pub(crate) trait WithSystem {
     /// The work's result.
     type Output;
     /// Does the work.
@@ -43,7 +43,7 @@ pub trait WithSystem {
 /// Builds the model's system with parameter `values` (in the model's order) and hands it
 /// to `work`. Errors for a wrong number of values, and for sizes beyond those compiled in
 /// (up to 8 coordinates and 3 constraints).
-pub fn with_system<W: WithSystem>(
+pub(crate) fn with_system<W: WithSystem>(
     equations: &Equations,
     values: &[f64],
     work: W,
@@ -138,7 +138,7 @@ fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
 
 impl<const N: usize, const K: usize> Interpreted<N, K> {
     /// The derived equations.
-    pub fn equations(&self) -> &Equations {
+    pub(crate) fn equations(&self) -> &Equations {
         &self.model.equations
     }
 

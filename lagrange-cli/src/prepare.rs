@@ -19,7 +19,7 @@ use super::Failure;
 
 /// Arguments of `lagrange prepare`.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The crate's manifest.
     #[arg(long, default_value = "Cargo.toml")]
     manifest_path: PathBuf,
@@ -33,7 +33,7 @@ pub struct Args {
 }
 
 /// Runs `lagrange prepare`.
-pub fn run(args: &Args) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let manifest = args.manifest_path.canonicalize().map_err(|e| {
         Failure(format!(
             "cannot find the manifest `{}`: {e}",

@@ -27,7 +27,7 @@ const DRIFT_WARNING: f64 = 1e-3;
 
 /// Arguments of `lagrange simulate`. Each setting overrides the file's `[simulation]` table.
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The model file (TOML).
     model: PathBuf,
     /// Start time [default: 0].
@@ -178,7 +178,7 @@ impl Settings {
 }
 
 /// Runs `lagrange simulate`.
-pub fn run(args: &Args) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
     let settings = Settings::resolve(args, &file)?;
     for path in [&args.out, &args.plot].into_iter().flatten() {

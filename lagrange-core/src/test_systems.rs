@@ -14,7 +14,7 @@ fn params<const K: usize>(values: &[f64]) -> Result<[f64; K], Error> {
 }
 
 /// `L = ½ m ẋ² − ½ k x²`.
-pub struct Oscillator {
+pub(crate) struct Oscillator {
     pub m: f64,
     pub k: f64,
 }
@@ -79,7 +79,7 @@ impl FromParameterValues<1> for Oscillator {
 }
 
 /// `L = ½ m l² θ̇² + m g l cos θ`.
-pub struct Pendulum {
+pub(crate) struct Pendulum {
     pub m: f64,
     pub l: f64,
     pub g: f64,
@@ -149,7 +149,7 @@ impl FromParameterValues<1> for Pendulum {
 }
 
 /// A free particle in polar coordinates: `L = ½ m (ṙ² + r² φ̇²)`, `φ` cyclic.
-pub struct PolarParticle {
+pub(crate) struct PolarParticle {
     pub m: f64,
 }
 
@@ -218,7 +218,7 @@ impl FromParameterValues<2> for PolarParticle {
 }
 
 /// `q̈ = q²` (`L = ½ q̇² + q³/3`): from `q = 1`, `q̇ = 0` it blows up at a finite time.
-pub struct BlowUp;
+pub(crate) struct BlowUp;
 
 impl LagrangianSystem<1> for BlowUp {
     fn info(&self) -> &ModelInfo {
@@ -281,7 +281,7 @@ impl FromParameterValues<1> for BlowUp {
 
 /// Radial fall in a central field, `L = ½ m ṙ² + μ m / r`: from rest at `r₀` it reaches
 /// `r = 0` at the free-fall time `(π/2) √(r₀³ / (2μ))`, where `q̈ = −μ/r²` is singular.
-pub struct RadialFall {
+pub(crate) struct RadialFall {
     pub m: f64,
     pub mu: f64,
 }
@@ -346,6 +346,9 @@ impl FromParameterValues<1> for RadialFall {
 }
 
 /// `(q, q̇)` from arrays.
-pub fn state<const N: usize>(q: [f64; N], qd: [f64; N]) -> (SVector<f64, N>, SVector<f64, N>) {
+pub(crate) fn state<const N: usize>(
+    q: [f64; N],
+    qd: [f64; N],
+) -> (SVector<f64, N>, SVector<f64, N>) {
     (SVector::from(q), SVector::from(qd))
 }

@@ -10,7 +10,7 @@ use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Ident, LitStr, Type};
 
 /// The model and where each of its items is written.
-pub struct Parsed {
+pub(crate) struct Parsed {
     /// Problems found while reading (the model is then partial, but still worth checking).
     pub errors: Option<syn::Error>,
     /// The model read from the attributes and fields.
@@ -23,7 +23,7 @@ pub struct Parsed {
 
 impl Parsed {
     /// The span to report an error about `item` at.
-    pub fn span(&self, item: Item) -> Span {
+    pub(crate) fn span(&self, item: Item) -> Span {
         self.spans
             .get(&item)
             .or_else(|| self.spans.get(&Item::Model))
@@ -33,7 +33,7 @@ impl Parsed {
 }
 
 /// Reads the derive input; every problem found is collected in [`Parsed::errors`].
-pub fn parse(input: &DeriveInput) -> Parsed {
+pub(crate) fn parse(input: &DeriveInput) -> Parsed {
     let mut errors: Vec<syn::Error> = Vec::new();
     let mut model = Model {
         name: input.ident.to_string(),
@@ -220,7 +220,7 @@ fn skip_value(input: syn::parse::ParseStream<'_>) -> syn::Result<()> {
 }
 
 /// All errors as one (syn reports each at its own span), or `None`.
-pub fn combine(errors: impl IntoIterator<Item = syn::Error>) -> Option<syn::Error> {
+pub(crate) fn combine(errors: impl IntoIterator<Item = syn::Error>) -> Option<syn::Error> {
     errors.into_iter().reduce(|mut all, e| {
         all.combine(e);
         all

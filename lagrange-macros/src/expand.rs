@@ -15,7 +15,7 @@ use lagrange_symbolic::model::Model;
 
 /// Expands `#[derive(Lagrangian)]`. When the model has errors, they come with a stub of
 /// the impls, so that uses of the type do not add a second wave of errors.
-pub fn derive(input: &DeriveInput) -> TokenStream {
+pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let parsed = attr::parse(input);
     derive_checked(input, &parsed).unwrap_or_else(|error| {
         let error = error.into_compile_error();

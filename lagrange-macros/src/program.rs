@@ -14,7 +14,10 @@ use quote::{format_ident, quote};
 
 /// A block evaluating `program` to `[f64; outputs]`; `input` gives the tokens that read
 /// input slot `i`.
-pub fn block(program: &Program, input: &dyn Fn(usize) -> TokenStream) -> syn::Result<TokenStream> {
+pub(crate) fn block(
+    program: &Program,
+    input: &dyn Fn(usize) -> TokenStream,
+) -> syn::Result<TokenStream> {
     let mut tokens = Tokens {
         input,
         statements: Vec::with_capacity(program.instructions.len()),

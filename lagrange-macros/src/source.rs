@@ -15,7 +15,7 @@ use quote::quote;
 /// The model's derivation, and tokens that make cargo re-expand when what it was taken
 /// from changes (the environment switches of [`store::EXPANSION_ENV`], and in an offline
 /// build the entry).
-pub fn derive(model: &Model) -> Result<(Derived, TokenStream), Vec<ModelError>> {
+pub(crate) fn derive(model: &Model) -> Result<(Derived, TokenStream), Vec<ModelError>> {
     let crate_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let offline_dir = store::offline_dir(&crate_dir);
     let variables = store::EXPANSION_ENV;

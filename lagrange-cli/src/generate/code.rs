@@ -10,7 +10,7 @@ use serde::Serialize;
 
 /// The language the statements are written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lang {
+pub(super) enum Lang {
     /// Rust: `f64` methods (`x.sin()`, `x.powi(n)`).
     Rust,
     /// C99: `<math.h>` functions and the generated `lagrange_powi`.
@@ -19,7 +19,7 @@ pub enum Lang {
 
 /// One assignment `dst = value` of a program.
 #[derive(Debug, Clone, Serialize)]
-pub struct Statement {
+pub(super) struct Statement {
     /// The variable written: `tmpK` (temporary `K`) or `outK` (output `K`).
     pub dst: String,
     /// The expression, over `t`, `q[i]`, `qd[i]`, `p[i]`, constants and earlier variables.
@@ -30,7 +30,7 @@ pub struct Statement {
 
 /// A program as statements and the expression of each output.
 #[derive(Debug, Clone, Serialize)]
-pub struct Rendered {
+pub(super) struct Rendered {
     /// The assignments, in order.
     pub statements: Vec<Statement>,
     /// Per output: the variable holding it, or `0.0` if the program never writes it.
@@ -38,7 +38,7 @@ pub struct Rendered {
 }
 
 /// Writes `program` (reading the input layout `inputs`) as statements in `lang`.
-pub fn render(program: &Program, inputs: Inputs, lang: Lang) -> Result<Rendered, String> {
+pub(super) fn render(program: &Program, inputs: Inputs, lang: Lang) -> Result<Rendered, String> {
     program
         .validate(inputs.len(), program.outputs)
         .map_err(|e| format!("internal error: {e}"))?;
@@ -144,7 +144,7 @@ fn c_function(f: Intrinsic) -> &'static str {
 
 /// A finite `f64` as a literal of `lang` that reads back bit for bit: Rust `1.5_f64`,
 /// C `1.5` (both from the shortest round-trip decimal, e.g. `1e-20`).
-pub fn float_literal(value: f64, lang: Lang) -> String {
+pub(super) fn float_literal(value: f64, lang: Lang) -> String {
     let digits = format!("{value:?}");
     match lang {
         Lang::Rust => format!("{digits}_f64"),

@@ -16,7 +16,7 @@ use super::Failure;
 const SIZE: (u32, u32) = (1000, 800);
 
 /// Plots `trajectory` to the SVG file at `path` under `title`.
-pub fn write<const N: usize>(
+pub(super) fn write<const N: usize>(
     trajectory: &Trajectory<N>,
     path: &Path,
     title: &str,

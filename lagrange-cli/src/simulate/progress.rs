@@ -13,7 +13,7 @@ const DELAY: Duration = Duration::from_secs(1);
 const TICKS: u64 = 1000;
 
 /// The progress of one run from `t0` to `t_end`.
-pub struct Progress {
+pub(super) struct Progress {
     /// When the run started; `None` when stderr is not a terminal (no bar ever).
     start: Option<Instant>,
     t0: f64,
@@ -25,7 +25,7 @@ pub struct Progress {
 
 impl Progress {
     /// Starts timing a run.
-    pub fn new(t0: f64, t_end: f64) -> Self {
+    pub(super) fn new(t0: f64, t_end: f64) -> Self {
         Progress {
             start: std::io::stderr().is_terminal().then(Instant::now),
             t0,
@@ -36,7 +36,7 @@ impl Progress {
     }
 
     /// The run has reached `t`.
-    pub fn update(&mut self, t: f64) {
+    pub(super) fn update(&mut self, t: f64) {
         let Some(start) = self.start else {
             return;
         };
@@ -59,7 +59,7 @@ impl Progress {
     }
 
     /// Removes the bar, if it was shown.
-    pub fn finish(&self) {
+    pub(super) fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }

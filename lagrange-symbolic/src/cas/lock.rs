@@ -21,7 +21,7 @@ static IN_PROCESS: Mutex<()> = Mutex::new(());
 /// Runs `work` on a fresh thread while holding the per-user symbolica lock.
 ///
 /// Returns `Err` with a message when the lock cannot be taken or the work panicked.
-pub fn exclusive<R: Send + 'static>(
+pub(super) fn exclusive<R: Send + 'static>(
     work: impl FnOnce() -> R + Send + 'static,
 ) -> Result<R, String> {
     let _guard = IN_PROCESS

@@ -13,7 +13,7 @@ use crate::ir::{Instr, Intrinsic, Program, Slot};
 const HORNER_ITERATIONS: usize = 1;
 
 /// Compiles `outputs` into one program over `inputs`.
-pub fn compile(outputs: &[Sym], inputs: &[Var]) -> Result<Program, String> {
+pub(super) fn compile(outputs: &[Sym], inputs: &[Var]) -> Result<Program, String> {
     // `pi`, and `𝑒` (symbolica's `exp(1)`) when an output has it, are passed as extra
     // parameters, then turned into constants. (Programs without `𝑒` stay as they were
     // before it was supported, so stored derivations remain current.)

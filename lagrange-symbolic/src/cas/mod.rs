@@ -36,7 +36,7 @@ pub enum Var {
 
 /// Names of coordinates and parameters, to translate [`Expr`] leaves to [`Var`]s and back.
 #[derive(Debug, Clone)]
-pub struct Names {
+pub(crate) struct Names {
     /// Coordinate names, in order.
     pub coordinates: Vec<String>,
     /// Parameter names, in order.
@@ -46,7 +46,7 @@ pub struct Names {
 }
 
 /// Runs `work` with exclusive use of symbolica; see the module documentation.
-pub fn session<R: Send + 'static>(
+pub(crate) fn session<R: Send + 'static>(
     names: Names,
     work: impl FnOnce(&Session) -> Result<R, String> + Send + 'static,
 ) -> Result<R, String> {
@@ -95,7 +95,7 @@ fn register_symbols() {
 }
 
 /// The context of one symbolic computation.
-pub struct Session {
+pub(crate) struct Session {
     names: Names,
 }
 
@@ -131,17 +131,17 @@ fn var_of(symbol: Symbol) -> Option<Var> {
 
 impl Session {
     /// The symbolic value of a variable.
-    pub fn var(&self, var: Var) -> Sym {
+    pub(crate) fn var(&self, var: Var) -> Sym {
         Sym(Atom::var(symbol_of(var)))
     }
 
     /// The number ½.
-    pub fn half(&self) -> Sym {
+    pub(crate) fn half(&self) -> Sym {
         Sym(Atom::num(1) / Atom::num(2))
     }
 
     /// An exact integer.
-    pub fn int(&self, n: i64) -> Sym {
+    pub(crate) fn int(&self, n: i64) -> Sym {
         Sym(Atom::num(n))
     }
 
@@ -150,7 +150,7 @@ impl Session {
     /// Fails when the engine's normal form of `e` holds an undefined or non-real number
     /// (`0^0`, `1/0`, `sqrt(-1)` after simplification): symbolica would carry it on as a
     /// coefficient and could drop the term it sits in when differentiating.
-    pub fn expr(&self, e: &Expr) -> Result<Sym, String> {
+    pub(crate) fn expr(&self, e: &Expr) -> Result<Sym, String> {
         Ok(Sym(self.atom(e)?))
     }
 
@@ -221,20 +221,20 @@ impl Session {
     }
 
     /// Reads an expression back as a tree of this crate, with the model's names.
-    pub fn to_expr(&self, s: &Sym) -> Result<Expr, String> {
+    pub(crate) fn to_expr(&self, s: &Sym) -> Result<Expr, String> {
         self.read(s.0.as_view())
     }
 
     /// Whether `e` is identically zero: structurally after expansion, or else numerically
     /// at several random points. The numeric test is a probabilistic identity test; it
     /// catches identities such as `sin² + cos² = 1`, which symbolica does not simplify.
-    pub fn vanishes(&self, e: &Sym) -> Result<bool, String> {
+    pub(crate) fn vanishes(&self, e: &Sym) -> Result<bool, String> {
         Ok(self.vanishing(std::slice::from_ref(e))?[0])
     }
 
     /// [`vanishes`](Self::vanishes) for several expressions, with one compiled program for
     /// all that are not structurally zero.
-    pub fn vanishing(&self, exprs: &[Sym]) -> Result<Vec<bool>, String> {
+    pub(crate) fn vanishing(&self, exprs: &[Sym]) -> Result<Vec<bool>, String> {
         let mut result: Vec<bool> = exprs.iter().map(Sym::is_zero).collect();
         let open: Vec<usize> = (0..exprs.len()).filter(|&i| !result[i]).collect();
         if open.is_empty() {
@@ -278,7 +278,7 @@ impl Session {
     }
 
     /// Builds an optimized straight-line program for `outputs` over `inputs` (in order).
-    pub fn compile(&self, outputs: &[Sym], inputs: &[Var]) -> Result<Program, String> {
+    pub(crate) fn compile(&self, outputs: &[Sym], inputs: &[Var]) -> Result<Program, String> {
         lower::compile(outputs, inputs)
     }
 }
@@ -389,7 +389,7 @@ fn has_denominator(view: AtomView<'_>) -> bool {
 /// The most terms an expansion may produce before [`Sym::printable`] and [`Sym::is_zero`]
 /// leave an expression unexpanded. Measured: `(x+1)(x+2)…(x+n)` as a potential derives in
 /// 0.1 s for n = 8 (bound 256) and 1.1 s for n = 12 (bound 4096) when expanded.
-pub const EXPANSION_TERMS: u64 = 512;
+pub(crate) const EXPANSION_TERMS: u64 = 512;
 
 /// An upper bound on the number of terms `view` expands to (and on the work of expanding
 /// its function arguments): sums add, products multiply, a positive integer power `n` of

@@ -18,7 +18,7 @@ fn num(n: i128) -> Expr {
 }
 
 /// The elementary rotation through `angle` about `axis`.
-pub fn about(axis: Axis, angle: &Expr) -> Matrix3 {
+pub(super) fn about(axis: Axis, angle: &Expr) -> Matrix3 {
     let c = Expr::Call(Func::Cos, Box::new(angle.clone()));
     let s = Expr::Call(Func::Sin, Box::new(angle.clone()));
     let ms = Expr::Neg(Box::new(s.clone()));
@@ -42,7 +42,7 @@ pub fn about(axis: Axis, angle: &Expr) -> Matrix3 {
 }
 
 /// The product `a b`, entry by entry as sums of products.
-pub fn product(a: &Matrix3, b: &Matrix3) -> Matrix3 {
+pub(super) fn product(a: &Matrix3, b: &Matrix3) -> Matrix3 {
     std::array::from_fn(|i| {
         std::array::from_fn(|j| {
             Expr::Add(
@@ -55,7 +55,7 @@ pub fn product(a: &Matrix3, b: &Matrix3) -> Matrix3 {
 }
 
 /// `R_z(φ) R_x(θ) R_z(ψ)`.
-pub fn euler_zxz(phi: &Expr, theta: &Expr, psi: &Expr) -> Matrix3 {
+pub(super) fn euler_zxz(phi: &Expr, theta: &Expr, psi: &Expr) -> Matrix3 {
     product(
         &product(&about(Axis::Z, phi), &about(Axis::X, theta)),
         &about(Axis::Z, psi),

@@ -28,7 +28,7 @@ pub(crate) struct System {
 impl System {
     /// The engine variables of the [`Inputs`](crate::equations::Inputs) layout: time,
     /// coordinates, velocities, parameters.
-    pub fn inputs(&self) -> Vec<Var> {
+    pub(crate) fn inputs(&self) -> Vec<Var> {
         std::iter::once(Var::Time)
             .chain(self.coordinates.iter().map(|(i, _)| Var::Coordinate(*i)))
             .chain(self.coordinates.iter().map(|(i, _)| Var::Velocity(*i)))
@@ -37,7 +37,7 @@ impl System {
     }
 
     /// The symbolic form of a checked model.
-    pub fn of_model(s: &Session, model: &CheckedModel) -> Result<System, String> {
+    pub(crate) fn of_model(s: &Session, model: &CheckedModel) -> Result<System, String> {
         let (lagrangian, energy, split_source) = match &model.energy {
             Energy::KineticPotential { kinetic, potential } => {
                 let t = &s.expr(kinetic)? + &kinetic::of_bodies(s, model)?;

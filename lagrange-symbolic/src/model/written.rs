@@ -90,7 +90,10 @@ mod ordered_map {
     use serde::ser::SerializeMap;
     use serde::{Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(pairs: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer>(
+        pairs: &[(String, String)],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(pairs.len()))?;
         for (k, v) in pairs {
             map.serialize_entry(k, v)?;
@@ -98,7 +101,9 @@ mod ordered_map {
         map.end()
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, String)>, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<(String, String)>, D::Error> {
         struct Pairs;
         impl<'de> Visitor<'de> for Pairs {
             type Value = Vec<(String, String)>;

@@ -14,7 +14,7 @@ use lagrange::{
     kinetic = "1/2*(m1+m2)*l1^2*dot(theta1)^2 + m2*l1*l2*cos(theta1-theta2)*dot(theta1)*dot(theta2) + 1/2*m2*l2^2*dot(theta2)^2",
     potential = "-(m1+m2)*g*l1*cos(theta1) - m2*g*l2*cos(theta2)"
 )]
-pub struct DoublePendulum {
+pub(crate) struct DoublePendulum {
     pub m1: f64,
     pub m2: f64,
     pub l1: f64,
@@ -31,7 +31,7 @@ pub struct DoublePendulum {
     dissipation = "1/2*c*(dot(x)^2 + dot(y)^2)",
     constraint = "x^2 + y^2 - l^2"
 )]
-pub struct CartesianPendulum {
+pub(crate) struct CartesianPendulum {
     pub m: f64,
     pub g: f64,
     pub l: f64,
@@ -46,13 +46,13 @@ pub struct CartesianPendulum {
     potential = "-k*m/r",
     ignore(phi)
 )]
-pub struct Orbit {
+pub(crate) struct Orbit {
     pub m: f64,
     pub k: f64,
 }
 
 /// Bit patterns of accelerations, integrals and short runs of every model.
-pub fn fingerprint() -> Vec<u64> {
+pub(crate) fn fingerprint() -> Vec<u64> {
     let mut bits = Vec::new();
     let mut push = |values: &[f64]| bits.extend(values.iter().map(|v| v.to_bits()));
 
