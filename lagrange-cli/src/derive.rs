@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use lagrange_symbolic::equations::{Conserved, Derived, Equations, Reduced};
+use lagrange_symbolic::syntax::Expr;
 use lagrange_symbolic::syntax::print;
-use lagrange_symbolic::syntax::{Expr, Rational};
 use serde::Serialize;
 
 use super::Failure;
@@ -97,11 +97,6 @@ fn json(
     serde_json::to_string_pretty(&document).map_err(|e| Failure(format!("cannot write JSON: {e}")))
 }
 
-/// Whether an entry of the mass matrix is identically zero.
-fn is_zero(e: &Expr) -> bool {
-    *e == Expr::Number(Rational::int(0)) || *e == Expr::Add(Vec::new())
-}
-
 /// The upper triangle of the (symmetric) mass matrix without its zero entries:
 /// `(i, j, Mᵢⱼ)`.
 fn mass_entries(eq: &Equations) -> impl Iterator<Item = (usize, usize, &Expr)> {
@@ -110,7 +105,7 @@ fn mass_entries(eq: &Equations) -> impl Iterator<Item = (usize, usize, &Expr)> {
         .iter()
         .enumerate()
         .flat_map(|(i, row)| row.iter().enumerate().skip(i).map(move |(j, m)| (i, j, m)))
-        .filter(|(_, _, m)| !is_zero(m))
+        .filter(|(_, _, m)| !m.is_zero())
 }
 
 /// The sentence on the conserved integral.

@@ -129,7 +129,7 @@ fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
         parameters: texts(&equations.parameters).into(),
         cyclic: equations.cyclic.clone().into(),
         conserved,
-        forced_or_dissipative: !equations.conservative,
+        forced_or_dissipative: equations.forced_or_dissipative,
         equations_text: equations.text().into(),
         equations_latex: equations.latex().into(),
         constraints: constraints.collect::<Vec<_>>().into(),

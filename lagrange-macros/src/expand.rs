@@ -339,7 +339,7 @@ fn model_info(eq: &Equations) -> TokenStream {
         Some(name) => quote!(::core::option::Option::Some(#name)),
         None => quote!(::core::option::Option::None),
     };
-    let forced_or_dissipative = !eq.conservative;
+    let forced_or_dissipative = eq.forced_or_dissipative;
     let text = eq.text();
     let latex = eq.latex();
     let constraints = eq.constraints.iter().flat_map(|c| {

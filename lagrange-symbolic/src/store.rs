@@ -29,7 +29,7 @@ use crate::model::ModelError;
 pub const ENGINE_VERSION: &str = concat!(
     "lagrange-symbolic ",
     env!("CARGO_PKG_VERSION"),
-    ", format 3"
+    ", format 4"
 );
 
 /// The offline folder, beside a crate's manifest.
@@ -449,7 +449,7 @@ mod tests {
                 coordinates: vec!["theta".into()],
                 parameters: vec!["m".into(), "a".into()],
                 from_kinetic_potential: true,
-                conservative: false,
+                forced_or_dissipative: true,
                 explicit_time: false,
                 cyclic: vec![],
                 conserved: Conserved::None,

@@ -7,11 +7,10 @@ use crate::syntax::{Expr, Rational};
 
 /// Left-hand side `Σⱼ Mᵢⱼ q̈ⱼ` of equation `i`, skipping zero entries.
 fn inertia_terms(eq: &Equations, i: usize) -> Expr {
-    let zero = Expr::Number(Rational::int(0));
     let terms: Vec<Expr> = eq.symbolic.mass_matrix[i]
         .iter()
         .zip(&eq.coordinates)
-        .filter(|(m, _)| **m != zero && **m != Expr::Add(vec![]))
+        .filter(|(m, _)| !m.is_zero())
         .map(|(m, q)| {
             let a = Expr::Acceleration(q.clone());
             match m {

@@ -88,8 +88,8 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         (Some([_, t1, t0]), true) => s.vanishes(t1)? && s.vanishes(t0)?,
         _ => false,
     };
-    let conservative = forces.iter().all(Option::is_none) && dissipation.is_none();
-    let conserved = match (conservative && !explicit_time, homogeneous_kinetic) {
+    let forced_or_dissipative = forces.iter().any(Option::is_some) || dissipation.is_some();
+    let conserved = match (!forced_or_dissipative && !explicit_time, homogeneous_kinetic) {
         (false, _) => Conserved::None,
         (true, true) => Conserved::Energy,
         (true, false) => Conserved::JacobiIntegral,
@@ -143,7 +143,7 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         coordinates: system.coordinates.iter().map(|(_, n)| n.clone()).collect(),
         parameters: system.parameters.iter().map(|(_, n)| n.clone()).collect(),
         from_kinetic_potential: kinetic_form,
-        conservative,
+        forced_or_dissipative,
         explicit_time,
         cyclic,
         conserved,

@@ -141,6 +141,13 @@ impl Expr {
         }
     }
 
+    /// Whether the tree is the number zero as the engine writes it: `0`, or an empty sum.
+    /// (A structural test: `x - x` is not recognized.)
+    pub fn is_zero(&self) -> bool {
+        matches!(self, Expr::Number(r) if r.num == 0)
+            || matches!(self, Expr::Add(terms) if terms.is_empty())
+    }
+
     /// Calls `visit` on every name, velocity and acceleration in the tree.
     pub fn for_each_leaf(&self, visit: &mut impl FnMut(&Expr)) {
         match self {
@@ -231,6 +238,15 @@ mod tests {
 
     fn name(s: &str) -> Expr {
         Expr::Name(s.into())
+    }
+
+    #[test]
+    fn zero_is_recognized_structurally() {
+        assert!(Expr::Number(Rational::int(0)).is_zero());
+        assert!(Expr::Add(Vec::new()).is_zero());
+        assert!(!Expr::Number(Rational::int(1)).is_zero());
+        let difference = Expr::Add(vec![name("x"), Expr::Neg(Box::new(name("x")))]);
+        assert!(!difference.is_zero());
     }
 
     #[test]
