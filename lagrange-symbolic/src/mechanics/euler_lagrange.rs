@@ -89,7 +89,10 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         _ => false,
     };
     let forced_or_dissipative = forces.iter().any(Option::is_some) || dissipation.is_some();
-    let conserved = match (!forced_or_dissipative && !explicit_time, homogeneous_kinetic) {
+    let conserved = match (
+        !forced_or_dissipative && !explicit_time,
+        homogeneous_kinetic,
+    ) {
         (false, _) => Conserved::None,
         (true, true) => Conserved::Energy,
         (true, false) => Conserved::JacobiIntegral,

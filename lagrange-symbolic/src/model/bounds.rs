@@ -321,17 +321,7 @@ impl Walk<'_> {
             return None;
         }
         let trigonometric = matches!(f, Func::Sin | Func::Cos | Func::Tan);
-        let value = match f {
-            Func::Sin => x.sin(),
-            Func::Cos => x.cos(),
-            Func::Tan => x.tan(),
-            Func::Exp => x.exp(),
-            Func::Log => x.ln(),
-            Func::Sqrt => x.sqrt(),
-            Func::Sinh => x.sinh(),
-            Func::Cosh => x.cosh(),
-            Func::Tanh => x.tanh(),
-        };
+        let value = f.apply(x);
         // `sin(pi)` is 1.2e-16 in floats and 0 to the engine.
         if trigonometric && value.abs() < 1e-12 * x.abs().max(1.0) {
             return Some(Value::Exact(Rational::int(0)));

@@ -92,6 +92,21 @@ impl Func {
         }
     }
 
+    /// The function's value at `x` in `f64`.
+    pub fn apply(self, x: f64) -> f64 {
+        match self {
+            Func::Sin => x.sin(),
+            Func::Cos => x.cos(),
+            Func::Tan => x.tan(),
+            Func::Exp => x.exp(),
+            Func::Log => x.ln(),
+            Func::Sqrt => x.sqrt(),
+            Func::Sinh => x.sinh(),
+            Func::Cosh => x.cosh(),
+            Func::Tanh => x.tanh(),
+        }
+    }
+
     /// The function with this name, if any.
     pub fn from_name(name: &str) -> Option<Func> {
         Func::ALL.into_iter().find(|f| f.name() == name)
@@ -216,17 +231,7 @@ impl Expr {
             },
             Expr::Call(f, a) => {
                 let x = eval(a)?;
-                match f {
-                    Func::Sin => x.sin(),
-                    Func::Cos => x.cos(),
-                    Func::Tan => x.tan(),
-                    Func::Exp => x.exp(),
-                    Func::Log => x.ln(),
-                    Func::Sqrt => x.sqrt(),
-                    Func::Sinh => x.sinh(),
-                    Func::Cosh => x.cosh(),
-                    Func::Tanh => x.tanh(),
-                }
+                f.apply(x)
             }
         })
     }
