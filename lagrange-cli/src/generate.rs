@@ -8,6 +8,8 @@
 //! `templates/README.md` describes the context the templates receive.
 
 mod code;
+mod escape;
+mod output;
 
 use std::path::{Path, PathBuf};
 
@@ -71,10 +73,6 @@ macro_rules! template {
     };
 }
 
-/// The file that makes a generated folder usable (the crate's manifest, the C header):
-/// written last, so that an interrupted run never leaves a folder that looks complete.
-const MANIFESTS: &[&str] = &["Cargo.toml", "model.h"];
-
 /// The templates of the Rust target.
 const RUST: &[Template] = &[
     template!("rust/Cargo.toml.tera" => "Cargo.toml"),
@@ -123,7 +121,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         Target::C => C,
     };
     let rendered = render(templates, args.templates.as_deref(), &context)?;
-    check_destination(&args.out, args.force)?;
+    output::check_destination(&args.out, args.force)?;
     // Unformattable Rust is written as rendered, for the template's author to inspect.
     let mut invalid = None;
     let files: Vec<(&str, String)> = rendered
@@ -136,7 +134,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
             }
         })
         .collect();
-    write_all(&args.out, &files)?;
+    output::write_all(&args.out, &files)?;
     if let Some((output, e)) = invalid {
         let template = templates
             .iter()
@@ -157,111 +155,6 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Refuses an output directory that exists and is not an empty directory, unless `force`.
-fn check_destination(out: &Path, force: bool) -> Result<(), Failure> {
-    let fail = |why: String| Failure(format!("cannot generate into `{}`: {why}", out.display()));
-    match std::fs::symlink_metadata(out) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        // E.g. a file on the way: the folder cannot be created.
-        Err(e) => Err(fail(format!("cannot create it: {e}"))),
-        Ok(meta) if meta.is_file() => Err(fail("it is a file".into())),
-        Ok(_) if force => Ok(()),
-        Ok(_) => {
-            let mut entries = std::fs::read_dir(out).map_err(|e| fail(e.to_string()))?;
-            match entries.next() {
-                None => Ok(()),
-                Some(_) => Err(fail(
-                    "it is not empty; pass --force to replace the generated files in it".into(),
-                )),
-            }
-        }
-    }
-}
-
-/// Writes `files` (paths under `out`) into a fresh temporary folder beside `out`, then
-/// renames it to `out` if that does not exist, or moves each file in, manifests last.
-/// No write follows a symbolic link: the temporary folder is new, and a move replaces a
-/// link at its destination instead of writing through it (a linked folder on the way is
-/// an error).
-fn write_all(out: &Path, files: &[(&str, String)]) -> Result<(), Failure> {
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let stem = out
-        .file_name()
-        .map_or("out".into(), |n| n.to_string_lossy());
-    let staging = parent.join(format!(".{stem}.lagrange-generate-{}", std::process::id()));
-    let result = stage(&staging, files).and_then(|()| move_into(&staging, out, files));
-    if staging.exists() {
-        let _ = std::fs::remove_dir_all(&staging);
-    }
-    result
-}
-
-/// Creates `staging` (which must not exist) and writes every file into it.
-fn stage(staging: &Path, files: &[(&str, String)]) -> Result<(), Failure> {
-    let io =
-        |path: &Path, e: std::io::Error| Failure(format!("cannot write `{}`: {e}", path.display()));
-    std::fs::create_dir(staging).map_err(|e| io(staging, e))?;
-    for (output, text) in files {
-        let path = staging.join(output);
-        if let Some(folder) = path.parent() {
-            std::fs::create_dir_all(folder).map_err(|e| io(folder, e))?;
-        }
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-            .map_err(|e| io(&path, e))?;
-        std::io::Write::write_all(&mut file, text.as_bytes()).map_err(|e| io(&path, e))?;
-    }
-    Ok(())
-}
-
-/// Moves the staged files into `out`: the whole folder when `out` does not exist, else
-/// file by file with the manifests last.
-fn move_into(staging: &Path, out: &Path, files: &[(&str, String)]) -> Result<(), Failure> {
-    let io =
-        |path: &Path, e: std::io::Error| Failure(format!("cannot write `{}`: {e}", path.display()));
-    if std::fs::symlink_metadata(out).is_err() {
-        return std::fs::rename(staging, out).map_err(|e| io(out, e));
-    }
-    let mut order: Vec<&str> = files.iter().map(|(output, _)| *output).collect();
-    order.sort_by_key(|output| MANIFESTS.contains(output));
-    for output in order {
-        let destination = out.join(output);
-        // Every folder between `out` and the file must be a real folder, not a link.
-        let mut folder = out.to_path_buf();
-        for part in Path::new(output)
-            .parent()
-            .into_iter()
-            .flat_map(Path::components)
-        {
-            folder.push(part);
-            match std::fs::symlink_metadata(&folder) {
-                Ok(meta) if meta.file_type().is_symlink() || !meta.is_dir() => {
-                    return Err(Failure(format!(
-                        "cannot write `{}`: `{}` is not a folder (a symbolic link or a file); remove it first",
-                        destination.display(),
-                        folder.display()
-                    )));
-                }
-                Ok(_) => {}
-                Err(_) => std::fs::create_dir(&folder).map_err(|e| io(&folder, e))?,
-            }
-        }
-        if std::fs::symlink_metadata(&destination).is_ok_and(|m| m.is_dir()) {
-            return Err(io(
-                &destination,
-                std::io::Error::other("a folder of that name is in the way"),
-            ));
-        }
-        std::fs::rename(staging.join(output), &destination).map_err(|e| io(&destination, e))?;
-    }
-    Ok(())
-}
-
 /// Renders every template (from `dir` if given, else the built-in text). Returns each
 /// output path with its text.
 fn render(
@@ -271,11 +164,7 @@ fn render(
 ) -> Result<Vec<(&'static str, String)>, Failure> {
     let mut tera = tera::Tera::default();
     tera.autoescape_on(Vec::new());
-    tera.register_filter("rust_str", rust_str);
-    tera.register_filter("c_str", c_str);
-    tera.register_filter("toml_str", toml_str);
-    tera.register_filter("comment", comment);
-    tera.register_filter("markdown", markdown);
+    escape::register(&mut tera);
     for template in templates {
         let text = match dir {
             Some(dir) => {
@@ -325,98 +214,6 @@ fn format(output: &str, text: &str) -> Result<String, String> {
     } else {
         Ok(text.to_string())
     }
-}
-
-/// `{{ s | rust_str }}`: a Rust string literal.
-fn rust_str(
-    value: &tera::Value,
-    _: &std::collections::HashMap<String, tera::Value>,
-) -> tera::Result<tera::Value> {
-    let s = tera::from_value::<String>(value.clone())?;
-    Ok(tera::Value::String(format!("{s:?}")))
-}
-
-/// `{{ s | c_str }}`: a C string literal (non-ASCII bytes and controls as octal escapes,
-/// `?` escaped against trigraphs).
-fn c_str(
-    value: &tera::Value,
-    _: &std::collections::HashMap<String, tera::Value>,
-) -> tera::Result<tera::Value> {
-    let s = tera::from_value::<String>(value.clone())?;
-    let mut out = String::from("\"");
-    for byte in s.bytes() {
-        match byte {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'?' => out.push_str("\\?"),
-            b'\n' => out.push_str("\\n"),
-            b' '..=b'~' => out.push(char::from(byte)),
-            _ => out.push_str(&format!("\\{byte:03o}")),
-        }
-    }
-    out.push('"');
-    Ok(tera::Value::String(out))
-}
-
-/// `{{ s | toml_str }}`: a TOML basic string (quotes, backslashes and control characters
-/// escaped).
-fn toml_str(
-    value: &tera::Value,
-    _: &std::collections::HashMap<String, tera::Value>,
-) -> tera::Result<tera::Value> {
-    let s = tera::from_value::<String>(value.clone())?;
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    Ok(tera::Value::String(out))
-}
-
-/// `{{ s | comment }}`: text that stays inside a one-line comment of any target (`//`,
-/// `#`, `/* … */`): control characters, line breaks included, become `\u{…}` escapes and
-/// `*/` becomes `*\/`.
-fn comment(
-    value: &tera::Value,
-    _: &std::collections::HashMap<String, tera::Value>,
-) -> tera::Result<tera::Value> {
-    let s = tera::from_value::<String>(value.clone())?;
-    Ok(tera::Value::String(visible(&s).replace("*/", "*\\/")))
-}
-
-/// `{{ s | markdown }}`: inline Markdown text that reads as written: ASCII punctuation
-/// backslash-escaped (CommonMark), control characters as `\u{…}` escapes.
-fn markdown(
-    value: &tera::Value,
-    _: &std::collections::HashMap<String, tera::Value>,
-) -> tera::Result<tera::Value> {
-    let s = tera::from_value::<String>(value.clone())?;
-    let mut out = String::new();
-    for c in visible(&s).chars() {
-        if c.is_ascii_punctuation() {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    Ok(tera::Value::String(out))
-}
-
-/// `s` with its control characters (line breaks included) written as `\u{…}` escapes.
-fn visible(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
 }
 
 /// What the templates receive (see `templates/README.md`).
@@ -648,23 +445,6 @@ fn snake_case(name: &str) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn names_become_crate_names() {
-        assert_eq!(snake_case("DoublePendulum"), "double_pendulum");
-        assert_eq!(snake_case("DoorG1"), "door_g1");
-        assert_eq!(snake_case("3d top"), "model_3d_top");
-    }
-
-    #[test]
-    fn c_strings_escape_what_c_reads_specially() {
-        let map = std::collections::HashMap::new();
-        let value = c_str(&tera::Value::String("a\"b\\?\nθ".into()), &map).unwrap();
-        assert_eq!(
-            value,
-            tera::Value::String("\"a\\\"b\\\\\\?\\n\\316\\270\"".into())
-        );
-    }
-
     /// `text` without its comments and string literals (C and Rust, no raw strings):
     /// what a compiler reads as code.
     fn code_only(text: &str) -> String {
@@ -707,6 +487,13 @@ mod tests {
             }
         }
         code
+    }
+
+    #[test]
+    fn names_become_crate_names() {
+        assert_eq!(snake_case("DoublePendulum"), "double_pendulum");
+        assert_eq!(snake_case("DoorG1"), "door_g1");
+        assert_eq!(snake_case("3d top"), "model_3d_top");
     }
 
     #[test]
