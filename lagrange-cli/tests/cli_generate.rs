@@ -524,15 +524,15 @@ fn bit_for_bit<S: FromParameterValues<N>, const N: usize>(
     let table: toml::Table = text.parse().expect("TOML");
     let name = table["model"]["name"].as_str().expect("model name");
     let mut entries = Vec::new();
-    for version in std::fs::read_dir(cache()).expect("cache") {
-        for file in std::fs::read_dir(version.expect("entry").path()).expect("version") {
-            let path = file.expect("entry").path();
-            let entry: Entry =
-                serde_json::from_str(&std::fs::read_to_string(&path).expect("entry"))
-                    .expect("an entry");
-            if entry.model.name == name {
-                entries.push(entry);
-            }
+    // This build's folder of the cache: the command and this test link the same engine,
+    // and folders of earlier builds may hold entries of older formats.
+    let folder = cache().join(store::cache_subdir());
+    for file in std::fs::read_dir(&folder).expect("this engine's cache folder") {
+        let path = file.expect("entry").path();
+        let entry: Entry = serde_json::from_str(&std::fs::read_to_string(&path).expect("entry"))
+            .expect("an entry");
+        if entry.model.name == name {
+            entries.push(entry);
         }
     }
     assert_eq!(entries.len(), 1, "{stem}: entries named {name}");
