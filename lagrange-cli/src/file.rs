@@ -186,6 +186,7 @@ impl ModelFile {
         };
         match item {
             Item::Model => "[model]".into(),
+            Item::Name => with("name".into(), Some(&m.name)),
             Item::Coordinates => "coordinates".into(),
             Item::Coordinate(i) => format!("coordinates[{i}]"),
             Item::Parameter(i) => format!("parameters[{i}]"),
@@ -295,6 +296,7 @@ impl ModelFile {
     fn locate(&self, item: Item) -> (usize, usize) {
         let key = match item {
             Item::Model => "[model]",
+            Item::Name => "name",
             Item::Coordinates | Item::Coordinate(_) => "coordinates",
             Item::Parameter(_) => "parameters",
             Item::Kinetic => "kinetic",

@@ -99,7 +99,7 @@ fn a_path_in_a_name_is_rejected_before_the_cache() {
     let text = PENDULUM.replace("\"Pendulum\"", "\"../../x/evil\"");
     let (file, message) = derive_fails("path", &text);
     assert!(
-        message.contains(&format!("{file}:1:1: [model]: ")),
+        message.contains(&format!("{file}:2:1: name = \"../../x/evil\": ")),
         "{message}"
     );
     assert!(message.contains("ASCII identifier"), "{message}");

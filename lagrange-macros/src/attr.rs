@@ -41,6 +41,7 @@ pub(crate) fn parse(input: &DeriveInput) -> Parsed {
     };
     let mut spans = HashMap::new();
     spans.insert(Item::Model, input.ident.span());
+    spans.insert(Item::Name, input.ident.span());
     let mut fields = Vec::new();
 
     match &input.data {

@@ -23,7 +23,7 @@ impl Model {
         };
         let mut seen = HashSet::new();
         if let Some(problem) = names::problem(&self.name, "the model") {
-            err(Item::Model, problem);
+            err(Item::Name, problem);
         }
         if self.coordinates.is_empty() {
             err(
@@ -355,7 +355,7 @@ mod tests {
         let errors = messages(&model);
         let has =
             |item: Item, text: &str| errors.iter().any(|(i, m)| *i == item && m.contains(text));
-        assert!(has(Item::Model, "ASCII identifier"), "{errors:?}");
+        assert!(has(Item::Name, "ASCII identifier"), "{errors:?}");
         assert!(has(Item::Coordinate(1), "ASCII identifier"), "{errors:?}");
         assert!(has(Item::Parameter(2), "declared twice"), "{errors:?}");
         assert!(has(Item::Parameter(3), "keyword"), "{errors:?}");

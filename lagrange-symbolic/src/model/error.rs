@@ -7,6 +7,8 @@ use std::fmt;
 pub enum Item {
     /// The model as a whole.
     Model,
+    /// The model's name.
+    Name,
     /// The coordinate list as a whole (e.g. it is missing).
     Coordinates,
     /// Coordinate `i`.
@@ -72,6 +74,7 @@ pub(super) fn item_label(item: Item) -> &'static str {
         Item::Particle(_) => "the particle",
         Item::Body(_) => "the body",
         Item::Model
+        | Item::Name
         | Item::Coordinates
         | Item::Coordinate(_)
         | Item::Parameter(_)
