@@ -20,6 +20,7 @@ use super::file::location;
 use lagrange_core::{Check, LagrangianSystem, Report};
 use lagrange_symbolic::equations::Equations;
 use lagrange_symbolic::syntax::Expr;
+use lagrange_symbolic::syntax::print::excerpt_text;
 use lagrange_symbolic::syntax::{PI, TIME};
 use serde::Deserialize;
 use toml::Spanned;
@@ -110,7 +111,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
             args.reference.display(),
             silent
                 .iter()
-                .map(|&i| format!("equation `{}`", parsed[i].label))
+                .map(|&i| format!("equation `{}`", excerpt_text(&parsed[i].label)))
                 .collect::<Vec<_>>()
                 .join(", ")
                 + if silent.len() == 1 { " does" } else { " do" },
@@ -167,7 +168,7 @@ fn mismatch(report: &Report, parsed: &[Equation], tolerance: f64) -> Failure {
         let _ = write!(
             message,
             "\n  equation `{}`: relative residual {:e} at {}",
-            equation.label,
+            excerpt_text(&equation.label),
             result.worst,
             report.describe(&result.at)
         );
@@ -236,7 +237,7 @@ impl Reference {
                 let expr = Expr::parse(source.get_ref()).map_err(|e| {
                     self.failure_at(
                         start + e.offset,
-                        format!("equation `{label}`: {}", e.message),
+                        format!("equation `{}`: {}", excerpt_text(label), e.message),
                     )
                 })?;
                 let mut unknown = None;
@@ -256,8 +257,9 @@ impl Reference {
                     return Err(self.failure_at(
                         start,
                         format!(
-                            "equation `{label}` = \"{}\": {what} (coordinates: {}; parameters: {}; and t, pi)",
-                            source.get_ref(),
+                            "equation `{}` = \"{}\": {what} (coordinates: {}; parameters: {}; and t, pi)",
+                            excerpt_text(label),
+                            excerpt_text(source.get_ref()),
                             eq.coordinates.join(", "),
                             eq.parameters.join(", ")
                         ),

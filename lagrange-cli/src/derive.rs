@@ -229,8 +229,8 @@ fn latex(file: &ModelFile, derived: &Derived) -> Result<String, Failure> {
     tera.add_raw_template("report.tex", REPORT)
         .map_err(|e| Failure(format!("the LaTeX template does not parse: {e}")))?;
     let mut context = tera::Context::new();
-    context.insert("title", &escape_text(&file.model.name));
-    context.insert("source", &escape_text(&file.path.display().to_string()));
+    context.insert("title", &latex_text(&file.model.name));
+    context.insert("source", &latex_text(&file.path.display().to_string()));
     context.insert("systems", &systems);
     tera.render("report.tex", &context)
         .map_err(|e| Failure(format!("cannot render the LaTeX report: {e}")))
@@ -311,7 +311,7 @@ impl LatexSystem {
             None => Vec::new(),
         };
         Ok(LatexSystem {
-            name: escape_text(&eq.name),
+            name: latex_text(&eq.name),
             coordinates: names(&eq.coordinates),
             parameters: names(&eq.parameters),
             lagrangian: print::latex(&eq.symbolic.lagrangian),
@@ -337,7 +337,7 @@ impl LatexSystem {
 }
 
 /// Text with LaTeX's special characters escaped, for text mode.
-fn escape_text(text: &str) -> String {
+fn latex_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -356,12 +356,12 @@ fn escape_text(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::escape_text;
+    use super::latex_text;
 
     #[test]
     fn latex_specials_are_escaped() {
         assert_eq!(
-            escape_text("a_b%c\\d~e"),
+            latex_text("a_b%c\\d~e"),
             "a\\_b\\%c\\textbackslash{}d\\textasciitilde{}e"
         );
     }

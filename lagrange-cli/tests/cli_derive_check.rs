@@ -409,3 +409,23 @@ fn a_reference_that_ignores_the_accelerations_is_refused_by_name() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn reference_text_is_escaped_in_messages() {
+    // An equation's label and expression come from the reference file: a terminal escape
+    // sequence in them must not reach the terminal.
+    let dir = scratch("escaped");
+    let model = write(
+        &dir,
+        "free.toml",
+        "[model]\nname = \"Free\"\ncoordinates = [\"x\"]\nparameters = [\"m\"]\nkinetic = \"1/2*m*dot(x)^2\"\n\n[values]\nm = 1.0\n",
+    );
+    let reference = write(
+        &dir,
+        "reference.toml",
+        "source = \"test\"\n[equations]\n\"x\\u001b[31m\" = \"m*ddot(x) + k\\u001b[0m\"\n",
+    );
+    let message = failure(&["check", &model, "--reference", &reference]);
+    assert!(!message.contains('\u{1b}'), "{message:?}");
+    assert!(message.contains("\\u{1b}"), "{message:?}");
+}
