@@ -176,7 +176,7 @@ fn the_checks_see_imports_and_cycles() {
     let file = dir.join("a.rs");
     fs::write(
         &file,
-        &format!("use crate::b::X; // crate::c\nfn f() {{ {ENGINE_PATH}x(); }}\n"),
+        format!("use crate::b::X; // crate::c\nfn f() {{ {ENGINE_PATH}x(); }}\n"),
     )
     .unwrap();
     let code = code(&file);
