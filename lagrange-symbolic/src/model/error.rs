@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-/// The part of a [`Model`] an error is about.
+/// The part of a [`Model`](super::Model) an error is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Item {
     /// The model as a whole.
@@ -21,15 +21,15 @@ pub enum Item {
     Potential,
     /// The Lagrangian.
     Lagrangian,
-    /// Generalized force `i` (in the order of [`Model::forces`]).
+    /// Generalized force `i` (in the order of [`Model::forces`](super::Model::forces)).
     Force(usize),
     /// The coordinate generalized force `i` acts on.
     ForceCoordinate(usize),
     /// The dissipation function.
     Dissipation,
-    /// Ignored coordinate `i` (in the order of [`Model::ignore`]).
+    /// Ignored coordinate `i` (in the order of [`Model::ignore`](super::Model::ignore)).
     Ignore(usize),
-    /// Constraint `i` (in the order of [`Model::constraints`]).
+    /// Constraint `i` (in the order of [`Model::constraints`](super::Model::constraints)).
     Constraint(usize),
     /// Particle `i`.
     Particle(usize),
