@@ -9,6 +9,7 @@
 use nalgebra::{SMatrix, SVector};
 
 use crate::error::Error;
+use crate::jacobians::{self, AccelerationJacobians, ConstraintJacobians};
 use crate::linalg;
 use crate::system::{ConstraintInfo, LagrangianSystem};
 
@@ -49,6 +50,38 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
         q: &SVector<f64, N>,
         qd: &SVector<f64, N>,
     ) -> (SMatrix<f64, K, N>, SVector<f64, K>);
+
+    /// The derivatives of `s = J q̈ + c` and of the reaction `Jᵀλ` at
+    /// `(t, q, q̇, q̈, λ)` (generated symbolically by the derive).
+    fn constraint_jacobians(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+        qdd: &SVector<f64, N>,
+        multipliers: &SVector<f64, K>,
+    ) -> ConstraintJacobians<N, K>;
+
+    /// [`LagrangianSystem::acceleration_jacobians`] of the constrained motion: the
+    /// derivatives of Lagrange's equations with the multipliers and of `G̈ = 0`, solved
+    /// together (the multipliers eliminated). The derive makes this the system's
+    /// `acceleration_jacobians`.
+    fn constrained_acceleration_jacobians(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<AccelerationJacobians<N>, Error> {
+        let motion = self.constrained_motion(t, q, qd)?;
+        let qdd = motion.accelerations;
+        let m = self.mass_matrix(t, q, qd);
+        let j = self.constraint_jacobian(t, q);
+        let r = self.residual_jacobians(t, q, qd, &qdd);
+        let s = self.constraint_jacobians(t, q, qd, &qdd, &motion.multipliers);
+        jacobians::constrained(&m, &j, qdd, r, s, || {
+            self.rank_deficiency(t, q, &(j * j.transpose()))
+        })
+    }
 
     /// Accelerations and multipliers. Errors when `M` is singular, or when `J M⁻¹ Jᵀ` is
     /// (the constraints' Jacobian has lost rank): the error names the constraints involved.

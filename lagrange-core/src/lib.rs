@@ -9,6 +9,7 @@ pub mod __private;
 pub mod constrained;
 pub mod error;
 pub mod integrate;
+pub mod jacobians;
 pub mod linalg;
 mod rng;
 pub mod simulation;
@@ -21,6 +22,7 @@ pub mod verify;
 pub use constrained::{ConstrainedMotion, ConstrainedSystem};
 pub use error::Error;
 pub use integrate::{Integrator, State, Stats, Step};
+pub use jacobians::{AccelerationJacobians, ConstraintJacobians, ResidualJacobians};
 pub use nalgebra;
 pub use simulation::{Simulation, Stopped};
 pub use system::{

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use nalgebra::{SMatrix, SVector};
 
 use crate::error::Error;
+use crate::jacobians::{self, AccelerationJacobians, ResidualJacobians};
 use crate::linalg;
 
 /// The scalar first integral a model conserves, if any, as decided from its equations.
@@ -76,6 +77,9 @@ pub struct ModelInfo {
     pub equations_latex: Text,
     /// The holonomic constraints (see [`ConstrainedSystem`](crate::ConstrainedSystem)).
     pub constraints: Cow<'static, [ConstraintInfo]>,
+    /// Indices into [`parameters`](Self::parameters) of the model's inputs: the parameters
+    /// a controller sets while the system moves (`inputs(u, …)`).
+    pub inputs: Cow<'static, [usize]>,
 }
 
 /// One holonomic constraint `G = 0` of a [`ModelInfo`].
@@ -170,6 +174,35 @@ pub trait LagrangianSystem<const N: usize>: Sized {
         q: &SVector<f64, N>,
         qd: &SVector<f64, N>,
     ) -> SMatrix<f64, N, N>;
+
+    /// The derivatives of the residual `r = M q̈ − f` of Lagrange's equations at
+    /// `(t, q, q̇, q̈)`, with `q̈` held fixed (generated symbolically by the derive).
+    fn residual_jacobians(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+        qdd: &SVector<f64, N>,
+    ) -> ResidualJacobians<N>;
+
+    /// The accelerations of the motion and their exact derivatives with respect to `q`,
+    /// `q̇` and the parameters at a state: `∂q̈/∂x = −M⁻¹ ∂r/∂x`, solved numerically (the
+    /// constrained motion's, multipliers eliminated, for a constrained system). Valid at
+    /// any state, not only at equilibria. Errors as [`accelerations`](Self::accelerations)
+    /// does.
+    fn acceleration_jacobians(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<AccelerationJacobians<N>, Error> {
+        let qdd = self.accelerations(t, q, qd)?;
+        let m = self.mass_matrix(t, q, qd);
+        let r = self.residual_jacobians(t, q, qd, &qdd);
+        jacobians::unconstrained(&m, qdd, r, || {
+            Error::singular(t, q.as_slice(), qd.as_slice())
+        })
+    }
 
     /// The accelerations `q̈` solving `M q̈ = f`.
     ///

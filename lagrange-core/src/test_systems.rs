@@ -2,9 +2,10 @@
 
 use std::borrow::Cow;
 
-use nalgebra::{Matrix1, Matrix2, SVector, Vector1, Vector2};
+use nalgebra::{DMatrix, Matrix1, Matrix2, SVector, Vector1, Vector2};
 
 use crate::error::Error;
+use crate::jacobians::ResidualJacobians;
 use crate::system::{Conserved, FromParameterValues, LagrangianSystem, ModelInfo};
 
 fn params<const K: usize>(values: &[f64]) -> Result<[f64; K], Error> {
@@ -31,6 +32,7 @@ impl LagrangianSystem<1> for Oscillator {
             equations_text: Cow::Borrowed("m*ddot(x) + k*x = 0"),
             equations_latex: Cow::Borrowed(r"m \ddot{x} + k x &= 0"),
             constraints: Cow::Borrowed(&[]),
+            inputs: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -68,6 +70,20 @@ impl LagrangianSystem<1> for Oscillator {
     fn lagrangian_hessian(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
         Matrix1::new(-self.k)
     }
+    fn residual_jacobians(
+        &self,
+        _: f64,
+        q: &Vector1<f64>,
+        _: &Vector1<f64>,
+        qdd: &Vector1<f64>,
+    ) -> ResidualJacobians<1> {
+        // r = m ẍ + k x.
+        ResidualJacobians {
+            coordinates: Matrix1::new(self.k),
+            velocities: Matrix1::zeros(),
+            parameters: DMatrix::from_row_slice(1, 2, &[qdd[0], q[0]]),
+        }
+    }
 }
 
 impl FromParameterValues<1> for Oscillator {
@@ -101,6 +117,7 @@ impl LagrangianSystem<1> for Pendulum {
             equations_text: Cow::Borrowed("m*l^2*ddot(theta) + m*g*l*sin(theta) = 0"),
             equations_latex: Cow::Borrowed(r"m l^2 \ddot\theta + m g l \sin\theta &= 0"),
             constraints: Cow::Borrowed(&[]),
+            inputs: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -138,6 +155,30 @@ impl LagrangianSystem<1> for Pendulum {
     fn lagrangian_hessian(&self, _: f64, q: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
         Matrix1::new(-self.m * self.g * self.l * q[0].cos())
     }
+    fn residual_jacobians(
+        &self,
+        _: f64,
+        q: &Vector1<f64>,
+        _: &Vector1<f64>,
+        qdd: &Vector1<f64>,
+    ) -> ResidualJacobians<1> {
+        // r = m l² θ̈ + m g l sin θ.
+        let (m, l, g) = (self.m, self.l, self.g);
+        let (s, c, a) = (q[0].sin(), q[0].cos(), qdd[0]);
+        ResidualJacobians {
+            coordinates: Matrix1::new(m * g * l * c),
+            velocities: Matrix1::zeros(),
+            parameters: DMatrix::from_row_slice(
+                1,
+                3,
+                &[
+                    l * l * a + g * l * s,
+                    2.0 * m * l * a + m * g * s,
+                    m * l * s,
+                ],
+            ),
+        }
+    }
 }
 
 impl FromParameterValues<1> for Pendulum {
@@ -169,6 +210,7 @@ impl LagrangianSystem<2> for PolarParticle {
                 r"m \ddot r - m r \dot\phi^2 &= 0 \\ m r^2 \ddot\phi + 2 m r \dot r \dot\phi &= 0",
             ),
             constraints: Cow::Borrowed(&[]),
+            inputs: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -207,6 +249,36 @@ impl LagrangianSystem<2> for PolarParticle {
     fn lagrangian_hessian(&self, _: f64, _: &Vector2<f64>, qd: &Vector2<f64>) -> Matrix2<f64> {
         Matrix2::new(self.m * qd[1] * qd[1], 0.0, 0.0, 0.0)
     }
+    fn residual_jacobians(
+        &self,
+        _: f64,
+        q: &Vector2<f64>,
+        qd: &Vector2<f64>,
+        qdd: &Vector2<f64>,
+    ) -> ResidualJacobians<2> {
+        // r₀ = m r̈ − m r φ̇², r₁ = m r² φ̈ + 2 m r ṙ φ̇.
+        let m = self.m;
+        let (r, rd, phid, rdd, phidd) = (q[0], qd[0], qd[1], qdd[0], qdd[1]);
+        ResidualJacobians {
+            coordinates: Matrix2::new(
+                -m * phid * phid,
+                0.0,
+                2.0 * m * r * phidd + 2.0 * m * rd * phid,
+                0.0,
+            ),
+            velocities: Matrix2::new(
+                0.0,
+                -2.0 * m * r * phid,
+                2.0 * m * r * phid,
+                2.0 * m * r * rd,
+            ),
+            parameters: DMatrix::from_row_slice(
+                2,
+                1,
+                &[rdd - r * phid * phid, r * r * phidd + 2.0 * r * rd * phid],
+            ),
+        }
+    }
 }
 
 impl FromParameterValues<2> for PolarParticle {
@@ -232,6 +304,7 @@ impl LagrangianSystem<1> for BlowUp {
             equations_text: Cow::Borrowed("ddot(q) - q^2 = 0"),
             equations_latex: Cow::Borrowed(r"\ddot q - q^2 &= 0"),
             constraints: Cow::Borrowed(&[]),
+            inputs: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -269,6 +342,20 @@ impl LagrangianSystem<1> for BlowUp {
     fn lagrangian_hessian(&self, _: f64, q: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
         Matrix1::new(2.0 * q[0])
     }
+    fn residual_jacobians(
+        &self,
+        _: f64,
+        q: &Vector1<f64>,
+        _: &Vector1<f64>,
+        _: &Vector1<f64>,
+    ) -> ResidualJacobians<1> {
+        // r = q̈ − q².
+        ResidualJacobians {
+            coordinates: Matrix1::new(-2.0 * q[0]),
+            velocities: Matrix1::zeros(),
+            parameters: DMatrix::zeros(1, 0),
+        }
+    }
 }
 
 impl FromParameterValues<1> for BlowUp {
@@ -298,6 +385,7 @@ impl LagrangianSystem<1> for RadialFall {
             equations_text: Cow::Borrowed("m*ddot(r) + mu*m/r^2 = 0"),
             equations_latex: Cow::Borrowed(r"m \ddot{r} + \frac{\mu m}{r^{2}} &= 0"),
             constraints: Cow::Borrowed(&[]),
+            inputs: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -334,6 +422,21 @@ impl LagrangianSystem<1> for RadialFall {
     }
     fn lagrangian_hessian(&self, _: f64, q: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
         Matrix1::new(2.0 * self.mu * self.m / q[0].powi(3))
+    }
+    fn residual_jacobians(
+        &self,
+        _: f64,
+        q: &Vector1<f64>,
+        _: &Vector1<f64>,
+        qdd: &Vector1<f64>,
+    ) -> ResidualJacobians<1> {
+        // r = m r̈ + μ m / r².
+        let (m, mu, r) = (self.m, self.mu, q[0]);
+        ResidualJacobians {
+            coordinates: Matrix1::new(-2.0 * mu * m / r.powi(3)),
+            velocities: Matrix1::zeros(),
+            parameters: DMatrix::from_row_slice(1, 2, &[qdd[0] + mu / (r * r), m / (r * r)]),
+        }
     }
 }
 
