@@ -73,6 +73,24 @@ pub enum Error {
         /// The constraints involved.
         constraints: Vec<String>,
     },
+    /// An event of a [`Simulation`](crate::Simulation) could not be evaluated or applied:
+    /// its function or its reset gave a value that is not finite.
+    Event {
+        /// The event's name.
+        event: String,
+        /// Time at which it happened.
+        t: f64,
+        /// What went wrong.
+        problem: String,
+    },
+    /// More events fired than [`Simulation::max_events`](crate::Simulation::max_events)
+    /// allows (resets accumulating at one time, as a bouncing ball's do, end this way).
+    TooManyEvents {
+        /// Time of the event beyond the limit.
+        t: f64,
+        /// The limit.
+        events: usize,
+    },
     /// A setting or argument is out of its domain.
     InvalidInput(String),
     /// Derived equations disagree with reference equations (see [`crate::verify`]).
@@ -136,6 +154,13 @@ impl fmt::Display for Error {
                     .map(|c| format!("`{c} = 0`"))
                     .collect::<Vec<_>>()
                     .join(", ")
+            ),
+            Error::Event { event, t, problem } => {
+                write!(f, "event `{}` at t = {t}: {problem}", event.escape_debug())
+            }
+            Error::TooManyEvents { t, events } => write!(
+                f,
+                "more than {events} events (stopped at t = {t}); events accumulating at one time (a chattering contact) cannot be followed"
             ),
             Error::InvalidInput(what) => write!(f, "invalid input: {what}"),
             Error::CheckFailed(what) => write!(f, "check failed: {what}"),

@@ -12,7 +12,7 @@
 //!
 //! All report every accepted step as a [`Step`] that can be sampled anywhere inside it.
 
-use std::ops::{Add, Mul, Sub};
+use std::ops::{Add, AddAssign, ControlFlow, Mul, Sub};
 
 use nalgebra::SVector;
 
@@ -104,14 +104,18 @@ impl Integrator {
         y0: State<N>,
         t_end: f64,
         max_steps: usize,
-        on_step: impl FnMut(&Step<N>),
+        mut on_step: impl FnMut(&Step<N>),
     ) -> Result<Stats, Error> {
-        let (stats, outcome) = self.run_counted(system, t0, y0, t_end, max_steps, on_step);
+        let (stats, outcome) = self.run_counted(system, t0, y0, t_end, max_steps, |step| {
+            on_step(step);
+            ControlFlow::Continue(())
+        });
         outcome.map(|()| stats)
     }
 
     /// As [`run`](Self::run), but the counters come back also when the run fails: they
-    /// describe the steps that were handed to `on_step` before the failure.
+    /// describe the steps that were handed to `on_step` before the failure. The run ends
+    /// early, successfully, when `on_step` breaks (an event stopped or reset the motion).
     pub(crate) fn run_counted<S: LagrangianSystem<N>, const N: usize>(
         &self,
         system: &S,
@@ -119,7 +123,7 @@ impl Integrator {
         y0: State<N>,
         t_end: f64,
         max_steps: usize,
-        mut on_step: impl FnMut(&Step<N>),
+        mut on_step: impl FnMut(&Step<N>) -> ControlFlow<()>,
     ) -> (Stats, Result<(), Error>) {
         if let Err(e) = self.check_arguments(t0, y0, t_end) {
             return (Stats::default(), Err(e));
@@ -130,11 +134,10 @@ impl Integrator {
         };
         let mut guard = StepGuard::new(system, t0, &y0);
         let mut accepted = 0;
-        let mut checked = |step: &Step<N>| -> Result<(), Error> {
+        let mut checked = |step: &Step<N>| -> Result<ControlFlow<()>, Error> {
             guard.check(step)?;
             accepted += 1;
-            on_step(step);
-            Ok(())
+            Ok(on_step(step))
         };
         let outcome = match *self {
             Integrator::Rk4 { dt } => {
@@ -240,6 +243,14 @@ pub struct Stats {
     pub rejected: usize,
     /// Evaluations of the accelerations.
     pub evaluations: usize,
+}
+
+impl AddAssign for Stats {
+    fn add_assign(&mut self, rhs: Self) {
+        self.accepted += rhs.accepted;
+        self.rejected += rhs.rejected;
+        self.evaluations += rhs.evaluations;
+    }
 }
 
 /// A point `(q, q̇)` of the first-order state space (also used for its time derivative).

@@ -8,6 +8,7 @@
 pub mod __private;
 pub mod constrained;
 pub mod error;
+pub mod event;
 pub mod integrate;
 pub mod jacobians;
 pub mod linalg;
@@ -21,6 +22,7 @@ pub mod verify;
 
 pub use constrained::{ConstrainedMotion, ConstrainedSystem};
 pub use error::Error;
+pub use event::{Event, Occurrence};
 pub use integrate::{Integrator, State, Stats, Step};
 pub use jacobians::{AccelerationJacobians, ConstraintJacobians, ResidualJacobians};
 pub use nalgebra;

@@ -5,8 +5,11 @@ use std::sync::Mutex;
 
 use nalgebra::SVector;
 
+use std::ops::ControlFlow;
+
 use crate::error::Error;
-use crate::integrate::{Integrator, State, Step};
+use crate::event::{Crossing, Event, Occurrence, Watch};
+use crate::integrate::{Integrator, State, Stats, Step};
 use crate::system::{LagrangianSystem, ReducedSystem};
 use crate::trajectory::Trajectory;
 
@@ -20,16 +23,30 @@ const GAUSS_3: [(f64, f64); 3] = [
     (0.774_596_669_241_483_4, 5.0 / 9.0),
 ];
 
+/// Events a run may fire unless [`Simulation::max_events`] says otherwise.
+pub const DEFAULT_MAX_EVENTS: usize = 100_000;
+
 /// What [`Simulation::drive`] reports.
-enum Event<'a, const N: usize> {
-    /// A state to record; `step` is the step it lies in (`None` for the initial state).
+enum Output<'a, const N: usize> {
+    /// A state to record; `step` is the step it lies in (`None` for the initial state and
+    /// the state a reset restarts from).
     Sample {
         t: f64,
         y: State<N>,
         step: Option<&'a Step<N>>,
     },
-    /// A step is finished.
-    StepDone(&'a Step<N>),
+    /// A step is finished, up to `end`: its end time, or an event's that cut it short.
+    StepDone { step: &'a Step<N>, end: f64 },
+}
+
+/// Why an integration pass ended before `t_end`.
+enum Cut<const N: usize> {
+    /// A stop event fired.
+    Stop,
+    /// A reset event fired: the run goes on from `y` at `t`.
+    Reset { t: f64, y: State<N> },
+    /// An event failed.
+    Failed(Error),
 }
 
 /// A run that stopped with an error, and what it computed before: the trajectory up to
@@ -82,6 +99,8 @@ pub struct Simulation<'a, S, const N: usize> {
     output_interval: Option<f64>,
     max_steps: usize,
     progress: Option<Progress<'a>>,
+    events: Vec<Event<'a, N>>,
+    max_events: usize,
 }
 
 impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
@@ -94,6 +113,8 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
             output_interval: None,
             max_steps: DEFAULT_MAX_STEPS,
             progress: None,
+            events: Vec::new(),
+            max_events: DEFAULT_MAX_EVENTS,
         }
     }
 
@@ -114,6 +135,24 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
     /// [`Error::MaxStepsExceeded`]. Also bounds the number of output times.
     pub fn max_steps(mut self, steps: usize) -> Self {
         self.max_steps = steps;
+        self
+    }
+
+    /// Watches `event` during the run (see [`Event`]): its occurrences are recorded in the
+    /// trajectory, and a stop or reset event ends or restarts the integration at it.
+    /// Several crossings in one step act earliest first.
+    pub fn event(mut self, event: Event<'a, N>) -> Self {
+        self.events.push(event);
+        self
+    }
+
+    /// Allows at most `events` occurrences of events in a run; more is
+    /// [`Error::TooManyEvents`]. Resets that accumulate at one time (a ball bouncing ever
+    /// lower, which comes to rest after infinitely many impacts in finite time) would
+    /// otherwise go on until the flights are shorter than round-off: past that point a
+    /// crossing right after a reset is no longer seen, and the ball falls through.
+    pub fn max_events(mut self, events: usize) -> Self {
+        self.max_events = events;
         self
     }
 
@@ -148,8 +187,8 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
         qd0: SVector<f64, N>,
         t_end: f64,
     ) -> Result<Trajectory<N>, Stopped<N>> {
-        self.drive(t0, q0, qd0, t_end, |trajectory, event| {
-            if let Event::Sample { t, y, .. } = event {
+        self.drive(t0, q0, qd0, t_end, |trajectory, output| {
+            if let Output::Sample { t, y, .. } = output {
                 trajectory.push(self.system, t, &y);
             }
         })
@@ -192,13 +231,13 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
         };
         let mut chi = chi0;
         let mut trajectory = self
-            .drive(t0, q0, qd0, t_end, |trajectory, event| match event {
-                Event::Sample { t, y, step } => {
+            .drive(t0, q0, qd0, t_end, |trajectory, output| match output {
+                Output::Sample { t, y, step } => {
                     trajectory.push(system, t, &y);
                     let value = step.map_or(chi, |step| chi + integral(step, t));
                     trajectory.push_ignored(value.as_slice());
                 }
-                Event::StepDone(step) => chi += integral(step, step.end_time()),
+                Output::StepDone { step, end } => chi += integral(step, end),
             })
             .map_err(|stopped| stopped.error)?;
         trajectory.name_ignored(&self.system.ignored_names());
@@ -206,7 +245,8 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
     }
 
     /// Validates, integrates and hands every output time and every finished step to
-    /// `handle`, which records into the trajectory; on a failure after the start, the
+    /// `handle`, which records into the trajectory; watches the events, records them and
+    /// stops or restarts the integration at them. On a failure after the start, the
     /// trajectory recorded so far comes with the error.
     fn drive(
         &self,
@@ -214,7 +254,7 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
         q0: SVector<f64, N>,
         qd0: SVector<f64, N>,
         t_end: f64,
-        mut handle: impl FnMut(&mut Trajectory<N>, Event<'_, N>),
+        mut handle: impl FnMut(&mut Trajectory<N>, Output<'_, N>),
     ) -> Result<Trajectory<N>, Stopped<N>> {
         if let Some(dt) = self.output_interval {
             if !(dt.is_finite() && dt > 0.0) {
@@ -237,20 +277,43 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
         let mut trajectory = Trajectory::new(self.system)?;
         handle(
             &mut trajectory,
-            Event::Sample {
+            Output::Sample {
                 t: t0,
                 y: y0,
                 step: None,
             },
         );
+        let mut watch = Watch::new(&self.events);
         let mut next = 1usize;
-        let (stats, outcome) =
-            self.integrator
-                .run_counted(self.system, t0, y0, t_end, self.max_steps, |step| {
+        let mut stats = Stats::default();
+        // Each pass integrates from `start` until `t_end`, a stop or a reset.
+        let mut start = (t0, y0);
+        let outcome = loop {
+            let used = stats.accepted + stats.rejected;
+            let mut cut = None;
+            let (counted, outcome) = self.integrator.run_counted(
+                self.system,
+                start.0,
+                start.1,
+                t_end,
+                self.max_steps.saturating_sub(used),
+                |step| {
+                    let crossings = match watch.scan(step) {
+                        Ok(crossings) => crossings,
+                        Err(error) => {
+                            cut = Some(Cut::Failed(error));
+                            return ControlFlow::Break(());
+                        }
+                    };
+                    let terminal = crossings
+                        .last()
+                        .filter(|c| self.events[c.index].is_terminal())
+                        .copied();
+                    let end = terminal.map_or(step.end_time(), |c| c.t);
                     let mut sample = |t: f64, y: State<N>| {
                         handle(
                             &mut trajectory,
-                            Event::Sample {
+                            Output::Sample {
                                 t,
                                 y,
                                 step: Some(step),
@@ -258,30 +321,72 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
                         )
                     };
                     match self.output_interval {
-                        None => sample(step.end_time(), step.end()),
+                        None if terminal.is_none() => sample(step.end_time(), step.end()),
+                        None => {}
                         Some(dt) => {
                             // Output times closer to `t_end` than this are taken as `t_end` itself.
                             let last = t_end - 1e-9 * dt;
                             loop {
                                 let t = t0 + next as f64 * dt;
-                                if t > step.end_time() || t >= last {
+                                // The sample at an event time is the event's own.
+                                let past = if terminal.is_some() {
+                                    t >= end
+                                } else {
+                                    t > end
+                                };
+                                if past || t >= last {
                                     break;
                                 }
                                 sample(t, step.interpolate(t));
                                 next += 1;
                             }
-                            if step.end_time() >= t_end {
+                            if terminal.is_none() && step.end_time() >= t_end {
                                 sample(t_end, step.end());
                             }
                         }
                     }
-                    handle(&mut trajectory, Event::StepDone(step));
+                    if let Some(c) = terminal {
+                        sample(c.t, c.y);
+                    }
+                    handle(&mut trajectory, Output::StepDone { step, end });
                     // `run` takes `&self`, so the callback sits in a `Mutex` (which keeps the
                     // simulation `Send` and `Sync`); it is locked only here.
                     if let Some(Ok(mut f)) = self.progress.as_ref().map(|p| p.0.try_lock()) {
-                        f(step.end_time());
+                        f(end);
                     }
-                });
+                    for c in crossings {
+                        match self.fire(&mut trajectory, c) {
+                            Ok(None) => {}
+                            Ok(Some(next_cut)) => {
+                                cut = Some(next_cut);
+                                return ControlFlow::Break(());
+                            }
+                            Err(error) => {
+                                cut = Some(Cut::Failed(error));
+                                return ControlFlow::Break(());
+                            }
+                        }
+                    }
+                    ControlFlow::Continue(())
+                },
+            );
+            stats += counted;
+            match (outcome, cut) {
+                (Err(Error::MaxStepsExceeded { t, .. }), _) => {
+                    break Err(Error::MaxStepsExceeded {
+                        t,
+                        steps: self.max_steps,
+                    });
+                }
+                (Err(error), _) | (Ok(()), Some(Cut::Failed(error))) => break Err(error),
+                (Ok(()), Some(Cut::Reset { t, y })) if t < t_end => {
+                    handle(&mut trajectory, Output::Sample { t, y, step: None });
+                    watch.restart();
+                    start = (t, y);
+                }
+                (Ok(()), _) => break Ok(()),
+            }
+        };
         trajectory.set_stats(stats);
         match outcome {
             Ok(()) => Ok(trajectory),
@@ -290,6 +395,45 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
                 partial: Some(Box::new(trajectory)),
             }),
         }
+    }
+
+    /// Records the occurrence of the crossing `c` and says how the integration goes on:
+    /// `None` to continue, or the stop or reset the event asks for.
+    fn fire(
+        &self,
+        trajectory: &mut Trajectory<N>,
+        c: Crossing<N>,
+    ) -> Result<Option<Cut<N>>, Error> {
+        if trajectory.events().len() >= self.max_events {
+            return Err(Error::TooManyEvents {
+                t: c.t,
+                events: self.max_events,
+            });
+        }
+        let event = &self.events[c.index];
+        let after = event.apply(c.t, &c.y)?;
+        if let Some(after) = after {
+            self.system
+                .check_initial_state(c.t, &after.q, &after.qd)
+                .map_err(|error| Error::Event {
+                    event: event.name().to_string(),
+                    t: c.t,
+                    problem: format!("its reset gives an inadmissible state: {error}"),
+                })?;
+        }
+        trajectory.push_event(Occurrence {
+            index: c.index,
+            name: event.name().to_string(),
+            t: c.t,
+            q: c.y.q,
+            qd: c.y.qd,
+            after,
+        });
+        Ok(match after {
+            Some(y) => Some(Cut::Reset { t: c.t, y }),
+            None if event.stops() => Some(Cut::Stop),
+            None => None,
+        })
     }
 }
 

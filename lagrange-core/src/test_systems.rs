@@ -366,6 +366,86 @@ impl FromParameterValues<1> for BlowUp {
     }
 }
 
+/// A ball in uniform gravity, `L = ½ m ẏ² − m g y`: `m ÿ = −m g`.
+pub(crate) struct Ball {
+    pub m: f64,
+    pub g: f64,
+}
+
+impl LagrangianSystem<1> for Ball {
+    fn info(&self) -> &ModelInfo {
+        const INFO: ModelInfo = ModelInfo {
+            name: Cow::Borrowed("Ball"),
+            coordinates: Cow::Borrowed(&[Cow::Borrowed("y")]),
+            parameters: Cow::Borrowed(&[Cow::Borrowed("m"), Cow::Borrowed("g")]),
+            cyclic: Cow::Borrowed(&[]),
+            conserved: Conserved::Energy,
+            forced_or_dissipative: false,
+            equations_text: Cow::Borrowed("m*ddot(y) + m*g = 0"),
+            equations_latex: Cow::Borrowed(r"m \ddot y + m g &= 0"),
+            constraints: Cow::Borrowed(&[]),
+            inputs: Cow::Borrowed(&[]),
+        };
+        &INFO
+    }
+
+    fn parameter_values(&self) -> Vec<f64> {
+        vec![self.m, self.g]
+    }
+    fn with_parameter_values(&self, values: &[f64]) -> Result<Self, Error> {
+        Self::from_parameter_values(values)
+    }
+    fn mass_matrix(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
+        Matrix1::new(self.m)
+    }
+    fn forcing(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Vector1<f64> {
+        Vector1::new(-self.m * self.g)
+    }
+    fn lagrangian(&self, _: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> f64 {
+        0.5 * self.m * qd[0].powi(2) - self.m * self.g * q[0]
+    }
+    fn energy(&self, _: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> f64 {
+        0.5 * self.m * qd[0].powi(2) + self.m * self.g * q[0]
+    }
+    fn jacobi_integral(&self, t: f64, q: &Vector1<f64>, qd: &Vector1<f64>) -> f64 {
+        self.energy(t, q, qd)
+    }
+    fn momenta(&self, _: f64, _: &Vector1<f64>, qd: &Vector1<f64>) -> Vector1<f64> {
+        qd * self.m
+    }
+    fn momentum_rate(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Vector1<f64> {
+        Vector1::new(-self.m * self.g)
+    }
+    fn momentum_jacobian(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
+        Matrix1::zeros()
+    }
+    fn lagrangian_hessian(&self, _: f64, _: &Vector1<f64>, _: &Vector1<f64>) -> Matrix1<f64> {
+        Matrix1::zeros()
+    }
+    fn residual_jacobians(
+        &self,
+        _: f64,
+        _: &Vector1<f64>,
+        _: &Vector1<f64>,
+        qdd: &Vector1<f64>,
+    ) -> ResidualJacobians<1> {
+        // r = m ÿ + m g: ∂r/∂m = ÿ + g, ∂r/∂g = m.
+        ResidualJacobians {
+            coordinates: Matrix1::zeros(),
+            velocities: Matrix1::zeros(),
+            parameters: DMatrix::from_row_slice(1, 2, &[qdd[0] + self.g, self.m]),
+        }
+    }
+}
+
+impl FromParameterValues<1> for Ball {
+    const PARAMETER_COUNT: usize = 2;
+    fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
+        let [m, g] = params(values)?;
+        Ok(Ball { m, g })
+    }
+}
+
 /// Radial fall in a central field, `L = ½ m ṙ² + μ m / r`: from rest at `r₀` it reaches
 /// `r = 0` at the free-fall time `(π/2) √(r₀³ / (2μ))`, where `q̈ = −μ/r²` is singular.
 pub(crate) struct RadialFall {

@@ -7,6 +7,7 @@ use std::path::Path;
 use nalgebra::SVector;
 
 use crate::error::Error;
+use crate::event::Occurrence;
 use crate::integrate::{State, Stats};
 use crate::system::{Conserved, LagrangianSystem};
 
@@ -75,6 +76,7 @@ pub struct Trajectory<const N: usize> {
     invariants: Vec<Invariant>,
     ignored_names: Vec<String>,
     ignored: Vec<Vec<f64>>,
+    events: Vec<Occurrence<N>>,
     stats: Stats,
 }
 
@@ -109,6 +111,7 @@ impl<const N: usize> Trajectory<N> {
             invariants,
             ignored_names: Vec::new(),
             ignored: Vec::new(),
+            events: Vec::new(),
             stats: Stats::default(),
         })
     }
@@ -156,6 +159,21 @@ impl<const N: usize> Trajectory<N> {
         &self.ignored
     }
 
+    /// Records an event that fired.
+    pub(crate) fn push_event(&mut self, occurrence: Occurrence<N>) {
+        self.events.push(occurrence);
+    }
+
+    /// The events that fired, in time order.
+    pub fn events(&self) -> &[Occurrence<N>] {
+        &self.events
+    }
+
+    /// The occurrences of the event called `name`, in time order.
+    pub fn events_named<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s Occurrence<N>> {
+        self.events.iter().filter(move |e| e.name == name)
+    }
+
     /// Stores the statistics of the integration that produced the trajectory.
     pub(crate) fn set_stats(&mut self, stats: Stats) {
         self.stats = stats;
@@ -166,7 +184,8 @@ impl<const N: usize> Trajectory<N> {
         &self.coordinates
     }
 
-    /// Recorded times, increasing.
+    /// Recorded times, increasing, except at a reset event: the states before and after
+    /// it are both recorded at its time.
     pub fn times(&self) -> &[f64] {
         &self.times
     }

@@ -2,6 +2,8 @@
 //! Hairer's `dopri5` (E. Hairer, S. P. Nørsett, G. Wanner, *Solving Ordinary Differential
 //! Equations I*, 2nd ed., §II.4–II.6).
 
+use std::ops::ControlFlow;
+
 use super::{Rhs, State, Step};
 use crate::error::Error;
 use crate::system::LagrangianSystem;
@@ -80,7 +82,7 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
     t0: f64,
     y0: State<N>,
     t_end: f64,
-    mut on_step: impl FnMut(&Step<N>) -> Result<(), Error>,
+    mut on_step: impl FnMut(&Step<N>) -> Result<ControlFlow<()>, Error>,
 ) -> Result<(), Error> {
     let (mut t, mut y) = (t0, y0);
     let mut f = rhs.eval(t, &y)?;
@@ -116,11 +118,10 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
                 Some(projected) => (projected, rhs.eval(t_new, &projected)?),
                 None => (trial.y, trial.f),
             };
-            on_step(&Step::new(
-                (t, y, f),
-                (t_new, y_end, f_end),
-                trial.correction,
-            ))?;
+            let step = Step::new((t, y, f), (t_new, y_end, f_end), trial.correction);
+            if on_step(&step)?.is_break() {
+                return Ok(());
+            }
             let mut factor =
                 (SAFETY * err.powf(-ALPHA) * err_old.powf(BETA)).clamp(FAC_MIN, FAC_MAX);
             if last_rejected {

@@ -13,6 +13,8 @@
 //!   momentum of a cyclic coordinate is conserved exactly (to round-off and the Newton
 //!   tolerance).
 
+use std::ops::ControlFlow;
+
 use nalgebra::{DMatrix, DVector, SVector};
 
 use super::{FixedSteps, Rhs, State, Step};
@@ -87,7 +89,7 @@ fn drive<S: LagrangianSystem<N>, const N: usize>(
     method: &str,
     steps: &FixedSteps,
     y0: State<N>,
-    mut on_step: impl FnMut(&Step<N>) -> Result<(), Error>,
+    mut on_step: impl FnMut(&Step<N>) -> Result<ControlFlow<()>, Error>,
     mut advance: impl FnMut(
         &S,
         f64,
@@ -115,7 +117,9 @@ fn drive<S: LagrangianSystem<N>, const N: usize>(
         let (q1, p1) = advance(system, t, t_next, &y, &p)?;
         let y1 = State::new(q1, system.velocities(t_next, &q1, &p1)?);
         let f1 = rhs.eval(t_next, &y1)?;
-        on_step(&Step::new((t, y, f), (t_next, y1, f1), zero))?;
+        if on_step(&Step::new((t, y, f), (t_next, y1, f1), zero))?.is_break() {
+            return Ok(());
+        }
         (y, p, f) = (y1, p1, f1);
     }
     Ok(())
@@ -127,7 +131,7 @@ pub(super) fn gauss<S: LagrangianSystem<N>, const N: usize>(
     stages: usize,
     steps: &FixedSteps,
     y0: State<N>,
-    on_step: impl FnMut(&Step<N>) -> Result<(), Error>,
+    on_step: impl FnMut(&Step<N>) -> Result<ControlFlow<()>, Error>,
 ) -> Result<(), Error> {
     let tableau = gauss_legendre(stages)?;
     let s = stages;
@@ -204,7 +208,7 @@ pub(super) fn variational<S: LagrangianSystem<N>, const N: usize>(
     rhs: &mut Rhs<'_, S>,
     steps: &FixedSteps,
     y0: State<N>,
-    on_step: impl FnMut(&Step<N>) -> Result<(), Error>,
+    on_step: impl FnMut(&Step<N>) -> Result<ControlFlow<()>, Error>,
 ) -> Result<(), Error> {
     drive(
         rhs,

@@ -1,5 +1,7 @@
 //! Classic fixed-step Runge–Kutta of order 4.
 
+use std::ops::ControlFlow;
+
 use nalgebra::SVector;
 
 use super::{Rhs, State, Step, fixed_steps};
@@ -14,7 +16,7 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
     y0: State<N>,
     t_end: f64,
     max_steps: usize,
-    mut on_step: impl FnMut(&Step<N>) -> Result<(), Error>,
+    mut on_step: impl FnMut(&Step<N>) -> Result<ControlFlow<()>, Error>,
 ) -> Result<(), Error> {
     let steps = fixed_steps(t0, t_end, dt, max_steps)?;
     let no_correction = State::new(SVector::zeros(), SVector::zeros());
@@ -31,11 +33,10 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
         let y_next = rhs.project(t_next, &y_next)?.unwrap_or(y_next);
         // Also the first stage of the next step, and the end slope of the Hermite interpolant.
         let f_next = rhs.eval(t_next, &y_next)?;
-        on_step(&Step::new(
-            (t, y, f),
-            (t_next, y_next, f_next),
-            no_correction,
-        ))?;
+        let step = Step::new((t, y, f), (t_next, y_next, f_next), no_correction);
+        if on_step(&step)?.is_break() {
+            return Ok(());
+        }
         y = y_next;
         f = f_next;
     }
