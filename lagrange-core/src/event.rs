@@ -117,8 +117,9 @@ impl<'a, const N: usize> Event<'a, N> {
     }
 
     /// At the event, the state `(q, q̇)` is replaced by `reset(t, q, q̇)` (an impact, a
-    /// kick) and the integration restarts from it at the event time. The new state must be
-    /// finite and, for a constrained system, consistent with the constraints.
+    /// kick) and the integration restarts from it at the event time (a fixed-step method
+    /// starts its grid anew there). The new state must be finite and, for a constrained
+    /// system, consistent with the constraints.
     pub fn reset(
         mut self,
         reset: impl Fn(f64, &SVector<f64, N>, &SVector<f64, N>) -> (SVector<f64, N>, SVector<f64, N>)
@@ -462,8 +463,9 @@ mod tests {
             let (t, q, qd) = traj.last().unwrap();
             assert_eq!((t, q, qd), (turn.t, turn.q, turn.qd));
             assert!(relative(-q[0], theta0) < 1e-10, "{}", q[0]);
-            // RK4's global error is O(dt⁴): with dt = 1e-3 about 1e-12 in the state here, so
-            // its Hermite interpolant puts the turn within ~1e-11 of the closed form.
+            // RK4's global error is O(dt⁴): with dt = 1e-3 about 1e-12 in the state here, and
+            // its Hermite interpolant (also order 4) puts the turn within ~2e-12 of the
+            // closed form (1.6e-8 with dt = 1e-2).
             let traj = run(Integrator::Rk4 { dt: 1e-3 });
             let turn = traj.events()[0].t;
             assert!(relative(turn, expected) < 1e-10, "{turn} vs {expected}");
@@ -611,6 +613,16 @@ mod tests {
         };
         assert_eq!(partial.last().unwrap().0, t);
         assert!(relative(t, rest - e.powi(31) * 2.0 * fall / (1.0 - e)) < 1e-12);
+        // Without the cap, the run still ends, with an error, when the flights get too
+        // short for floating point, a little before t∞.
+        let [floor, _] = bouncing(e);
+        let stopped = Simulation::new(&BALL)
+            .event(floor)
+            .run_keeping_partial(0.0, q, qd, 10.0)
+            .unwrap_err();
+        let partial = stopped.partial.unwrap();
+        assert!(partial.events().len() > 30, "{}", stopped.error);
+        assert!(partial.events().iter().all(|o| o.t < rest));
     }
 
     #[test]
@@ -681,6 +693,45 @@ mod tests {
             let expected = (2 * k + 1) as f64 * quarter;
             assert!(relative(*t, expected) < 1e-9, "{t} vs {expected}");
         }
+    }
+
+    #[test]
+    fn resets_add_their_two_samples_to_the_output_grid_and_share_the_step_budget() {
+        let (h0, e): (f64, f64) = (1.5, 0.8);
+        let (q, qd) = state([h0], [0.0]);
+        let run = |max_steps| {
+            let [floor, _] = bouncing(e);
+            Simulation::new(&BALL)
+                .integrator(Integrator::DormandPrince {
+                    rtol: 1e-10,
+                    atol: 1e-10,
+                    h0: None,
+                    h_max: Some(0.02),
+                })
+                .output_interval(0.1)
+                .max_steps(max_steps)
+                .event(floor)
+                .run(0.0, q, qd, 2.0)
+        };
+        let traj = run(1000).unwrap();
+        let bounces = times(&traj, "floor");
+        // t₁ = √(2h₀/g) ≈ 0.553, t₂ = t₁ (1 + 2e) ≈ 1.438.
+        assert_eq!(bounces.len(), 2);
+        let mut expected: Vec<f64> = (0..=20).map(|k| 0.1 * k as f64).collect();
+        expected.extend(bounces.iter().chain(&bounces));
+        expected.sort_by(f64::total_cmp);
+        assert_eq!(traj.len(), expected.len());
+        for (t, expected) in traj.times().iter().zip(&expected) {
+            assert!((t - expected).abs() < 1e-12, "{t} vs {expected}");
+        }
+        // Every pass of the integration draws on one budget.
+        let used = traj.stats().accepted + traj.stats().rejected;
+        assert!(run(used).is_ok());
+        let error = run(used - 1).unwrap_err();
+        assert!(
+            matches!(error, Error::MaxStepsExceeded { steps, .. } if steps == used - 1),
+            "{error}"
+        );
     }
 
     #[test]

@@ -146,18 +146,19 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
         self
     }
 
-    /// Allows at most `events` occurrences of events in a run; more is
-    /// [`Error::TooManyEvents`]. Resets that accumulate at one time (a ball bouncing ever
-    /// lower, which comes to rest after infinitely many impacts in finite time) would
-    /// otherwise go on until the flights are shorter than round-off: past that point a
-    /// crossing right after a reset is no longer seen, and the ball falls through.
+    /// Allows at most `events` occurrences of events in a run (default
+    /// [`DEFAULT_MAX_EVENTS`]); more is [`Error::TooManyEvents`]. Resets that accumulate at
+    /// one time (a ball bouncing ever lower comes to rest after infinitely many impacts in
+    /// finite time) otherwise go on until the flights are too short for floating point,
+    /// where the run fails on the step size or the step budget.
     pub fn max_events(mut self, events: usize) -> Self {
         self.max_events = events;
         self
     }
 
-    /// Calls `f` with the end time of every accepted step, after the step is recorded
-    /// (for progress reports; the results do not change).
+    /// Calls `f` with the end time of every accepted step (the event's time for a step an
+    /// event cut short), after the step is recorded (for progress reports; the results do
+    /// not change).
     pub fn on_progress(mut self, f: impl FnMut(f64) + Send + 'a) -> Self {
         self.progress = Some(Progress(Mutex::new(Box::new(f))));
         self
@@ -166,7 +167,9 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
     /// Integrates from `(t0, q0, q̇0)` to `t_end`.
     ///
     /// Errors with [`Error::InvalidInput`] for `t_end <= t0`, a non-finite initial state or
-    /// non-positive step sizes or tolerances, and with the integrator's errors otherwise.
+    /// non-positive step sizes or tolerances, with the integrator's errors, and for events
+    /// with [`Error::Event`] (a non-finite value of a function or a reset, an inadmissible
+    /// reset state) or [`Error::TooManyEvents`].
     pub fn run(
         &self,
         t0: f64,

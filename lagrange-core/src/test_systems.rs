@@ -535,3 +535,42 @@ pub(crate) fn state<const N: usize>(
 ) -> (SVector<f64, N>, SVector<f64, N>) {
     (SVector::from(q), SVector::from(qd))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hand-written `∂r/∂(q, q̇, p)` of `r = M q̈ − f` against central differences.
+    #[test]
+    fn the_ball_residual_jacobians_match_finite_differences() {
+        let ball = Ball { m: 0.3, g: 9.81 };
+        let (t, q, qd, qdd) = (
+            0.2,
+            Vector1::new(0.7),
+            Vector1::new(-1.1),
+            Vector1::new(0.4),
+        );
+        let residual = |sys: &Ball, q: &Vector1<f64>, qd: &Vector1<f64>| {
+            (sys.mass_matrix(t, q, qd) * qdd - sys.forcing(t, q, qd))[0]
+        };
+        let jac = ball.residual_jacobians(t, &q, &qd, &qdd);
+        let h = 1e-6;
+        let dh = Vector1::new(h);
+        let dq = (residual(&ball, &(q + dh), &qd) - residual(&ball, &(q - dh), &qd)) / (2.0 * h);
+        let dqd = (residual(&ball, &q, &(qd + dh)) - residual(&ball, &q, &(qd - dh))) / (2.0 * h);
+        assert!((jac.coordinates[0] - dq).abs() < 1e-8);
+        assert!((jac.velocities[0] - dqd).abs() < 1e-8);
+        for k in 0..2 {
+            let shifted = |s: f64| {
+                let mut values = ball.parameter_values();
+                values[k] += s;
+                residual(&ball.with_parameter_values(&values).unwrap(), &q, &qd)
+            };
+            let dp = (shifted(h) - shifted(-h)) / (2.0 * h);
+            assert!(
+                (jac.parameters[(0, k)] - dp).abs() < 1e-7,
+                "parameter {k}: {dp}"
+            );
+        }
+    }
+}
