@@ -99,6 +99,9 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
     };
 
     let inputs = system.inputs();
+    let residual_jacobians = residual_jacobians(s, system, &mass, &forcing);
+    let mut jacobian_inputs = inputs.clone();
+    jacobian_inputs.extend((0..n).map(|i| Var::Acceleration(system.coordinates[i].0)));
     let flat_mass: Vec<Sym> = mass.iter().flatten().cloned().collect();
     let dynamics_outputs: Vec<Sym> = flat_mass.iter().chain(&forcing).cloned().collect();
     let flat_momentum_jacobian: Vec<Sym> = momentum_jacobian.into_iter().flatten().collect();
@@ -112,16 +115,19 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         momentum_rate: compile(&momentum_rate)?,
         momentum_jacobian: compile(&flat_momentum_jacobian)?,
         lagrangian_hessian: compile(&hessian)?,
+        residual_jacobians: s.compile(&residual_jacobians, &jacobian_inputs)?,
     };
 
     let constraints = if system.constraints.is_empty() {
         None
     } else {
         let coordinates: Vec<usize> = system.coordinates.iter().map(|(i, _)| *i).collect();
+        let parameters: Vec<Var> = system.parameters.iter().map(|(var, _)| *var).collect();
         Some(super::constraints::derive(
             s,
             &system.constraints,
             &coordinates,
+            &parameters,
             &inputs,
         )?)
     };
@@ -154,6 +160,40 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         constraints,
         symbolic,
     })
+}
+
+/// `∂r/∂q`, `∂r/∂q̇` and `∂r/∂p` of the residual `r = M q̈ − f`, row-major one after the
+/// other, with the accelerations as symbols held fixed.
+fn residual_jacobians(
+    s: &Session,
+    system: &System,
+    mass: &[Vec<Sym>],
+    forcing: &[Sym],
+) -> Vec<Sym> {
+    let n = system.coordinates.len();
+    let residual: Vec<Sym> = (0..n)
+        .map(|i| {
+            (0..n).fold(-&forcing[i], |acc, j| {
+                let a = s.var(Var::Acceleration(system.coordinates[j].0));
+                &acc + &(&mass[i][j] * &a)
+            })
+        })
+        .collect();
+    let wrt: Vec<Var> = (0..n)
+        .map(|j| Var::Coordinate(system.coordinates[j].0))
+        .chain((0..n).map(|j| Var::Velocity(system.coordinates[j].0)))
+        .chain(system.parameters.iter().map(|(var, _)| *var))
+        .collect();
+    let (coordinates, rest) = wrt.split_at(n);
+    let (velocities, parameters) = rest.split_at(n);
+    [coordinates, velocities, parameters]
+        .into_iter()
+        .flat_map(|vars| {
+            residual
+                .iter()
+                .flat_map(move |r| vars.iter().map(move |&x| r.diff(x)))
+        })
+        .collect()
 }
 
 /// `[X₂, X₁, X₀]`: the parts of `x` (`T`, or `L` for a model given by `L`) homogeneous of
