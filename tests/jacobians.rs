@@ -26,7 +26,7 @@ mod rotating;
 mod top;
 
 use lagrange::nalgebra::{DMatrix, SVector};
-use lagrange::{FromParameterValues, Lagrangian};
+use lagrange::{FromParameterValues, Lagrangian, LagrangianSystem};
 
 /// Uniform numbers in `[lo, hi)` from a fixed seed (xorshift).
 struct Draw(u64);
@@ -228,4 +228,63 @@ fn constrained_motion_matches_central_differences() {
     // their derivatives eliminate the multipliers.
     check::<cartesian::CartesianPendulum, 2>(9);
     check::<EllipsoidAndPlane, 3>(10);
+}
+
+/// A cart of mass `M` driven by the input force `u`, with a pendulum (point mass `m` on
+/// a rod `l`, `θ` from the upward vertical).
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, theta),
+    kinetic = "1/2*(M + m)*dot(x)^2 + m*l*cos(theta)*dot(x)*dot(theta) + 1/2*m*l^2*dot(theta)^2",
+    potential = "m*g*l*cos(theta)",
+    force(x = "u"),
+    inputs(u)
+)]
+#[allow(non_snake_case)]
+struct CartPole {
+    M: f64,
+    m: f64,
+    l: f64,
+    g: f64,
+    u: f64,
+}
+
+#[test]
+fn an_input_is_a_parameter_a_controller_sets_and_its_column_is_the_closed_form() {
+    let info = &CartPole::INFO;
+    assert_eq!(
+        info.inputs
+            .iter()
+            .map(|&i| &*info.parameters[i])
+            .collect::<Vec<_>>(),
+        ["u"]
+    );
+    // The input works on the system like a force: nothing is conserved.
+    assert_eq!(info.conserved, lagrange::Conserved::None);
+    assert!(info.forced_or_dissipative);
+    check::<CartPole, 2>(11);
+    // ∂q̈/∂u = M(q)⁻¹ (1, 0)ᵀ with M = [[M + m, m l cos θ], [m l cos θ, m l²]].
+    let cart = CartPole {
+        M: 1.5,
+        m: 0.4,
+        l: 0.7,
+        g: 9.81,
+        u: 0.3,
+    };
+    let (q, qd) = (SVector::from([0.2, 0.9]), SVector::from([-0.4, 1.1]));
+    let column = cart
+        .acceleration_jacobians(0.0, &q, &qd)
+        .unwrap()
+        .parameters
+        .column(4)
+        .into_owned();
+    let c = q[1].cos();
+    let det = (cart.M + cart.m) * cart.m * cart.l * cart.l - (cart.m * cart.l * c).powi(2);
+    let expected = [cart.m * cart.l * cart.l / det, -cart.m * cart.l * c / det];
+    for (got, want) in column.iter().zip(expected) {
+        assert!(
+            (got - want).abs() <= 1e-14 * want.abs().max(1.0),
+            "{got} vs {want}"
+        );
+    }
 }

@@ -135,7 +135,7 @@ fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
         equations_text: equations.text().into(),
         equations_latex: equations.latex().into(),
         constraints: constraints.collect::<Vec<_>>().into(),
-        inputs: Vec::new().into(),
+        inputs: equations.inputs.clone().into(),
     })
 }
 

@@ -358,6 +358,7 @@ fn model_info(eq: &Equations) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let forced_or_dissipative = eq.forced_or_dissipative;
+    let inputs = &eq.inputs;
     let text = eq.text();
     let latex = eq.latex();
     let constraints = eq.constraints.iter().flat_map(|c| {
@@ -376,7 +377,7 @@ fn model_info(eq: &Equations) -> TokenStream {
             equations_text: #cow(#text),
             equations_latex: #cow(#latex),
             constraints: #cow(&[#(#constraints),*]),
-            inputs: #cow(&[]),
+            inputs: #cow(&[#(#inputs),*]),
         }
     }
 }

@@ -256,6 +256,11 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
         program(&format!("{role}{name}"), prog, inputs, outputs)?;
     }
     let m = eq.parameters.len();
+    if eq.inputs.iter().any(|&i| i >= m) {
+        return Err(format!(
+            "the {role}equations' inputs are not among their {m} parameters"
+        ));
+    }
     program(
         &format!("{role}residual_jacobians"),
         &p.residual_jacobians,
@@ -463,6 +468,7 @@ mod tests {
                 parameters: vec!["m".into(), "a".into()],
                 from_kinetic_potential: true,
                 forced_or_dissipative: true,
+                inputs: vec![],
                 explicit_time: false,
                 cyclic: vec![],
                 conserved: Conserved::None,

@@ -217,9 +217,12 @@ pub struct Equations {
     pub parameters: Vec<String>,
     /// Whether the model was given by `T` and `V` (else by `L`).
     pub from_kinetic_potential: bool,
-    /// Whether a generalized force or dissipation acts (then no energy-like integral is
-    /// conserved, and the structure-preserving integrators do not apply).
+    /// Whether a generalized force or dissipation acts, or an input occurs (then no
+    /// energy-like integral is conserved, and the structure-preserving integrators do not
+    /// apply).
     pub forced_or_dissipative: bool,
+    /// Indices into `parameters` of the inputs (signals a controller sets).
+    pub inputs: Vec<usize>,
     /// Whether `L`, a force, the dissipation or a constraint depends explicitly on `t`.
     pub explicit_time: bool,
     /// Coordinates `i` with `∂L/∂qᵢ ≡ 0`, no force or dissipation acting on them and no

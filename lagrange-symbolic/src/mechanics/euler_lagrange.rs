@@ -88,7 +88,16 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         (Some([_, t1, t0]), true) => s.vanishes(t1)? && s.vanishes(t0)?,
         _ => false,
     };
-    let forced_or_dissipative = forces.iter().any(Option::is_some) || dissipation.is_some();
+    // An input is set by a controller while the system moves: it acts like a force.
+    let driven = system.inputs.iter().any(|&k| {
+        let input = system.parameters[k].0;
+        lagrangian.contains(input)
+            || forces.iter().flatten().any(|f| f.contains(input))
+            || dissipation.as_ref().is_some_and(|d| d.contains(input))
+            || system.constraints.iter().any(|g| g.contains(input))
+    });
+    let forced_or_dissipative =
+        forces.iter().any(Option::is_some) || dissipation.is_some() || driven;
     let conserved = match (
         !forced_or_dissipative && !explicit_time,
         homogeneous_kinetic,
@@ -153,6 +162,7 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         parameters: system.parameters.iter().map(|(_, n)| n.clone()).collect(),
         from_kinetic_potential: kinetic_form,
         forced_or_dissipative,
+        inputs: system.inputs.clone(),
         explicit_time,
         cyclic,
         conserved,
