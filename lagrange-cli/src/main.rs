@@ -13,6 +13,7 @@ mod file;
 mod generate;
 mod interpreted;
 mod prepare;
+mod signal;
 mod simulate;
 
 /// Equations of motion from a model file: print them, integrate them, compare them with
