@@ -1,0 +1,132 @@
+//! Normal modes of small oscillations about an equilibrium: `K v = ω² M v`.
+
+use std::f64::consts::TAU;
+
+use nalgebra::{DMatrix, SVector};
+
+use crate::error::Error;
+use crate::system::LagrangianSystem;
+
+/// Largest number of iterations of the symmetric eigensolver.
+const EIGEN_ITERATIONS: usize = 10_000;
+
+/// Relative size below which a defect (the residual forces at the state, the velocity
+/// terms, the asymmetry of `K`) counts as round-off.
+const ROUND_OFF: f64 = 1e-9;
+
+/// One normal mode: the motion `q = q₀ + a v cos(ω t + φ)` of the linearized equations.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NormalMode<const N: usize> {
+    /// `ω²`, an eigenvalue of `K v = ω² M v`; negative along an unstable direction (the
+    /// motion there grows like `e^{√(−ω²) t}`).
+    pub omega_squared: f64,
+    /// The mode shape `v`, normalized so that `vᵀ M v = 1`, its largest component
+    /// positive.
+    pub shape: SVector<f64, N>,
+}
+
+impl<const N: usize> NormalMode<N> {
+    /// The angular frequency `ω = √(ω²)`; `None` when `ω² < 0` (no oscillation).
+    pub fn frequency(&self) -> Option<f64> {
+        (self.omega_squared >= 0.0).then(|| self.omega_squared.sqrt())
+    }
+
+    /// The period `2π/ω`; `None` unless `ω² > 0`.
+    pub fn period(&self) -> Option<f64> {
+        (self.omega_squared > 0.0).then(|| TAU / self.omega_squared.sqrt())
+    }
+}
+
+/// The normal modes of `system` about its equilibrium `q` at time `t`, sorted by `ω²`:
+/// the solutions of `K v = ω² M v` with `M` the mass matrix at rest and
+/// `K = ∂r/∂q` at `q̇ = 0`, `q̈ = 0`, `r = M q̈ − f` the residual of Lagrange's equations.
+///
+/// For a conservative system `K = ∂²V/∂q²`. In general `K = ∂²(V − T₀)/∂q² − ∂Q/∂q`:
+/// the centrifugal part `T₀` of the kinetic energy (the part without velocities, present
+/// in rotating frames) and position-dependent forces `Q` count; for a reduced (Routh)
+/// system it is the Hessian of the amended potential, so its modes are the small
+/// oscillations about a steady motion. The eigenproblem is solved by a Cholesky
+/// factorization `M = L Lᵀ` and the symmetric eigenproblem of `L⁻¹ K L⁻ᵀ`.
+///
+/// Refuses with [`Error::NoNormalModes`] when small motions are not normal modes:
+/// `q` is no equilibrium (see [`equilibrium`](super::equilibrium)), the equations have
+/// terms linear in `q̇` at rest (gyroscopic or damping: `∂r/∂q̇ ≠ 0`), `K` is not symmetric
+/// (circulatory forces), `M` is not positive definite, or the model is constrained (its
+/// `M` and `K` act in redundant coordinates). The eigenvalues of
+/// [`linearize`](super::linearize)`(…).a` describe all of these.
+pub fn normal_modes<S: LagrangianSystem<N>, const N: usize>(
+    system: &S,
+    t: f64,
+    q: &SVector<f64, N>,
+) -> Result<Vec<NormalMode<N>>, Error> {
+    let name = &system.info().name;
+    let refuse =
+        |why: String| Error::NoNormalModes(format!("`{name}` at q = {:?}: {why}", q.as_slice()));
+    let use_eigenvalues = "use the eigenvalues of `linearize(…).a`";
+    if !system.info().constraints.is_empty() {
+        return Err(refuse(format!(
+            "the model is constrained, its mass and stiffness act in redundant coordinates; {use_eigenvalues}"
+        )));
+    }
+    let rest = SVector::zeros();
+    let (m, f) = system.mass_matrix_and_forcing(t, q, &rest);
+    let r = system.residual_jacobians(t, q, &rest, &SVector::zeros());
+    let (k, c) = (r.coordinates, r.velocities);
+    let (k_size, m_size) = (k.norm(), m.norm());
+    if f.norm() > ROUND_OFF * k_size * (1.0 + q.norm()) && f.norm() != 0.0 {
+        return Err(refuse(format!(
+            "this is no equilibrium, the forces at rest are {:?} (find one with `equilibrium`)",
+            f.as_slice()
+        )));
+    }
+    // ∂r/∂q̇ has the units of √(K M).
+    if c.norm() > ROUND_OFF * (k_size * m_size).sqrt() && c.norm() != 0.0 {
+        return Err(refuse(format!(
+            "the equations have velocity terms at rest (gyroscopic or damping, |∂r/∂q̇| = {:e}); {use_eigenvalues}",
+            c.norm()
+        )));
+    }
+    if (k - k.transpose()).norm() > ROUND_OFF * k_size {
+        return Err(refuse(format!(
+            "the stiffness ∂r/∂q is not symmetric (circulatory forces); {use_eigenvalues}"
+        )));
+    }
+    let dynamic = |x: &nalgebra::SMatrix<f64, N, N>| {
+        let x = DMatrix::from_column_slice(N, N, x.as_slice());
+        (&x + x.transpose()) * 0.5
+    };
+    let (m, k) = (dynamic(&m), dynamic(&k));
+    let l = nalgebra::Cholesky::new(m.clone())
+        .ok_or_else(|| refuse("the mass matrix is not positive definite".to_string()))?
+        .l();
+    // L⁻¹ K L⁻ᵀ = L⁻¹ (L⁻¹ K)ᵀ for a symmetric K.
+    let reduced = l
+        .solve_lower_triangular(&k)
+        .and_then(|x| l.solve_lower_triangular(&x.transpose()))
+        .ok_or_else(|| refuse("the mass matrix is singular".to_string()))?;
+    let eigen = nalgebra::SymmetricEigen::try_new(
+        (&reduced + reduced.transpose()) * 0.5,
+        f64::EPSILON,
+        EIGEN_ITERATIONS,
+    )
+    .ok_or(Error::NoConvergence {
+        t,
+        iterations: EIGEN_ITERATIONS,
+    })?;
+    let lt = l.transpose();
+    let mut modes = Vec::with_capacity(N);
+    for (i, &omega_squared) in eigen.eigenvalues.iter().enumerate() {
+        let shape = lt
+            .solve_upper_triangular(&eigen.eigenvectors.column(i).into_owned())
+            .ok_or_else(|| refuse("the mass matrix is singular".to_string()))?;
+        let shape = &shape / shape.dot(&(&m * &shape)).sqrt();
+        let largest = shape.iamax();
+        let sign = if shape[largest] < 0.0 { -1.0 } else { 1.0 };
+        modes.push(NormalMode {
+            omega_squared,
+            shape: SVector::from_iterator(shape.iter().map(|x| x * sign)),
+        });
+    }
+    modes.sort_by(|a, b| a.omega_squared.total_cmp(&b.omega_squared));
+    Ok(modes)
+}
