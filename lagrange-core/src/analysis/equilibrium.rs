@@ -172,3 +172,93 @@ fn least_squares<const N: usize>(
     let x = SVector::<f64, N>::from_column_slice(x.as_slice());
     x.iter().all(|v| v.is_finite()).then_some(x)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_systems::{CartPole, CartesianPendulum, DoubleIntegrator, DoublePendulum};
+    use std::f64::consts::PI;
+
+    fn double() -> DoublePendulum {
+        DoublePendulum {
+            m1: 1.1,
+            m2: 0.6,
+            l1: 0.9,
+            l2: 1.4,
+            g: 9.81,
+        }
+    }
+
+    #[test]
+    fn newton_finds_the_double_pendulum_equilibria_from_perturbed_guesses() {
+        let cases = [
+            ([0.3, -0.2], [0.0, 0.0]),
+            ([PI + 0.2, 0.1], [PI, 0.0]),
+            ([-0.1, PI - 0.3], [0.0, PI]),
+            ([PI - 0.2, PI + 0.25], [PI, PI]),
+        ];
+        for (guess, expected) in cases {
+            let q = equilibrium(&double(), 0.0, &SVector::from(guess)).unwrap();
+            assert!(
+                (q - SVector::from(expected)).amax() < 1e-12,
+                "{guess:?}: {q} vs {expected:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_family_of_equilibria_is_reached_at_the_member_nearest_the_guess() {
+        // The cart's position is free: the pole rights itself over the same x.
+        let cart_pole = CartPole {
+            mc: 1.0,
+            m: 0.3,
+            l: 0.5,
+            g: 9.81,
+            force: 0.0,
+        };
+        let q = equilibrium(&cart_pole, 0.0, &SVector::from([1.5, 0.2])).unwrap();
+        assert!((q - SVector::from([1.5, 0.0])).amax() < 1e-12, "{q}");
+    }
+
+    #[test]
+    fn a_constant_force_has_no_equilibrium() {
+        // m ẍ = u: q̈ = u/m everywhere.
+        let pushed = DoubleIntegrator { m: 2.0, u: 3.0 };
+        let error = equilibrium(&pushed, 0.0, &SVector::from([0.5])).unwrap_err();
+        match error {
+            Error::NoEquilibrium { residual, .. } => assert!((residual - 1.5).abs() < 1e-15),
+            other => panic!("{other}"),
+        }
+        // Pushing the cart: every state accelerates.
+        let cart_pole = CartPole {
+            mc: 1.0,
+            m: 0.3,
+            l: 0.5,
+            g: 9.81,
+            force: 2.0,
+        };
+        let error = equilibrium(&cart_pole, 0.0, &SVector::from([0.0, 0.1])).unwrap_err();
+        assert!(matches!(error, Error::NoEquilibrium { .. }), "{error}");
+        let message = error.to_string();
+        assert!(message.contains("no equilibrium"), "{message}");
+    }
+
+    #[test]
+    fn a_constrained_equilibrium_lies_on_the_constraint() {
+        let pendulum = CartesianPendulum {
+            m: 0.8,
+            l: 1.2,
+            g: 9.81,
+            c: 0.3,
+        };
+        // Off the circle, near the bottom and near the top.
+        let cases = [([0.3, -0.9], [0.0, -1.2]), ([-0.2, 1.5], [0.0, 1.2])];
+        for (guess, expected) in cases {
+            let q = constrained_equilibrium(&pendulum, 0.0, &SVector::from(guess)).unwrap();
+            assert!(
+                (q - SVector::from(expected)).amax() < 1e-12,
+                "{guess:?}: {q} vs {expected:?}"
+            );
+        }
+    }
+}

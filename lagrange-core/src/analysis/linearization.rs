@@ -192,3 +192,195 @@ impl Linearization {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+    use crate::test_systems::{
+        CartPole, CartesianPendulum, DoublePendulum, Pendulum, central_differences,
+    };
+    use std::f64::consts::PI;
+
+    /// `F(t, x, p)` with `x = (q, q̇)` as one vector, for the finite differences.
+    fn rate<S: LagrangianSystem<N>, const N: usize>(system: &S, t: f64, x: &[f64]) -> Vec<f64> {
+        let (q, qd) = (
+            SVector::<f64, N>::from_column_slice(&x[..N]),
+            SVector::<f64, N>::from_column_slice(&x[N..2 * N]),
+        );
+        let model = system.with_parameter_values(&x[2 * N..]).unwrap();
+        let qdd = model.accelerations(t, &q, &qd).unwrap();
+        qd.iter().chain(qdd.iter()).copied().collect()
+    }
+
+    fn assert_close(exact: &DMatrix<f64>, reference: &DMatrix<f64>, tolerance: f64) {
+        let scale = reference.amax().max(1.0);
+        let error = (exact - reference).amax();
+        assert!(
+            error <= tolerance * scale,
+            "error {error:e} (scale {scale}):\n{exact}\nvs\n{reference}"
+        );
+    }
+
+    /// The exact `A` and all of `∂q̈/∂p` against central differences of `accelerations`
+    /// at random states, none of them an equilibrium.
+    fn check_at_random_states<S: LagrangianSystem<N>, const N: usize>(
+        system: &S,
+        states: impl Fn(&mut SplitMix64) -> (SVector<f64, N>, SVector<f64, N>),
+    ) {
+        let mut rng = SplitMix64::new(11);
+        for _ in 0..20 {
+            let (q, qd) = states(&mut rng);
+            let t = rng.uniform(&(0.0..1.0));
+            let x: Vec<f64> = q
+                .iter()
+                .chain(qd.iter())
+                .copied()
+                .chain(system.parameter_values())
+                .collect();
+            let reference = central_differences(&x, 1e-5, |x| rate(system, t, x));
+            let linearization = linearize(system, t, &q, &qd).unwrap();
+            assert!(linearization.rate.norm() > 1e-3, "an equilibrium was drawn");
+            assert_close(
+                &linearization.a,
+                &reference.columns(0, 2 * N).into_owned(),
+                1e-6,
+            );
+            let jacobians = system.acceleration_jacobians(t, &q, &qd).unwrap();
+            let parameters = reference.view((N, 2 * N), (N, x.len() - 2 * N));
+            assert_close(&jacobians.parameters, &parameters.into_owned(), 1e-6);
+            for (column, &input) in system.info().inputs.iter().enumerate() {
+                assert_close(
+                    &linearization.b.columns(column, 1).into_owned(),
+                    &reference.columns(2 * N + input, 1).into_owned(),
+                    1e-6,
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn linearizations_match_finite_differences_of_the_accelerations() {
+        let cart_pole = CartPole {
+            mc: 1.3,
+            m: 0.4,
+            l: 0.7,
+            g: 9.81,
+            force: 0.8,
+        };
+        check_at_random_states(&cart_pole, |rng| {
+            let q = SVector::from([rng.uniform(&(-1.0..1.0)), rng.uniform(&(-3.0..3.0))]);
+            let qd = SVector::from([rng.uniform(&(-2.0..2.0)), rng.uniform(&(-2.0..2.0))]);
+            (q, qd)
+        });
+        let double = DoublePendulum {
+            m1: 1.1,
+            m2: 0.6,
+            l1: 0.9,
+            l2: 1.4,
+            g: 9.81,
+        };
+        check_at_random_states(&double, |rng| {
+            let q = SVector::from([rng.uniform(&(-3.0..3.0)), rng.uniform(&(-3.0..3.0))]);
+            let qd = SVector::from([rng.uniform(&(-2.0..2.0)), rng.uniform(&(-2.0..2.0))]);
+            (q, qd)
+        });
+        // The constrained accelerations, at states on and off the circle.
+        let cartesian = CartesianPendulum {
+            m: 0.8,
+            l: 1.2,
+            g: 9.81,
+            c: 0.3,
+        };
+        check_at_random_states(&cartesian, |rng| {
+            let angle = rng.uniform(&(-PI..PI));
+            let radius = rng.uniform(&(0.8..1.6));
+            let q = SVector::from([radius * angle.sin(), -radius * angle.cos()]);
+            let qd = SVector::from([rng.uniform(&(-2.0..2.0)), rng.uniform(&(-2.0..2.0))]);
+            (q, qd)
+        });
+    }
+
+    #[test]
+    fn the_cart_pole_upright_has_the_textbook_linearization() {
+        let (mc, m, l, g) = (2.0, 0.5, 0.8, 9.81);
+        let cart_pole = CartPole {
+            mc,
+            m,
+            l,
+            g,
+            force: 0.0,
+        };
+        let zero = SVector::zeros();
+        let linearization = linearize(&cart_pole, 0.0, &zero, &zero).unwrap();
+        // x = (x, θ, ẋ, θ̇): ẍ = −(m g / M) θ + F/M, θ̈ = (M + m) g θ / (M l) − F/(M l).
+        #[rustfmt::skip]
+        let a = DMatrix::from_row_slice(4, 4, &[
+            0.0, 0.0, 1.0, 0.0,
+            0.0, 0.0, 0.0, 1.0,
+            0.0, -m * g / mc, 0.0, 0.0,
+            0.0, (mc + m) * g / (mc * l), 0.0, 0.0,
+        ]);
+        let b = DMatrix::from_column_slice(4, 1, &[0.0, 0.0, 1.0 / mc, -1.0 / (mc * l)]);
+        assert_close(&linearization.a, &a, 1e-14);
+        assert_close(&linearization.b, &b, 1e-14);
+        assert_eq!(linearization.rate.norm(), 0.0);
+        // Upright is unstable: eigenvalues ±√((M + m) g / (M l)) and a double 0.
+        assert_eq!(linearization.stability().unwrap(), Stability::Unstable);
+        let growth = ((mc + m) * g / (mc * l)).sqrt();
+        let largest = linearization
+            .eigenvalues()
+            .unwrap()
+            .iter()
+            .map(|l| l.re)
+            .fold(f64::MIN, f64::max);
+        assert!(
+            (largest - growth).abs() < 1e-9 * growth,
+            "{largest} vs {growth}"
+        );
+    }
+
+    #[test]
+    fn stability_follows_the_eigenvalues() {
+        let pendulum = Pendulum {
+            m: 1.0,
+            l: 2.0,
+            g: 9.81,
+        };
+        let at = |theta: f64| {
+            let q = SVector::from([theta]);
+            linearize(&pendulum, 0.0, &q, &SVector::zeros())
+                .unwrap()
+                .stability()
+                .unwrap()
+        };
+        // Hanging: ±i √(g/l), on the axis; inverted: ±√(g/l).
+        assert_eq!(at(0.0), Stability::Marginal);
+        assert_eq!(at(PI), Stability::Unstable);
+    }
+
+    #[test]
+    fn a_damped_constrained_pendulum_is_asymptotically_stable_on_its_tangent_space() {
+        let (m, l, g, c) = (0.8, 1.2, 9.81, 0.3);
+        let pendulum = CartesianPendulum { m, l, g, c };
+        let q = SVector::from([0.0, -l]);
+        let zero = SVector::zeros();
+        // In redundant coordinates A also has the constraint violations' double 0.
+        let redundant = linearize(&pendulum, 0.0, &q, &zero).unwrap();
+        assert_eq!(redundant.stability().unwrap(), Stability::Marginal);
+        let linearization = linearize_constrained(&pendulum, 0.0, &q, &zero).unwrap();
+        assert_eq!(
+            linearization.stability().unwrap(),
+            Stability::AsymptoticallyStable
+        );
+        // m l φ̈ + c l φ̇ + m g φ = 0: λ = −c/(2m) ± i √(g/l − c²/(4m²)).
+        let (re, im) = (-c / (2.0 * m), (g / l - c * c / (4.0 * m * m)).sqrt());
+        let mut eigenvalues = linearization.eigenvalues().unwrap();
+        eigenvalues.sort_by(|a, b| a.im.total_cmp(&b.im));
+        assert_eq!(eigenvalues.len(), 2);
+        for (eigenvalue, sign) in eigenvalues.iter().zip([-1.0, 1.0]) {
+            assert!((eigenvalue.re - re).abs() < 1e-12, "{eigenvalue}");
+            assert!((eigenvalue.im - sign * im).abs() < 1e-12, "{eigenvalue}");
+        }
+    }
+}

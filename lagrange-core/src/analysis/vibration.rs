@@ -130,3 +130,75 @@ pub fn normal_modes<S: LagrangianSystem<N>, const N: usize>(
     modes.sort_by(|a, b| a.omega_squared.total_cmp(&b.omega_squared));
     Ok(modes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_systems::{CartesianPendulum, DoublePendulum, Pendulum};
+    use std::f64::consts::{PI, SQRT_2};
+
+    #[test]
+    fn the_double_pendulum_with_equal_masses_and_lengths_has_the_textbook_modes() {
+        let (m, l, g) = (0.7, 1.3, 9.81);
+        let double = DoublePendulum {
+            m1: m,
+            m2: m,
+            l1: l,
+            l2: l,
+            g,
+        };
+        let modes = normal_modes(&double, 0.0, &SVector::zeros()).unwrap();
+        // ω² = (g/l)(2 ∓ √2), shapes ∝ (1, √2) and (1, −√2), with vᵀ M v = 1 for
+        // M = m l² [[2, 1], [1, 1]]: (4 ± 2√2) m l² for the unnormalized shapes. The second
+        // is reported as (−1, √2): its largest component positive.
+        let expected = [
+            (2.0 - SQRT_2, [1.0, SQRT_2], 4.0 + 2.0 * SQRT_2),
+            (2.0 + SQRT_2, [-1.0, SQRT_2], 4.0 - 2.0 * SQRT_2),
+        ];
+        for (mode, (factor, shape, norm)) in modes.iter().zip(expected) {
+            let omega_squared = g / l * factor;
+            assert!((mode.omega_squared - omega_squared).abs() < 1e-12 * omega_squared);
+            let shape = SVector::from(shape) / (norm * m * l * l).sqrt();
+            assert!(
+                (mode.shape - shape).amax() < 1e-12,
+                "{} vs {shape}",
+                mode.shape
+            );
+            let period = 2.0 * PI / omega_squared.sqrt();
+            assert!((mode.period().unwrap() - period).abs() < 1e-12 * period);
+        }
+    }
+
+    #[test]
+    fn an_unstable_direction_has_a_negative_omega_squared() {
+        let (l, g) = (2.0, 9.81);
+        let pendulum = Pendulum { m: 1.5, l, g };
+        let modes = normal_modes(&pendulum, 0.0, &SVector::from([PI])).unwrap();
+        assert!((modes[0].omega_squared + g / l).abs() < 1e-12);
+        assert_eq!(modes[0].frequency(), None);
+        assert_eq!(modes[0].period(), None);
+    }
+
+    #[test]
+    fn normal_modes_are_refused_where_they_do_not_exist() {
+        let pendulum = Pendulum {
+            m: 1.0,
+            l: 1.0,
+            g: 9.81,
+        };
+        let error = normal_modes(&pendulum, 0.0, &SVector::from([1.0])).unwrap_err();
+        assert!(error.to_string().contains("no equilibrium"), "{error}");
+        let constrained = CartesianPendulum {
+            m: 1.0,
+            l: 1.0,
+            g: 9.81,
+            c: 0.0,
+        };
+        let error = normal_modes(&constrained, 0.0, &SVector::from([0.0, -1.0])).unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.contains("CartesianPendulum") && message.contains("constrained"),
+            "{message}"
+        );
+    }
+}
