@@ -468,3 +468,197 @@ impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
         Ok(trajectory)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    use nalgebra::{Matrix4, RowVector4, Vector4};
+
+    use crate::analysis::{linearize, normal_modes};
+    use crate::integrate::Integrator;
+    use crate::test_systems::{CartPole, DoubleIntegrator, Pendulum, central_differences};
+
+    type V2 = SVector<f64, 2>;
+    type V1 = SVector<f64, 1>;
+
+    fn cart_pole() -> CartPole {
+        CartPole {
+            mc: 1.5,
+            m: 0.4,
+            l: 0.6,
+            g: 9.81,
+            force: 0.0,
+        }
+    }
+
+    #[test]
+    fn the_closed_loop_linearization_matches_finite_differences() {
+        let gains = [1.2, -30.0, 2.5, -6.0];
+        let closed = Controlled::new(cart_pole(), move |_: f64, q: &V2, qd: &V2| {
+            vec![-(gains[0] * q[0] + gains[1] * q[1] + gains[2] * qd[0] + gains[3] * qd[1])]
+        })
+        .unwrap();
+        let (q, qd) = (V2::new(0.3, -0.4), V2::new(0.7, 1.1));
+        let x = [q[0], q[1], qd[0], qd[1]];
+        let reference = central_differences(&x, 1e-5, |x| {
+            let (q, qd) = (V2::new(x[0], x[1]), V2::new(x[2], x[3]));
+            let qdd = closed.accelerations(0.0, &q, &qd).unwrap();
+            vec![qd[0], qd[1], qdd[0], qdd[1]]
+        });
+        let a = linearize(&closed, 0.0, &q, &qd).unwrap().a;
+        assert!(
+            (&a - &reference).amax() < 1e-6 * reference.amax(),
+            "{a}\nvs\n{reference}"
+        );
+        assert_eq!(linearize(&closed, 0.0, &q, &qd).unwrap().b.ncols(), 0);
+    }
+
+    #[test]
+    fn pole_placement_on_the_textbook_linearization_holds_the_cart_pole_upright() {
+        let CartPole { mc, m, l, g, .. } = cart_pole();
+        // x = (x, θ, ẋ, θ̇), upright: ẍ = −(m g/M) θ + F/M, θ̈ = (M+m) g θ/(M l) − F/(M l).
+        #[rustfmt::skip]
+        let a = Matrix4::new(
+            0.0, 0.0, 1.0, 0.0,
+            0.0, 0.0, 0.0, 1.0,
+            0.0, -m * g / mc, 0.0, 0.0,
+            0.0, (mc + m) * g / (mc * l), 0.0, 0.0,
+        );
+        let b = Vector4::new(0.0, 0.0, 1.0 / mc, -1.0 / (mc * l));
+        // Ackermann: K = e₄ᵀ C⁻¹ p(A) for the poles −2, −2.5, −3, −3.5.
+        let controllability = Matrix4::from_columns(&[b, a * b, a * a * b, a * a * a * b]);
+        let identity = Matrix4::identity();
+        let p = [2.0, 2.5, 3.0, 3.5]
+            .iter()
+            .fold(identity, |acc, &pole| acc * (a + identity * pole));
+        let gains: RowVector4<f64> =
+            RowVector4::new(0.0, 0.0, 0.0, 1.0) * controllability.try_inverse().unwrap() * p;
+        let closed = Controlled::new(cart_pole(), move |_: f64, q: &V2, qd: &V2| {
+            vec![-(gains * Vector4::new(q[0], q[1], qd[0], qd[1]))[0]]
+        })
+        .unwrap();
+        let trajectory = Simulation::new(&closed)
+            .run(0.0, V2::new(0.2, 0.25), V2::zeros(), 15.0)
+            .unwrap();
+        let (_, q, qd) = trajectory.last().unwrap();
+        assert!(q.amax() < 1e-4 && qd.amax() < 1e-4, "{q} {qd}");
+    }
+
+    #[test]
+    fn a_pd_controller_gives_the_damped_oscillator() {
+        // m ẍ = −k x − d ẋ with m = 1, k = 4, d = 1:
+        // x = e^{−t/2} (x₀ cos ωt + (v₀ + x₀/2)/ω sin ωt), ω = √(4 − 1/4).
+        let closed = Controlled::new(
+            DoubleIntegrator { m: 1.0, u: 0.0 },
+            |_: f64, q: &V1, qd: &V1| vec![-4.0 * q[0] - qd[0]],
+        )
+        .unwrap();
+        let (x0, v0, t) = (0.5, -0.3, 3.0);
+        let trajectory = Simulation::new(&closed)
+            .run(0.0, V1::new(x0), V1::new(v0), t)
+            .unwrap();
+        let omega = (4.0_f64 - 0.25).sqrt();
+        let exact = (-t / 2.0).exp()
+            * (x0 * (omega * t).cos() + (v0 + x0 / 2.0) / omega * (omega * t).sin());
+        let (_, q, _) = trajectory.last().unwrap();
+        assert!((q[0] - exact).abs() < 1e-9, "{} vs {exact}", q[0]);
+        // Its small motions are damped: no normal modes; without damping ω² = k/m.
+        let error = normal_modes(&closed, 0.0, &V1::zeros()).unwrap_err();
+        assert!(error.to_string().contains("velocity terms"), "{error}");
+        let spring = Controlled::new(
+            DoubleIntegrator { m: 2.0, u: 0.0 },
+            |_: f64, q: &V1, _: &V1| vec![-4.0 * q[0]],
+        )
+        .unwrap();
+        let modes = normal_modes(&spring, 0.0, &V1::zeros()).unwrap();
+        assert!((modes[0].omega_squared - 2.0).abs() < 1e-8, "{modes:?}");
+    }
+
+    #[test]
+    fn a_zero_order_hold_matches_the_exact_discrete_double_integrator() {
+        // Under a held u the double integrator moves exactly by
+        // x ← x + h v + h² u/(2m), v ← v + h u/m.
+        let (m, h, k, d) = (2.0, 0.1, 3.0, 1.5);
+        let calls = Cell::new(0);
+        let controller = |_: f64, q: &V1, qd: &V1| {
+            calls.set(calls.get() + 1);
+            vec![-k * q[0] - d * qd[0]]
+        };
+        let system = DoubleIntegrator { m, u: 0.0 };
+        let trajectory = Simulation::new(&system)
+            .integrator(Integrator::Rk4 { dt: 0.03 })
+            .output_interval(0.05)
+            .run_sampled(controller, h, 0.0, V1::new(1.0), V1::new(0.0), 2.0)
+            .unwrap();
+        assert_eq!(calls.get(), 20, "one evaluation per period");
+        let (mut x, mut v) = (1.0, 0.0);
+        for (i, (&t, (q, qd))) in trajectory
+            .times()
+            .iter()
+            .zip(trajectory.q().iter().zip(trajectory.qd()))
+            .enumerate()
+        {
+            assert!((t - 0.05 * i as f64).abs() < 1e-12, "{t}");
+            if i % 2 == 0 {
+                assert!((q[0] - x).abs() < 1e-13 && (qd[0] - v).abs() < 1e-13, "{t}");
+                let u = -k * x - d * v;
+                (x, v) = (x + h * v + h * h * u / (2.0 * m), v + h * u / m);
+            }
+        }
+        assert_eq!(trajectory.len(), 41);
+    }
+
+    #[test]
+    fn bad_controllers_and_models_without_inputs_are_clear_errors() {
+        let system = DoubleIntegrator { m: 1.0, u: 0.0 };
+        let two = Controlled::new(system, |_: f64, _: &V1, _: &V1| vec![1.0, 2.0]).unwrap();
+        let error = Simulation::new(&two)
+            .run(0.0, V1::zeros(), V1::zeros(), 1.0)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("returned 2 values for its 1 inputs (u)"),
+            "{error}"
+        );
+        let system = DoubleIntegrator { m: 1.0, u: 0.0 };
+        let error = Simulation::new(&system)
+            .run_sampled(
+                |_: f64, q: &V1, _: &V1| vec![1.0 / q[0]],
+                0.1,
+                0.0,
+                V1::zeros(),
+                V1::zeros(),
+                1.0,
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("non-finite inputs (u) = [inf]"), "{error}");
+        let pendulum = Pendulum {
+            m: 1.0,
+            l: 1.0,
+            g: 9.81,
+        };
+        let error = Controlled::new(pendulum, |_: f64, _: &V1, _: &V1| vec![]).unwrap_err();
+        assert!(
+            error.to_string().contains("`Pendulum` has no inputs"),
+            "{error}"
+        );
+        let error = Simulation::new(&system)
+            .output_interval(0.03)
+            .run_sampled(
+                |_: f64, _: &V1, _: &V1| vec![0.0],
+                0.1,
+                0.0,
+                V1::zeros(),
+                V1::zeros(),
+                1.0,
+            )
+            .unwrap_err();
+        assert!(
+            error.to_string().contains("not a whole multiple"),
+            "{error}"
+        );
+    }
+}
