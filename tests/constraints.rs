@@ -1,4 +1,4 @@
-//! Holonomic constraints (seeds 001 and 002) against closed forms, an unconstrained
+//! Holonomic constraints against closed forms, an unconstrained
 //! formulation of the same motion, and the general theorems.
 
 #[path = "../examples/cartesian_pendulum.rs"]

@@ -10,9 +10,11 @@
 use std::sync::Arc;
 
 use lagrange_core::__private::{CONSISTENCY_TOLERANCE, solve_accelerations};
-use lagrange_core::nalgebra::{SMatrix, SVector};
+use lagrange_core::jacobians;
+use lagrange_core::nalgebra::{DMatrix, SMatrix, SVector};
 use lagrange_core::{
-    Conserved, ConstrainedSystem, ConstraintInfo, Error, LagrangianSystem, ModelInfo,
+    AccelerationJacobians, Conserved, ConstrainedSystem, ConstraintInfo, ConstraintJacobians,
+    Error, LagrangianSystem, ModelInfo, ResidualJacobians,
 };
 use lagrange_symbolic::equations::{self, ConstraintEquations, Equations};
 use lagrange_symbolic::ir::Program;
@@ -133,6 +135,7 @@ fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
         equations_text: equations.text().into(),
         equations_latex: equations.latex().into(),
         constraints: constraints.collect::<Vec<_>>().into(),
+        inputs: equations.inputs.clone().into(),
     })
 }
 
@@ -189,10 +192,24 @@ impl<const N: usize, const K: usize> Interpreted<N, K> {
         q: &SVector<f64, N>,
         qd: &SVector<f64, N>,
     ) -> Vec<f64> {
+        self.run_extended(program, t, q, qd, &[])
+    }
+
+    /// [`run_dynamic`](Self::run_dynamic) of a Jacobian program, whose inputs go on with
+    /// `extra` (the accelerations, then the multipliers).
+    fn run_extended(
+        &self,
+        program: &Program,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+        extra: &[f64],
+    ) -> Vec<f64> {
         let inputs: Vec<f64> = std::iter::once(t)
             .chain(q.iter().copied())
             .chain(qd.iter().copied())
             .chain(self.values.iter().copied())
+            .chain(extra.iter().copied())
             .collect();
         let mut out = vec![0.0; program.outputs];
         program.evaluate(&inputs, &mut out);
@@ -286,6 +303,36 @@ impl<const N: usize, const K: usize> LagrangianSystem<N> for Interpreted<N, K> {
         Self::matrix(&self.run_dynamic(&self.programs().lagrangian_hessian, t, q, qd))
     }
 
+    fn residual_jacobians(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+        qdd: &SVector<f64, N>,
+    ) -> ResidualJacobians<N> {
+        let program = &self.programs().residual_jacobians;
+        let values = self.run_extended(program, t, q, qd, qdd.as_slice());
+        let nn = N * N;
+        ResidualJacobians {
+            coordinates: Self::matrix(&values[..nn]),
+            velocities: Self::matrix(&values[nn..2 * nn]),
+            parameters: DMatrix::from_row_slice(N, self.values.len(), &values[2 * nn..]),
+        }
+    }
+
+    fn acceleration_jacobians(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<AccelerationJacobians<N>, Error> {
+        if K == 0 {
+            jacobians::of_unconstrained_motion(self, t, q, qd)
+        } else {
+            self.constrained_acceleration_jacobians(t, q, qd)
+        }
+    }
+
     fn accelerations(
         &self,
         t: f64,
@@ -365,5 +412,27 @@ impl<const N: usize, const K: usize> ConstrainedSystem<N, K> for Interpreted<N, 
             SMatrix::from_row_slice(&values[..K * N]),
             SVector::from_column_slice(&values[K * N..]),
         )
+    }
+
+    fn constraint_jacobians(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+        qdd: &SVector<f64, N>,
+        multipliers: &SVector<f64, K>,
+    ) -> ConstraintJacobians<N, K> {
+        let extra: Vec<f64> = qdd.iter().chain(multipliers.iter()).copied().collect();
+        let values = self.run_extended(&self.constraints().jacobians, t, q, qd, &extra);
+        let m = self.values.len();
+        let (kn, nn) = (K * N, N * N);
+        let (sv, sp, rq, rp) = (kn, 2 * kn, 2 * kn + K * m, 2 * kn + K * m + nn);
+        ConstraintJacobians {
+            acceleration_coordinates: SMatrix::from_row_slice(&values[..sv]),
+            acceleration_velocities: SMatrix::from_row_slice(&values[sv..sp]),
+            acceleration_parameters: DMatrix::from_row_slice(K, m, &values[sp..rq]),
+            reaction_coordinates: Self::matrix(&values[rq..rp]),
+            reaction_parameters: DMatrix::from_row_slice(N, m, &values[rp..]),
+        }
     }
 }

@@ -10,6 +10,7 @@ use nalgebra::{DMatrix, SMatrix, SVector};
 
 use crate::error::Error;
 use crate::linalg;
+use crate::system::LagrangianSystem;
 
 /// Derivatives of the residual `r = M(t, q, q̇) q̈ − f(t, q, q̇)` at a point
 /// `(t, q, q̇, q̈)`, with `q̈` held fixed.
@@ -55,8 +56,24 @@ pub struct AccelerationJacobians<const N: usize> {
     pub parameters: DMatrix<f64>,
 }
 
+/// [`LagrangianSystem::acceleration_jacobians`] of the unconstrained motion `M q̈ = f`
+/// (its default, for systems that override it for their constrained motion).
+pub fn of_unconstrained_motion<S: LagrangianSystem<N>, const N: usize>(
+    system: &S,
+    t: f64,
+    q: &SVector<f64, N>,
+    qd: &SVector<f64, N>,
+) -> Result<AccelerationJacobians<N>, Error> {
+    let qdd = system.accelerations(t, q, qd)?;
+    let m = system.mass_matrix(t, q, qd);
+    let r = system.residual_jacobians(t, q, qd, &qdd);
+    unconstrained(&m, qdd, r, || {
+        Error::singular(t, q.as_slice(), qd.as_slice())
+    })
+}
+
 /// `∂q̈/∂x = −M⁻¹ ∂r/∂x` for the unconstrained motion with accelerations `qdd`.
-pub(crate) fn unconstrained<const N: usize>(
+fn unconstrained<const N: usize>(
     m: &SMatrix<f64, N, N>,
     qdd: SVector<f64, N>,
     r: ResidualJacobians<N>,

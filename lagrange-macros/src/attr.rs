@@ -191,6 +191,12 @@ fn read_key(
             model.constraints.push(lit.value());
             Ok(())
         }
+        "inputs" => meta.parse_nested_meta(|u| {
+            let ident = u.path.require_ident()?;
+            spans.insert(Item::Input(model.inputs.len()), ident.span());
+            model.inputs.push(ident.to_string());
+            Ok(())
+        }),
         "ignore" => meta.parse_nested_meta(|chi| {
             let ident = chi.path.require_ident()?;
             spans.insert(Item::Ignore(model.ignore.len()), ident.span());
@@ -207,7 +213,7 @@ fn read_key(
             Ok(())
         }),
         _ => Err(meta.error(format!(
-            "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation, constraint, particle(...), body(...) or ignore(...)"
+            "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation, constraint, particle(...), body(...), inputs(...) or ignore(...)"
         ))),
     }
 }

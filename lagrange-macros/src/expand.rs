@@ -126,6 +126,8 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
             let field = &fields[k];
             quote!(self.#field)
         }
+        Input::Acceleration(k) => quote!(qdd[#k]),
+        Input::Multiplier(k) => quote!(multipliers[#k]),
     };
     let body = |p: &Program| program::block(p, &read_input);
     let dynamics = body(&eq.programs.dynamics)?;
@@ -136,6 +138,9 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
     let momentum_rate = body(&eq.programs.momentum_rate)?;
     let momentum_jacobian = body(&eq.programs.momentum_jacobian)?;
     let hessian = body(&eq.programs.lagrangian_hessian)?;
+    let residual_jacobians = body(&eq.programs.residual_jacobians)?;
+    let m = eq.parameters.len();
+    let residual_jacobian_count = 2 * n * n + n * m;
 
     let info = model_info(eq);
     let parameter_count = fields.len();
@@ -145,7 +150,7 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
     let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
     let matrix = quote!(#CORE::nalgebra::SMatrix<f64, #n, #n>);
     let (constrained_items, constrained_impl) = match &eq.constraints {
-        Some(c) => constraint_impls(target, &read_input, c, n)?,
+        Some(c) => constraint_impls(target, &read_input, c, n, m)?,
         None => (TokenStream::new(), TokenStream::new()),
     };
     Ok(quote! {
@@ -246,6 +251,16 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
                 let values: [f64; #nn] = #hessian;
                 <#matrix>::from_row_slice(&values)
             }
+
+            #[allow(unused_variables, clippy::all)]
+            fn residual_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> #CORE::ResidualJacobians<#n> {
+                let values: [f64; #residual_jacobian_count] = #residual_jacobians;
+                #CORE::ResidualJacobians {
+                    coordinates: <#matrix>::from_row_slice(&values[..#nn]),
+                    velocities: <#matrix>::from_row_slice(&values[#nn..2 * #nn]),
+                    parameters: #CORE::nalgebra::DMatrix::from_row_slice(#n, #m, &values[2 * #nn..]),
+                }
+            }
         }
     })
 }
@@ -282,6 +297,7 @@ fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
                 fn constraint_time_derivative(&self, _: f64, _: &#vector) -> #values { #never }
                 fn constraint_velocities(&self, _: f64, _: &#vector, _: &#vector) -> #values { #never }
                 fn constraint_jacobian_and_bias(&self, _: f64, _: &#vector, _: &#vector) -> (#jacobian, #values) { #never }
+                fn constraint_jacobians(&self, _: f64, _: &#vector, _: &#vector, _: &#vector, _: &#values) -> #CORE::ConstraintJacobians<#n, #k> { #never }
             }
         }
     });
@@ -299,6 +315,7 @@ fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
                 equations_text: #cow(""),
                 equations_latex: #cow(""),
                 constraints: #cow(&[#(#constraints),*]),
+                inputs: #cow(&[]),
             };
         }
 
@@ -322,6 +339,7 @@ fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
             fn momentum_rate(&self, _: f64, _: &#vector, _: &#vector) -> #vector { #never }
             fn momentum_jacobian(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #never }
             fn lagrangian_hessian(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #never }
+            fn residual_jacobians(&self, _: f64, _: &#vector, _: &#vector, _: &#vector) -> #CORE::ResidualJacobians<#n> { #never }
         }
 
         #constrained
@@ -340,6 +358,7 @@ fn model_info(eq: &Equations) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let forced_or_dissipative = eq.forced_or_dissipative;
+    let inputs = &eq.inputs;
     let text = eq.text();
     let latex = eq.latex();
     let constraints = eq.constraints.iter().flat_map(|c| {
@@ -358,6 +377,7 @@ fn model_info(eq: &Equations) -> TokenStream {
             equations_text: #cow(#text),
             equations_latex: #cow(#latex),
             constraints: #cow(&[#(#constraints),*]),
+            inputs: #cow(&[#(#inputs),*]),
         }
     }
 }
@@ -370,15 +390,21 @@ fn constraint_impls(
     read_input: &dyn Fn(usize) -> TokenStream,
     c: &ConstraintEquations,
     n: usize,
+    m: usize,
 ) -> syn::Result<(TokenStream, TokenStream)> {
     let k = c.text.len();
     let kn = k * n;
+    let nn = n * n;
     let body = |p: &Program| program::block(p, read_input);
     let values = body(&c.values)?;
     let jacobian = body(&c.jacobian)?;
     let time_derivative = body(&c.time_derivative)?;
     let velocities = body(&c.velocities)?;
     let dynamics = body(&c.dynamics)?;
+    let jacobians = body(&c.jacobians)?;
+    let jacobian_count = 2 * kn + k * m + nn + n * m;
+    // Offsets of the blocks of `jacobians`: ∂s/∂q, ∂s/∂q̇, ∂s/∂p, ∂(Jᵀλ)/∂q, ∂(Jᵀλ)/∂p.
+    let (sv, sp, rq, rp) = (kn, 2 * kn, 2 * kn + k * m, 2 * kn + k * m + nn);
     let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
     let constraint_vector = quote!(#CORE::nalgebra::SVector<f64, #k>);
     let jacobian_matrix = quote!(#CORE::nalgebra::SMatrix<f64, #k, #n>);
@@ -397,6 +423,11 @@ fn constraint_impls(
 
         fn check_initial_state(&self, t: f64, q: &#vector, qd: &#vector) -> ::core::result::Result<(), #CORE::Error> {
             <Self as #constrained>::check_consistent(self, t, q, qd, #CORE::__private::CONSISTENCY_TOLERANCE)
+        }
+
+        fn acceleration_jacobians(&self, t: f64, q: &#vector, qd: &#vector)
+            -> ::core::result::Result<#CORE::AccelerationJacobians<#n>, #CORE::Error> {
+            <Self as #constrained>::constrained_acceleration_jacobians(self, t, q, qd)
         }
     };
     let implementation = quote! {
@@ -436,6 +467,19 @@ fn constraint_impls(
                     <#jacobian_matrix>::from_row_slice(&values[..#kn]),
                     <#constraint_vector>::from_column_slice(&values[#kn..]),
                 )
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn constraint_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector, multipliers: &#constraint_vector)
+                -> #CORE::ConstraintJacobians<#n, #k> {
+                let values: [f64; #jacobian_count] = #jacobians;
+                #CORE::ConstraintJacobians {
+                    acceleration_coordinates: <#jacobian_matrix>::from_row_slice(&values[..#sv]),
+                    acceleration_velocities: <#jacobian_matrix>::from_row_slice(&values[#sv..#sp]),
+                    acceleration_parameters: #CORE::nalgebra::DMatrix::from_row_slice(#k, #m, &values[#sp..#rq]),
+                    reaction_coordinates: #CORE::nalgebra::SMatrix::<f64, #n, #n>::from_row_slice(&values[#rq..#rp]),
+                    reaction_parameters: #CORE::nalgebra::DMatrix::from_row_slice(#n, #m, &values[#rp..]),
+                }
             }
         }
     };
@@ -483,6 +527,8 @@ fn reduced_system(
             let field = &fields[j];
             quote!(self.#field)
         }
+        Input::Acceleration(j) => quote!(qdd[#j]),
+        Input::Multiplier(j) => quote!(multipliers[#j]),
     };
     let velocities = program::block(&reduced.ignored_velocities, &read_input)?;
     let ignored = &reduced.ignored;

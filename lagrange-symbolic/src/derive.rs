@@ -25,6 +25,7 @@ pub fn derive(model: &Model) -> Result<Derived, Vec<ModelError>> {
     };
     let work = checked.clone();
     let sources = sources(&checked, model);
+    check_inputs_occur(&checked, &sources)?;
     let (derived, orientations) = cas::session(names, move |s| Ok(derive_in(s, &work, &sources)))
         .map_err(ModelError::whole_model)??;
     check_rotations(&checked, &derived.full, &orientations)?;
@@ -102,6 +103,39 @@ fn sources(checked: &CheckedModel, written: &Model) -> Vec<(Item, Vec<Expr>)> {
         sources.push((Item::Body(i), all));
     }
     sources
+}
+
+/// Rejects an input that no expression uses: a misspelt or forgotten one, which a
+/// controller would drive to no effect.
+fn check_inputs_occur(
+    model: &CheckedModel,
+    sources: &[(Item, Vec<Expr>)],
+) -> Result<(), Vec<ModelError>> {
+    let errors: Vec<ModelError> = model
+        .inputs
+        .iter()
+        .enumerate()
+        .filter(|&(_, &k)| {
+            let name = &model.parameters[k];
+            let mut used = false;
+            for e in sources.iter().flat_map(|(_, exprs)| exprs) {
+                e.for_each_leaf(&mut |leaf| used |= matches!(leaf, Expr::Name(n) if n == name));
+            }
+            !used
+        })
+        .map(|(i, &k)| ModelError {
+            item: Item::Input(i),
+            message: format!(
+                "input `{}` occurs in no expression of the model: use it (e.g. in a force) or remove it",
+                model.parameters[k]
+            ),
+        })
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }
 
 /// The engine's failure to take in the model, as an error of the first item it rejects

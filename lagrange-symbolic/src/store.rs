@@ -29,7 +29,7 @@ use crate::model::ModelError;
 pub const ENGINE_VERSION: &str = concat!(
     "lagrange-symbolic ",
     env!("CARGO_PKG_VERSION"),
-    ", format 4"
+    ", format 5"
 );
 
 /// The offline folder, beside a crate's manifest.
@@ -255,8 +255,26 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
     ] {
         program(&format!("{role}{name}"), prog, inputs, outputs)?;
     }
+    let m = eq.parameters.len();
+    if eq.inputs.iter().any(|&i| i >= m) {
+        return Err(format!(
+            "the {role}equations' inputs are not among their {m} parameters"
+        ));
+    }
+    program(
+        &format!("{role}residual_jacobians"),
+        &p.residual_jacobians,
+        eq.inputs().with_accelerations(0),
+        2 * n * n + n * m,
+    )?;
     if let Some(c) = &eq.constraints {
         let k = c.text.len();
+        program(
+            &format!("{role}constraint jacobians"),
+            &c.jacobians,
+            eq.inputs().with_accelerations(k),
+            2 * k * n + k * m + n * n + n * m,
+        )?;
         if c.scleronomic.len() != k {
             return Err(format!(
                 "{role}constraints: {k} constraints, {} flags",
@@ -450,6 +468,7 @@ mod tests {
                 parameters: vec!["m".into(), "a".into()],
                 from_kinetic_potential: true,
                 forced_or_dissipative: true,
+                inputs: vec![],
                 explicit_time: false,
                 cyclic: vec![],
                 conserved: Conserved::None,
@@ -462,6 +481,10 @@ mod tests {
                     momentum_rate: program(1),
                     momentum_jacobian: program(1),
                     lagrangian_hessian: program(1),
+                    residual_jacobians: Program {
+                        inputs: 6,
+                        ..program(4)
+                    },
                 },
                 constraints: None,
                 symbolic: Symbolic {

@@ -78,6 +78,8 @@ impl Emitter for Text {
             Input::Coordinate(k) => format!("q[{k}]"),
             Input::Velocity(k) => format!("qd[{k}]"),
             Input::Parameter(k) => format!("p[{k}]"),
+            Input::Acceleration(k) => format!("qdd[{k}]"),
+            Input::Multiplier(k) => format!("lambda[{k}]"),
         }
     }
     fn literal(&mut self, value: f64) -> String {

@@ -32,6 +32,8 @@ pub enum Var {
     Parameter(usize),
     /// The constant momentum of ignored coordinate `j` (Routh's reduction).
     ConstantMomentum(usize),
+    /// The multiplier of constraint `k`.
+    Multiplier(usize),
 }
 
 /// Names of coordinates and parameters, to translate [`Expr`] leaves to [`Var`]s and back.
@@ -91,6 +93,9 @@ fn register_symbols() {
         for i in 0..REGISTERED {
             symbol_of(Var::ConstantMomentum(i));
         }
+        for i in 0..REGISTERED {
+            symbol_of(Var::Multiplier(i));
+        }
     });
 }
 
@@ -111,6 +116,7 @@ fn symbol_of(var: Var) -> Symbol {
         Var::Acceleration(i) => format!("lagrange::a{i}"),
         Var::Parameter(i) => format!("lagrange::p{i}"),
         Var::ConstantMomentum(j) => format!("lagrange::c{j}"),
+        Var::Multiplier(k) => format!("lagrange::l{k}"),
     };
     symbol!(&name)
 }
@@ -125,6 +131,7 @@ fn var_of(symbol: Symbol) -> Option<Var> {
         "a" => Var::Acceleration(index),
         "p" => Var::Parameter(index),
         "c" => Var::ConstantMomentum(index),
+        "l" => Var::Multiplier(index),
         _ => return None,
     })
 }
@@ -368,6 +375,7 @@ impl Session {
             Var::Acceleration(i) => Expr::Acceleration(coordinate(i)),
             Var::Parameter(i) => Expr::Name(self.names.parameters[i].clone()),
             Var::ConstantMomentum(j) => Expr::Name(self.names.momenta[j].clone()),
+            Var::Multiplier(k) => Expr::Name(format!("lambda{k}")),
         }
     }
 }

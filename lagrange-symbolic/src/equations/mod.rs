@@ -9,7 +9,9 @@ use crate::ir::Program;
 use crate::syntax::Expr;
 
 /// The input layout shared by every [`Program`] of an [`Equations`]:
-/// `[t, q₀ … q_{n−1}, q̇₀ … q̇_{n−1}, p₀ … p_{m−1}]` (p: parameters).
+/// `[t, q₀ … q_{n−1}, q̇₀ … q̇_{n−1}, p₀ … p_{m−1}]` (p: parameters). The Jacobian
+/// programs read more slots after these: the accelerations `q̈₀ … q̈_{n−1}` and then the
+/// multipliers `λ₀ … λ_{k−1}` of the constraints ([`Inputs::with_accelerations`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Inputs {
     /// Number of coordinates `n`.
@@ -29,6 +31,10 @@ pub enum Input {
     Velocity(usize),
     /// Parameter `i`.
     Parameter(usize),
+    /// Acceleration `i` (Jacobian programs only).
+    Acceleration(usize),
+    /// Multiplier `i` of the constraints (constraint Jacobian programs only).
+    Multiplier(usize),
 }
 
 impl Inputs {
@@ -52,9 +58,21 @@ impl Inputs {
             .collect()
     }
 
-    /// What slot `index` holds.
+    /// Number of inputs of the Jacobian programs: these, the accelerations and
+    /// `multipliers` multipliers.
+    pub fn with_accelerations(&self, multipliers: usize) -> usize {
+        self.len() + self.coordinates + multipliers
+    }
+
+    /// What slot `index` holds; slots after [`len`](Self::len) are accelerations, then
+    /// multipliers.
     pub fn get(&self, index: usize) -> Input {
-        self.all()[index]
+        let (base, n) = (self.len(), self.coordinates);
+        match index {
+            i if i >= base + n => Input::Multiplier(i - base - n),
+            i if i >= base => Input::Acceleration(i - base),
+            i => self.all()[i],
+        }
     }
 }
 
@@ -102,6 +120,10 @@ pub struct Programs {
     pub momentum_jacobian: Program,
     /// `∂²L/∂q∂q` row-major (`n²` outputs).
     pub lagrangian_hessian: Program,
+    /// The derivatives of the residual `r = M q̈ − f` with `q̈` held fixed, over the
+    /// inputs followed by the accelerations: `∂r/∂q`, `∂r/∂q̇` (`n²` outputs each) and
+    /// `∂r/∂p` (`n·m`), each row-major (`∂rᵢ/∂xⱼ` at `i·cols + j`).
+    pub residual_jacobians: Program,
 }
 
 /// The derived quantities as expression trees, for printing.
@@ -178,6 +200,10 @@ pub struct ConstraintEquations {
     pub velocities: Program,
     /// `J` row-major followed by the bias `c` of `G̈ = J q̈ + c` (`k·n + k` outputs).
     pub dynamics: Program,
+    /// The derivatives of `s = J q̈ + c` and of the reaction `Jᵀλ`, over the inputs
+    /// followed by the accelerations and the multipliers: `∂s/∂q`, `∂s/∂q̇` (`k·n` outputs
+    /// each), `∂s/∂p` (`k·m`), `∂(Jᵀλ)/∂q` (`n²`), `∂(Jᵀλ)/∂p` (`n·m`), each row-major.
+    pub jacobians: Program,
 }
 
 /// The equations of motion `M(t, q, q̇) q̈ = f(t, q, q̇)` of a model, with its integrals.
@@ -191,9 +217,12 @@ pub struct Equations {
     pub parameters: Vec<String>,
     /// Whether the model was given by `T` and `V` (else by `L`).
     pub from_kinetic_potential: bool,
-    /// Whether a generalized force or dissipation acts (then no energy-like integral is
-    /// conserved, and the structure-preserving integrators do not apply).
+    /// Whether a generalized force or dissipation acts, or an input occurs (then no
+    /// energy-like integral is conserved, and the structure-preserving integrators do not
+    /// apply).
     pub forced_or_dissipative: bool,
+    /// Indices into `parameters` of the inputs (signals a controller sets).
+    pub inputs: Vec<usize>,
     /// Whether `L`, a force, the dissipation or a constraint depends explicitly on `t`.
     pub explicit_time: bool,
     /// Coordinates `i` with `∂L/∂qᵢ ≡ 0`, no force or dissipation acting on them and no

@@ -88,7 +88,16 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         (Some([_, t1, t0]), true) => s.vanishes(t1)? && s.vanishes(t0)?,
         _ => false,
     };
-    let forced_or_dissipative = forces.iter().any(Option::is_some) || dissipation.is_some();
+    // An input is set by a controller while the system moves: it acts like a force.
+    let driven = system.inputs.iter().any(|&k| {
+        let input = system.parameters[k].0;
+        lagrangian.contains(input)
+            || forces.iter().flatten().any(|f| f.contains(input))
+            || dissipation.as_ref().is_some_and(|d| d.contains(input))
+            || system.constraints.iter().any(|g| g.contains(input))
+    });
+    let forced_or_dissipative =
+        forces.iter().any(Option::is_some) || dissipation.is_some() || driven;
     let conserved = match (
         !forced_or_dissipative && !explicit_time,
         homogeneous_kinetic,
@@ -99,6 +108,9 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
     };
 
     let inputs = system.inputs();
+    let residual_jacobians = residual_jacobians(s, system, &mass, &forcing);
+    let mut jacobian_inputs = inputs.clone();
+    jacobian_inputs.extend((0..n).map(|i| Var::Acceleration(system.coordinates[i].0)));
     let flat_mass: Vec<Sym> = mass.iter().flatten().cloned().collect();
     let dynamics_outputs: Vec<Sym> = flat_mass.iter().chain(&forcing).cloned().collect();
     let flat_momentum_jacobian: Vec<Sym> = momentum_jacobian.into_iter().flatten().collect();
@@ -112,16 +124,19 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         momentum_rate: compile(&momentum_rate)?,
         momentum_jacobian: compile(&flat_momentum_jacobian)?,
         lagrangian_hessian: compile(&hessian)?,
+        residual_jacobians: s.compile(&residual_jacobians, &jacobian_inputs)?,
     };
 
     let constraints = if system.constraints.is_empty() {
         None
     } else {
         let coordinates: Vec<usize> = system.coordinates.iter().map(|(i, _)| *i).collect();
+        let parameters: Vec<Var> = system.parameters.iter().map(|(var, _)| *var).collect();
         Some(super::constraints::derive(
             s,
             &system.constraints,
             &coordinates,
+            &parameters,
             &inputs,
         )?)
     };
@@ -147,6 +162,7 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         parameters: system.parameters.iter().map(|(_, n)| n.clone()).collect(),
         from_kinetic_potential: kinetic_form,
         forced_or_dissipative,
+        inputs: system.inputs.clone(),
         explicit_time,
         cyclic,
         conserved,
@@ -154,6 +170,40 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         constraints,
         symbolic,
     })
+}
+
+/// `∂r/∂q`, `∂r/∂q̇` and `∂r/∂p` of the residual `r = M q̈ − f`, row-major one after the
+/// other, with the accelerations as symbols held fixed.
+fn residual_jacobians(
+    s: &Session,
+    system: &System,
+    mass: &[Vec<Sym>],
+    forcing: &[Sym],
+) -> Vec<Sym> {
+    let n = system.coordinates.len();
+    let residual: Vec<Sym> = (0..n)
+        .map(|i| {
+            (0..n).fold(-&forcing[i], |acc, j| {
+                let a = s.var(Var::Acceleration(system.coordinates[j].0));
+                &acc + &(&mass[i][j] * &a)
+            })
+        })
+        .collect();
+    let wrt: Vec<Var> = (0..n)
+        .map(|j| Var::Coordinate(system.coordinates[j].0))
+        .chain((0..n).map(|j| Var::Velocity(system.coordinates[j].0)))
+        .chain(system.parameters.iter().map(|(var, _)| *var))
+        .collect();
+    let (coordinates, rest) = wrt.split_at(n);
+    let (velocities, parameters) = rest.split_at(n);
+    [coordinates, velocities, parameters]
+        .into_iter()
+        .flat_map(|vars| {
+            residual
+                .iter()
+                .flat_map(move |r| vars.iter().map(move |&x| r.diff(x)))
+        })
+        .collect()
 }
 
 /// `[X₂, X₁, X₀]`: the parts of `x` (`T`, or `L` for a model given by `L`) homogeneous of

@@ -101,6 +101,8 @@ pub(crate) fn reduce(
             .collect(),
         dissipation: full.dissipation.as_ref().map(eliminate),
         constraints: Vec::new(),
+        // The model's parameters come first, so the inputs keep their indices.
+        inputs: full.inputs.clone(),
         coordinates: retained
             .iter()
             .map(|&i| full.coordinates[i].clone())

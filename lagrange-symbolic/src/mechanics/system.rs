@@ -21,6 +21,8 @@ pub(crate) struct System {
     pub coordinates: Vec<(usize, String)>,
     /// The inputs after time, coordinates and velocities, with their names.
     pub parameters: Vec<(Var, String)>,
+    /// Indices into `parameters` of the model's inputs (signals set by a controller).
+    pub inputs: Vec<usize>,
     /// Holonomic constraints `G(t, q) = 0`.
     pub constraints: Vec<Sym>,
 }
@@ -66,6 +68,7 @@ impl System {
                 .enumerate()
                 .map(|(i, p)| (Var::Parameter(i), p.clone()))
                 .collect(),
+            inputs: model.inputs.clone(),
             constraints: model
                 .constraints
                 .iter()

@@ -70,6 +70,8 @@ impl Model {
             }
         }
 
+        let inputs = self.check_inputs(&mut errors);
+
         let mut scope = Scope {
             model: self,
             components: HashMap::new(),
@@ -155,6 +157,7 @@ impl Model {
                 name: self.name.clone(),
                 coordinates: self.coordinates.clone(),
                 parameters: self.parameters.clone(),
+                inputs,
                 energy,
                 forces,
                 dissipation,
@@ -215,6 +218,30 @@ impl Model {
 }
 
 impl Model {
+    /// Resolves `inputs(...)`: declared parameters, once each.
+    fn check_inputs(&self, errors: &mut Vec<ModelError>) -> Vec<usize> {
+        let mut inputs = Vec::new();
+        for (i, u) in self.inputs.iter().enumerate() {
+            let mut err = |message: String| {
+                errors.push(ModelError {
+                    item: Item::Input(i),
+                    message,
+                })
+            };
+            match self.parameters.iter().position(|p| p == u) {
+                None => err(format!(
+                    "input `{}` is not a parameter: an input is a parameter (a field of the struct) that a controller sets",
+                    excerpt_text(u)
+                )),
+                Some(index) if inputs.contains(&index) => {
+                    err(format!("input `{u}` is declared twice"))
+                }
+                Some(index) => inputs.push(index),
+            }
+        }
+        inputs
+    }
+
     /// Parses the constraints: functions of `t`, the coordinates and the parameters, at
     /// least one coordinate each, fewer constraints than coordinates, and no `ignore`
     /// beside them.

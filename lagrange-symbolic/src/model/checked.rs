@@ -15,6 +15,8 @@ pub struct CheckedModel {
     pub coordinates: Vec<String>,
     /// Parameters, in order.
     pub parameters: Vec<String>,
+    /// Indices into `parameters` of the inputs, in the order declared.
+    pub inputs: Vec<usize>,
     /// How the Lagrangian is given.
     pub energy: Energy,
     /// Generalized force on each coordinate (`None`: no force), indexed like `coordinates`.

@@ -15,6 +15,8 @@ pub enum Item {
     Coordinate(usize),
     /// Parameter `i`.
     Parameter(usize),
+    /// Input `i` (in the order of [`Model::inputs`](super::Model::inputs)).
+    Input(usize),
     /// The kinetic energy.
     Kinetic,
     /// The potential energy.
@@ -78,6 +80,7 @@ pub(super) fn item_label(item: Item) -> &'static str {
         | Item::Coordinates
         | Item::Coordinate(_)
         | Item::Parameter(_)
+        | Item::Input(_)
         | Item::ForceCoordinate(_)
         | Item::Ignore(_) => "the model",
     }

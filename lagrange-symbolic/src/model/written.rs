@@ -17,6 +17,10 @@ pub struct Model {
     pub coordinates: Vec<String>,
     /// Parameters (the struct's `f64` fields), in order.
     pub parameters: Vec<String>,
+    /// The parameters that are inputs: signals a controller sets while the system moves
+    /// (a force on a cart, a motor torque), not constants of the model.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<String>,
     /// Kinetic energy `T`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kinetic: Option<String>,
