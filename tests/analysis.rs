@@ -10,10 +10,13 @@ mod cartesian;
 #[path = "../examples/double_pendulum.rs"]
 #[allow(dead_code)]
 mod double;
+#[path = "../examples/tt_e_rotating_axes.rs"]
+#[allow(dead_code)]
+mod rotating;
 
 use std::f64::consts::{PI, SQRT_2};
 
-use lagrange::nalgebra::{DMatrix, SVector, Vector1, Vector2};
+use lagrange::nalgebra::{DMatrix, SVector, Vector1, Vector2, Vector3};
 use lagrange::{
     Lagrangian, LagrangianSystem, Stability, constrained_equilibrium, equilibrium, linearize,
     linearize_constrained, normal_modes,
@@ -221,4 +224,42 @@ fn the_cartesian_pendulum_oscillates_on_its_constraint() {
     assert!((top - Vector2::new(0.0, l)).amax() < 1e-12, "{top}");
     let linearization = linearize_constrained(&pendulum, 0.0, &top, &SVector::zeros()).unwrap();
     assert_eq!(linearization.stability().unwrap(), Stability::Unstable);
+}
+
+#[test]
+fn uniformly_rotating_axes_have_gyroscopic_terms_and_no_normal_modes() {
+    // Thomson & Tait §319, Example E with α = ω t: at the origin the particle is at rest
+    // in the turning axes, but its small motions couple x and y through 2 m ω ẏ.
+    let omega = 0.8;
+    let axes = rotating::RotatingAxes {
+        m: 1.5,
+        omega,
+        epsilon: 0.0,
+        nu: 1.0,
+        X: 0.0,
+        Y: 0.0,
+        Z: 0.0,
+    };
+    let origin = Vector3::zeros();
+    let error = normal_modes(&axes, 0.0, &origin).unwrap_err().to_string();
+    assert!(
+        error.contains("RotatingAxes") && error.contains("gyroscopic"),
+        "{error}"
+    );
+    // In the plane z = x + i y obeys (d/dt + i ω)² z = 0: double eigenvalues ±i ω (free
+    // uniform motion seen from turning axes), and a double 0 along z. Defective double
+    // eigenvalues are computed only to √ε: marginal within the tolerance.
+    let linearization = linearize(&axes, 0.0, &origin, &origin).unwrap();
+    assert_eq!(linearization.stability().unwrap(), Stability::Marginal);
+    let mut imaginary: Vec<f64> = linearization
+        .eigenvalues()
+        .unwrap()
+        .iter()
+        .map(|l| l.im)
+        .collect();
+    imaginary.sort_by(f64::total_cmp);
+    let expected = [-omega, -omega, 0.0, 0.0, omega, omega];
+    for (found, expected) in imaginary.iter().zip(expected) {
+        assert!((found - expected).abs() < 1e-6, "{imaginary:?}");
+    }
 }

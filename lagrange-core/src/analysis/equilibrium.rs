@@ -30,8 +30,8 @@ const RESIDUAL_TOLERANCE: f64 = 1e-8;
 /// depends, like the position of a cart on a level track) it moves only across the family
 /// and stops at the member nearest the guess.
 ///
-/// For a constrained system use [`constrained_equilibrium`]: its `∂q̈/∂q` is singular along
-/// the constraint normals.
+/// A constrained system is refused ([`Error::InvalidInput`]): use
+/// [`constrained_equilibrium`], its `∂q̈/∂q` is singular along the constraint normals.
 ///
 /// Errors with [`Error::NoEquilibrium`] (the residual `|q̈|` reached and the iterations
 /// made) when the iteration does not converge, stalls at a non-zero residual (there is no
@@ -42,6 +42,13 @@ pub fn equilibrium<S: LagrangianSystem<N>, const N: usize>(
     t: f64,
     guess: &SVector<f64, N>,
 ) -> Result<SVector<f64, N>, Error> {
+    let info = system.info();
+    if !info.constraints.is_empty() {
+        return Err(Error::InvalidInput(format!(
+            "`{}` is constrained: find its equilibria with `constrained_equilibrium`",
+            info.name
+        )));
+    }
     let rest = SVector::zeros();
     newton(t, *guess, |q| {
         let jacobians = system.acceleration_jacobians(t, q, &rest)?;
@@ -251,6 +258,11 @@ mod tests {
             g: 9.81,
             c: 0.3,
         };
+        let error = equilibrium(&pendulum, 0.0, &SVector::from([0.0, -1.2])).unwrap_err();
+        assert!(
+            error.to_string().contains("constrained_equilibrium"),
+            "{error}"
+        );
         // Off the circle, near the bottom and near the top.
         let cases = [([0.3, -0.9], [0.0, -1.2]), ([-0.2, 1.5], [0.0, 1.2])];
         for (guess, expected) in cases {
