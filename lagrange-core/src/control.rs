@@ -316,14 +316,12 @@ where
         qd: &SVector<f64, N>,
         qdd: &SVector<f64, N>,
     ) -> ResidualJacobians<N> {
-        let parameters = self.parameters.len();
-        let nan = ResidualJacobians {
-            coordinates: SMatrix::repeat(f64::NAN),
-            velocities: SMatrix::repeat(f64::NAN),
-            parameters: DMatrix::repeat(N, parameters, f64::NAN),
-        };
         let (Ok(model), Ok(du)) = (self.at(t, q, qd), self.input_jacobian(t, q, qd)) else {
-            return nan;
+            return ResidualJacobians {
+                coordinates: SMatrix::repeat(f64::NAN),
+                velocities: SMatrix::repeat(f64::NAN),
+                parameters: DMatrix::repeat(N, self.parameters.len(), f64::NAN),
+            };
         };
         let mut r = model.residual_jacobians(t, q, qd, qdd);
         self.close_loop(
