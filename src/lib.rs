@@ -8,6 +8,7 @@ pub use lagrange_core::{
     Check, Conserved, ConstrainedMotion, ConstrainedSystem, ConstraintInfo, Controlled, Error,
     FromParameterValues, Integrator, Invariant, LagrangianSystem, Linearization, ModelInfo,
     NormalMode, ReducedSystem, Report, Sample, Simulation, Stability, Stopped, Trajectory,
-    constrained_equilibrium, equilibrium, linearize, linearize_constrained, normal_modes,
+    constrained_equilibrium, constrained_normal_modes, equilibrium, linearize,
+    linearize_constrained, normal_modes,
 };
 pub use lagrange_macros::Lagrangian;

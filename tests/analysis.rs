@@ -18,8 +18,8 @@ use std::f64::consts::{PI, SQRT_2};
 
 use lagrange::nalgebra::{DMatrix, SVector, Vector1, Vector2, Vector3};
 use lagrange::{
-    Lagrangian, LagrangianSystem, Stability, constrained_equilibrium, equilibrium, linearize,
-    linearize_constrained, normal_modes,
+    Lagrangian, LagrangianSystem, Stability, constrained_equilibrium, constrained_normal_modes,
+    equilibrium, linearize, linearize_constrained, normal_modes,
 };
 
 #[test]
@@ -220,6 +220,9 @@ fn the_cartesian_pendulum_oscillates_on_its_constraint() {
         );
     }
     assert_eq!(linearization.stability().unwrap(), Stability::Marginal);
+    let modes = constrained_normal_modes(&pendulum, 0.0, &bottom).unwrap();
+    assert_eq!(modes.len(), 1);
+    assert!((modes[0].omega_squared - g / l).abs() < 1e-12 * g / l);
     let top = constrained_equilibrium(&pendulum, 0.0, &Vector2::new(-0.3, 1.1)).unwrap();
     assert!((top - Vector2::new(0.0, l)).amax() < 1e-12, "{top}");
     let linearization = linearize_constrained(&pendulum, 0.0, &top, &SVector::zeros()).unwrap();

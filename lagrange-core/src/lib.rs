@@ -22,8 +22,8 @@ pub mod trajectory;
 pub mod verify;
 
 pub use analysis::{
-    Linearization, NormalMode, Stability, constrained_equilibrium, equilibrium, linearize,
-    linearize_constrained, normal_modes,
+    Linearization, NormalMode, Stability, constrained_equilibrium, constrained_normal_modes,
+    equilibrium, linearize, linearize_constrained, normal_modes,
 };
 pub use constrained::{ConstrainedMotion, ConstrainedSystem};
 pub use control::Controlled;

@@ -138,7 +138,7 @@ pub fn linearize_constrained<S: ConstrainedSystem<N, K>, const N: usize, const K
 
 /// An orthonormal basis of the null space of `rows` (`m × n`), expected of dimension
 /// `dimension`; `None` when the rows are not independent.
-fn null_space(rows: DMatrix<f64>, dimension: usize) -> Option<DMatrix<f64>> {
+pub(super) fn null_space(rows: DMatrix<f64>, dimension: usize) -> Option<DMatrix<f64>> {
     let n = rows.ncols();
     // The null space of `rows` is the orthogonal complement of its row space: the last
     // `dimension` columns of the full, square Q of `rowsᵀ = Q R`.

@@ -13,4 +13,4 @@ pub use equilibrium::{constrained_equilibrium, equilibrium};
 pub use linearization::{
     Linearization, MARGINAL_TOLERANCE, Stability, linearize, linearize_constrained,
 };
-pub use vibration::{NormalMode, normal_modes};
+pub use vibration::{NormalMode, constrained_normal_modes, normal_modes};
