@@ -411,7 +411,7 @@ impl ModelFile {
             .collect()
     }
 
-    /// A reset's key: a coordinate or `dot(coordinate)`.
+    /// A coordinate or `dot(coordinate)` by name (a reset's key, an `--at` name).
     fn reset_target(&self, key: &str) -> Option<Target> {
         let coordinates = &self.model.coordinates;
         let index = |name: &str| coordinates.iter().position(|c| c == name.trim());
@@ -423,6 +423,55 @@ impl ModelFile {
             Some(inner) => index(inner).map(Target::Velocity),
             None => index(key).map(Target::Coordinate),
         }
+    }
+
+    /// A state and parameter values to analyse the model at: the file's `[initial]` state
+    /// (zero without one) and `[values]` (an input driven by a signal: 0), with `at`
+    /// overriding them, each `name=value` for a coordinate, `dot(coordinate)` or a
+    /// parameter (inputs included). Returns `(q, q̇, parameter values)`.
+    pub(crate) fn operating_point(
+        &self,
+        at: &[String],
+    ) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>), Failure> {
+        let n = self.model.coordinates.len();
+        let (mut q, mut qd) = if self.initial.is_some() {
+            self.initial_state()?
+        } else {
+            (vec![0.0; n], vec![0.0; n])
+        };
+        let mut values = self.parameter_values()?;
+        for entry in at.iter().flat_map(|a| a.split(',')) {
+            let bad = |why: String| {
+                Failure(format!(
+                    "--at `{}`: {why}",
+                    escape_text(&excerpt_text(entry))
+                ))
+            };
+            let (name, value) = entry
+                .split_once('=')
+                .ok_or_else(|| bad("expected name=value".into()))?;
+            let value: f64 = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(|| bad("the value is not a finite number".into()))?;
+            let name = name.trim();
+            let parameter = self.model.parameters.iter().position(|p| p == name);
+            match (self.reset_target(name), parameter) {
+                (Some(Target::Coordinate(i)), _) => q[i] = value,
+                (Some(Target::Velocity(i)), _) => qd[i] = value,
+                (None, Some(k)) => values[k] = value,
+                (None, None) => {
+                    return Err(bad(format!(
+                        "`{}` is not a coordinate, a `dot(…)` of one or a parameter of `{}`",
+                        excerpt_text(name),
+                        self.model.name
+                    )));
+                }
+            }
+        }
+        Ok((q, qd, values))
     }
 
     /// The initial coordinates and velocities in coordinate order.

@@ -114,7 +114,14 @@ pub fn constrained_equilibrium<S: ConstrainedSystem<N, K>, const N: usize, const
     Ok(q)
 }
 
-/// Newton's method for `residual(q) = 0` from `q`, with minimum-norm least-squares steps.
+/// Halvings of a Newton step tried before the iteration counts as stalled.
+const LINE_SEARCH: usize = 40;
+
+/// Newton's method for `residual(q) = 0` from `q`, with minimum-norm least-squares steps,
+/// each no longer than `1 + |guess|` and shortened (halved) until it decreases
+/// `|residual|`: a full step from a guess where the Jacobian is nearly singular can land
+/// anywhere (from a double pendulum held horizontal, at angles of 10¹⁵, where `sin` is
+/// noise and a relative convergence test passes on garbage).
 fn newton<const N: usize>(
     t: f64,
     mut q: SVector<f64, N>,
@@ -127,6 +134,7 @@ fn newton<const N: usize>(
         iterations,
         reason,
     };
+    let radius = 1.0 + q.norm();
     let mut iteration = 0;
     loop {
         let (residual, jacobian) = evaluate(&q)?;
@@ -148,6 +156,26 @@ fn newton<const N: usize>(
         }
         let step = least_squares(jacobian, &residual)
             .ok_or_else(|| failure(&q, size, iteration, "the Newton step is not finite"))?;
+        let stalled = |q: &SVector<f64, N>| {
+            if size <= RESIDUAL_TOLERANCE * scale {
+                Ok(*q)
+            } else {
+                Err(failure(
+                    q,
+                    size,
+                    iteration,
+                    "Newton's method stalled at a non-zero residual (the Jacobian is singular there)",
+                ))
+            }
+        };
+        let step: SVector<f64, N> = step;
+        let step = step * (radius / step.norm()).min(1.0);
+        let decreasing = (0..LINE_SEARCH)
+            .map(|halvings| step * 0.5f64.powi(halvings as i32))
+            .find(|trial| evaluate(&(q - trial)).is_ok_and(|(r, _)| r.norm() < size));
+        let Some(step) = decreasing else {
+            return stalled(&q);
+        };
         q -= step;
         iteration += 1;
         if step.norm() <= STEP_TOLERANCE * (1.0 + q.norm()) {
@@ -211,6 +239,22 @@ mod tests {
                 "{guess:?}: {q} vs {expected:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_guess_where_the_jacobian_is_nearly_singular_does_not_run_off() {
+        // Both links horizontal: a full Newton step went to angles of 10¹⁵, where the
+        // residual is noise and passed a relative convergence test.
+        let pendulum = DoublePendulum {
+            m1: 1.0,
+            m2: 1.0,
+            l1: 1.0,
+            l2: 1.0,
+            g: 9.81,
+        };
+        let q = equilibrium(&pendulum, 0.0, &SVector::from([PI / 2.0, PI / 2.0])).unwrap();
+        let nearest = q.map(|a| (a / PI).round() * PI);
+        assert!(q.amax() < 10.0 && (q - nearest).amax() < 1e-12, "{q}");
     }
 
     #[test]
