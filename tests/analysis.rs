@@ -10,6 +10,9 @@ mod cartesian;
 #[path = "../examples/double_pendulum.rs"]
 #[allow(dead_code)]
 mod double;
+#[path = "../examples/cartpole_lqr.rs"]
+#[allow(dead_code)]
+mod lqr;
 #[path = "../examples/tt_e_rotating_axes.rs"]
 #[allow(dead_code)]
 mod rotating;
@@ -265,4 +268,34 @@ fn uniformly_rotating_axes_have_gyroscopic_terms_and_no_normal_modes() {
     for (found, expected) in imaginary.iter().zip(expected) {
         assert!((found - expected).abs() < 1e-6, "{imaginary:?}");
     }
+}
+
+#[test]
+fn the_lqr_example_solves_the_riccati_equation_and_stabilizes_the_cart_pole() {
+    use lagrange::nalgebra::{DMatrix, DVector};
+    let cart = lqr::CartPole {
+        M: 1.0,
+        m: 0.1,
+        l: 0.5,
+        g: 9.81,
+        u: 0.0,
+    };
+    let q = DMatrix::from_diagonal(&DVector::from_column_slice(&[10.0, 100.0, 1.0, 1.0]));
+    let r = DMatrix::from_element(1, 1, 0.1);
+    let (k, p) = lqr::design(&cart, &q, &r).unwrap();
+    let upright = linearize(&cart, 0.0, &Vector2::zeros(), &Vector2::zeros()).unwrap();
+    let (a, b) = (&upright.a, &upright.b);
+    let residual = a.transpose() * &p + &p * a - &p * b * (b.transpose() * &p) / r[(0, 0)] + &q;
+    assert!(
+        residual.amax() < 1e-9 * q.amax(),
+        "Riccati residual {}",
+        residual.amax()
+    );
+    // The cart's position is the end of a chain of integrators driven through the pole:
+    // its LQR gain is √(Q₁₁/R) whatever the rest (Q₁₁ = 10, R = 0.1).
+    assert!((k[(0, 0)] + (10.0f64 / 0.1).sqrt()).abs() < 1e-9, "{k}");
+    let closed = a - b * &k;
+    assert!(closed.complex_eigenvalues().iter().all(|l| l.re < 0.0));
+    // P is the cost-to-go: positive definite.
+    assert!(p.clone().cholesky().is_some());
 }
