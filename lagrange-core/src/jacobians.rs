@@ -66,11 +66,18 @@ pub fn unconstrained<const N: usize>(
     r: ResidualJacobians<N>,
     singular: impl Fn() -> Error,
 ) -> Result<AccelerationJacobians<N>, Error> {
+    // One Cholesky factorization for every column (a mass matrix is positive definite);
+    // the general solve, column by column, when it is not.
+    let cholesky = m.cholesky();
     let solve = |x: &DMatrix<f64>| -> Result<DMatrix<f64>, Error> {
         let mut out = DMatrix::zeros(N, x.ncols());
         for c in 0..x.ncols() {
             let column = SVector::<f64, N>::from_iterator(x.column(c).iter().map(|v| -v));
-            let solved = linalg::solve_mass_matrix(*m, column).ok_or_else(&singular)?;
+            let solved = match &cholesky {
+                Some(factor) => Some(factor.solve(&column)),
+                None => linalg::solve_mass_matrix(*m, column),
+            };
+            let solved = solved.ok_or_else(&singular)?;
             out.set_column(c, &solved);
         }
         Ok(out)
