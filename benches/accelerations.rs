@@ -1,5 +1,7 @@
-//! Generated `accelerations` against a hand-written closed form, and planar n-link chains
-//! declared with the derive (n = 2, 4, 8), measured side by side in one run:
+//! Generated `accelerations` against a hand-written closed form, planar n-link chains
+//! declared with the derive (n = 2, 4, 8), and the exact derivatives of the 8-link
+//! chain's accelerations (what `linearize` costs) against central differences of the
+//! accelerations in `q` and `q̇`, measured side by side in one run:
 //! `cargo bench --bench accelerations`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -122,6 +124,40 @@ fn accelerations(c: &mut Criterion) {
     chain::<Chain2, 2>(c, "chain/n=2");
     chain::<Chain4, 4>(c, "chain/n=4");
     chain::<Chain8, 8>(c, "chain/n=8");
+    jacobians(c);
+}
+
+/// `∂q̈/∂(q, q̇)` of the 8-link chain: exact (generated residual derivatives and one
+/// solve) against the `4n` evaluations of `accelerations` of central differences.
+fn jacobians(c: &mut Criterion) {
+    let values: Vec<f64> = (0..Chain8::PARAMETER_COUNT)
+        .map(|i| 1.0 + 0.01 * i as f64)
+        .collect();
+    let system = Chain8::from_parameter_values(&values).expect("parameter count");
+    let (q, qd) = state::<8>();
+    c.bench_function("chain/n=8/jacobians exact", |b| {
+        b.iter(|| system.acceleration_jacobians(0.0, black_box(&q), black_box(&qd)))
+    });
+    c.bench_function("chain/n=8/jacobians central differences", |b| {
+        b.iter(|| {
+            let mut columns = [SVector::<f64, 8>::zeros(); 16];
+            for (j, column) in columns.iter_mut().enumerate() {
+                let h = 1e-6;
+                let (mut qp, mut qdp, mut qm, mut qdm) = (q, qd, q, qd);
+                if j < 8 {
+                    qp[j] += h;
+                    qm[j] -= h;
+                } else {
+                    qdp[j - 8] += h;
+                    qdm[j - 8] -= h;
+                }
+                let plus = system.accelerations(0.0, black_box(&qp), black_box(&qdp));
+                let minus = system.accelerations(0.0, black_box(&qm), black_box(&qdm));
+                *column = (plus.expect("regular") - minus.expect("regular")) / (2.0 * h);
+            }
+            columns
+        })
+    });
 }
 
 criterion_group!(benches, accelerations);

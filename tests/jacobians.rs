@@ -288,3 +288,44 @@ fn an_input_is_a_parameter_a_controller_sets_and_its_column_is_the_closed_form()
         );
     }
 }
+
+/// A planar chain of eight point masses on massless rods: its Jacobian program has about
+/// 7,000 instructions, which a `let` per instruction made rustc crash on (with debug info,
+/// LLVM's stack overflowed on the nested scopes).
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(theta1, theta2, theta3, theta4, theta5, theta6, theta7, theta8),
+    particle(name = b1, mass = "m1", position = ["l1*sin(theta1)", "-l1*cos(theta1)"]),
+    particle(name = b2, mass = "m2", position = ["l1*sin(theta1) + l2*sin(theta2)", "-l1*cos(theta1) - l2*cos(theta2)"]),
+    particle(name = b3, mass = "m3", position = ["l1*sin(theta1) + l2*sin(theta2) + l3*sin(theta3)", "-l1*cos(theta1) - l2*cos(theta2) - l3*cos(theta3)"]),
+    particle(name = b4, mass = "m4", position = ["l1*sin(theta1) + l2*sin(theta2) + l3*sin(theta3) + l4*sin(theta4)", "-l1*cos(theta1) - l2*cos(theta2) - l3*cos(theta3) - l4*cos(theta4)"]),
+    particle(name = b5, mass = "m5", position = ["l1*sin(theta1) + l2*sin(theta2) + l3*sin(theta3) + l4*sin(theta4) + l5*sin(theta5)", "-l1*cos(theta1) - l2*cos(theta2) - l3*cos(theta3) - l4*cos(theta4) - l5*cos(theta5)"]),
+    particle(name = b6, mass = "m6", position = ["l1*sin(theta1) + l2*sin(theta2) + l3*sin(theta3) + l4*sin(theta4) + l5*sin(theta5) + l6*sin(theta6)", "-l1*cos(theta1) - l2*cos(theta2) - l3*cos(theta3) - l4*cos(theta4) - l5*cos(theta5) - l6*cos(theta6)"]),
+    particle(name = b7, mass = "m7", position = ["l1*sin(theta1) + l2*sin(theta2) + l3*sin(theta3) + l4*sin(theta4) + l5*sin(theta5) + l6*sin(theta6) + l7*sin(theta7)", "-l1*cos(theta1) - l2*cos(theta2) - l3*cos(theta3) - l4*cos(theta4) - l5*cos(theta5) - l6*cos(theta6) - l7*cos(theta7)"]),
+    particle(name = b8, mass = "m8", position = ["l1*sin(theta1) + l2*sin(theta2) + l3*sin(theta3) + l4*sin(theta4) + l5*sin(theta5) + l6*sin(theta6) + l7*sin(theta7) + l8*sin(theta8)", "-l1*cos(theta1) - l2*cos(theta2) - l3*cos(theta3) - l4*cos(theta4) - l5*cos(theta5) - l6*cos(theta6) - l7*cos(theta7) - l8*cos(theta8)"]),
+    potential = "g*(m1*b1.y + m2*b2.y + m3*b3.y + m4*b4.y + m5*b5.y + m6*b6.y + m7*b7.y + m8*b8.y)"
+)]
+struct Chain8 {
+    m1: f64,
+    m2: f64,
+    m3: f64,
+    m4: f64,
+    m5: f64,
+    m6: f64,
+    m7: f64,
+    m8: f64,
+    l1: f64,
+    l2: f64,
+    l3: f64,
+    l4: f64,
+    l5: f64,
+    l6: f64,
+    l7: f64,
+    l8: f64,
+    g: f64,
+}
+
+#[test]
+fn an_eight_link_chain_compiles_and_matches_central_differences() {
+    check::<Chain8, 8>(12);
+}

@@ -22,6 +22,20 @@
 //! [simulation]       # all optional
 //! t_end = 10.0
 //! ```
+//!
+//! A model with `inputs = ["u", …]` gives each input a constant in `[values]` or a signal
+//! in `[inputs]`: an expression of `t`, the coordinates, their `dot(…)` and the other
+//! parameters (`u = "-k1*theta - k2*dot(theta)"` closes a loop). `[[events]]` entries stop
+//! or change a run when an expression crosses zero:
+//!
+//! ```toml
+//! [[events]]
+//! name = "floor"          # optional, for the output
+//! when = "y"              # the event is a zero crossing of this expression
+//! direction = "falling"   # rising, falling or either (default)
+//! action = "reset"        # record (default), stop or reset
+//! reset = { "dot(y)" = "-e*dot(y)" }   # new values; coordinates and velocities not named keep theirs
+//! ```
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -33,6 +47,7 @@ use lagrange_symbolic::syntax::print::{escape_text, excerpt_text};
 use serde::Deserialize;
 
 use super::Failure;
+use super::signal::Signal;
 
 /// The file as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -44,6 +59,66 @@ struct Written {
     initial: Option<Initial>,
     #[serde(default)]
     simulation: Simulation,
+    #[serde(default)]
+    inputs: BTreeMap<String, String>,
+    #[serde(default)]
+    events: Vec<WrittenEvent>,
+}
+
+/// An `[[events]]` entry as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WrittenEvent {
+    name: Option<String>,
+    when: String,
+    direction: Option<String>,
+    action: Option<String>,
+    #[serde(default)]
+    reset: BTreeMap<String, String>,
+}
+
+/// Which zero crossings of an event's expression count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Direction {
+    /// From negative to positive.
+    Rising,
+    /// From positive to negative.
+    Falling,
+    /// Both.
+    Either,
+}
+
+/// What a value of a reset sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// Coordinate `i`.
+    Coordinate(usize),
+    /// Velocity `i`.
+    Velocity(usize),
+}
+
+/// What an event does.
+#[derive(Debug, Clone)]
+pub(crate) enum Action {
+    /// Note it and go on.
+    Record,
+    /// End the run.
+    Stop,
+    /// Set these coordinates and velocities (all evaluated at the state before the reset).
+    Reset(Vec<(Target, Signal)>),
+}
+
+/// A checked `[[events]]` entry.
+#[derive(Debug, Clone)]
+pub(crate) struct FileEvent {
+    /// Its name (`event N` when the file gives none).
+    pub name: String,
+    /// The expression whose zero crossings are the event.
+    pub when: Signal,
+    /// Which crossings count.
+    pub direction: Direction,
+    /// What happens.
+    pub action: Action,
 }
 
 /// The initial state, by coordinate name.
@@ -85,6 +160,9 @@ pub(crate) struct ModelFile {
     initial: Option<Initial>,
     /// Simulation defaults.
     pub simulation: Simulation,
+    /// The `[inputs]` signals by input name.
+    inputs: BTreeMap<String, String>,
+    events: Vec<WrittenEvent>,
 }
 
 impl ModelFile {
@@ -123,6 +201,8 @@ impl ModelFile {
             values: written.values,
             initial: written.initial,
             simulation: written.simulation,
+            inputs: written.inputs,
+            events: written.events,
         })
     }
 
@@ -215,21 +295,183 @@ impl ModelFile {
         escape_text(&self.path.display().to_string())
     }
 
-    /// The parameter values in the model's parameter order; every parameter needs one.
+    /// The parameter values in the model's parameter order; every parameter needs one,
+    /// except an input with a signal in `[inputs]` (its value is the signal's, set while
+    /// the model moves; 0 until then).
     pub(crate) fn parameter_values(&self) -> Result<Vec<f64>, Failure> {
         self.unknown_names("values", self.values.keys(), &self.model.parameters)?;
         self.model
             .parameters
             .iter()
-            .map(|p| {
-                self.values.get(p).copied().ok_or_else(|| {
-                    self.failure_at(
-                        "[values]",
-                        format!("no value for the parameter `{p}` in [values]"),
-                    )
+            .map(|p| match (self.values.get(p), self.inputs.contains_key(p)) {
+                (Some(_), true) => Err(self.failure_at(
+                    p,
+                    format!("input `{p}` has both a value in [values] and a signal in [inputs]: give one"),
+                )),
+                (Some(&value), false) => Ok(value),
+                (None, true) => Ok(0.0),
+                (None, false) => Err(self.failure_at(
+                    "[values]",
+                    if self.model.inputs.contains(p) {
+                        format!("no value for the input `{p}`: give a constant in [values] or a signal in [inputs]")
+                    } else {
+                        format!("no value for the parameter `{p}` in [values]")
+                    },
+                )),
+            })
+            .collect()
+    }
+
+    /// The `[inputs]` signals, as (parameter index, signal); they may not read inputs.
+    pub(crate) fn input_signals(&self) -> Result<Vec<(usize, Signal)>, Failure> {
+        self.unknown_names("inputs", self.inputs.keys(), &self.model.inputs)?;
+        self.inputs
+            .iter()
+            .map(|(name, source)| {
+                let what = format!("the signal of input `{name}`");
+                let signal = Signal::parse(source, &self.model, &self.model.inputs, &what)
+                    .map_err(|message| self.failure_at(name, message))?;
+                let index = self.model.parameters.iter().position(|p| p == name);
+                let index = index.ok_or_else(|| {
+                    self.failure_at(name, format!("input `{name}` is not a parameter"))
+                })?;
+                Ok((index, signal))
+            })
+            .collect()
+    }
+
+    /// The `[[events]]` entries, checked.
+    pub(crate) fn events(&self) -> Result<Vec<FileEvent>, Failure> {
+        self.events
+            .iter()
+            .enumerate()
+            .map(|(k, e)| {
+                let name = e.name.clone().unwrap_or_else(|| format!("event {}", k + 1));
+                let shown = excerpt_text(&name);
+                let fail = |message: String| self.failure_at("[[events]]", message);
+                let parse = |source: &str, what: String| {
+                    Signal::parse(source, &self.model, &[], &what).map_err(fail)
+                };
+                let when = parse(&e.when, format!("`when` of event `{shown}`"))?;
+                let direction = match e.direction.as_deref() {
+                    None | Some("either") => Direction::Either,
+                    Some("rising") => Direction::Rising,
+                    Some("falling") => Direction::Falling,
+                    Some(other) => {
+                        return Err(fail(format!(
+                            "event `{shown}`: unknown direction `{}`: use rising, falling or either",
+                            excerpt_text(other)
+                        )));
+                    }
+                };
+                let action = match (e.action.as_deref(), e.reset.is_empty()) {
+                    (None | Some("record"), true) => Action::Record,
+                    (Some("stop"), true) => Action::Stop,
+                    (None | Some("reset"), false) => {
+                        let values = e
+                            .reset
+                            .iter()
+                            .map(|(key, source)| {
+                                let target = self.reset_target(key).ok_or_else(|| {
+                                    fail(format!(
+                                        "event `{shown}` resets `{}`, which is not a coordinate or a `dot(…)` of one",
+                                        excerpt_text(key)
+                                    ))
+                                })?;
+                                let what = format!("the reset of `{key}` in event `{shown}`");
+                                Ok((target, parse(source, what)?))
+                            })
+                            .collect::<Result<_, Failure>>()?;
+                        Action::Reset(values)
+                    }
+                    (Some("reset"), true) => {
+                        return Err(fail(format!(
+                            "event `{shown}` resets nothing: give `reset = {{ \"dot(q)\" = \"…\" }}`"
+                        )));
+                    }
+                    (Some(other @ ("record" | "stop")), false) => {
+                        return Err(fail(format!(
+                            "event `{shown}` has action `{other}` and a `reset` table: use action = \"reset\""
+                        )));
+                    }
+                    (Some(other), _) => {
+                        return Err(fail(format!(
+                            "event `{shown}`: unknown action `{}`: use record, stop or reset",
+                            excerpt_text(other)
+                        )));
+                    }
+                };
+                Ok(FileEvent {
+                    name,
+                    when,
+                    direction,
+                    action,
                 })
             })
             .collect()
+    }
+
+    /// A coordinate or `dot(coordinate)` by name (a reset's key, an `--at` name).
+    fn reset_target(&self, key: &str) -> Option<Target> {
+        let coordinates = &self.model.coordinates;
+        let index = |name: &str| coordinates.iter().position(|c| c == name.trim());
+        match key
+            .trim()
+            .strip_prefix("dot(")
+            .and_then(|k| k.strip_suffix(')'))
+        {
+            Some(inner) => index(inner).map(Target::Velocity),
+            None => index(key).map(Target::Coordinate),
+        }
+    }
+
+    /// A state and parameter values to analyse the model at: the file's `[initial]` state
+    /// (zero without one) and `[values]` (an input driven by a signal: 0), with `at`
+    /// overriding them, each `name=value` for a coordinate, `dot(coordinate)` or a
+    /// parameter (inputs included). Returns `(q, q̇, parameter values)`.
+    pub(crate) fn operating_point(
+        &self,
+        at: &[String],
+    ) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>), Failure> {
+        let n = self.model.coordinates.len();
+        let (mut q, mut qd) = if self.initial.is_some() {
+            self.initial_state()?
+        } else {
+            (vec![0.0; n], vec![0.0; n])
+        };
+        let mut values = self.parameter_values()?;
+        for entry in at.iter().flat_map(|a| a.split(',')) {
+            let bad = |why: String| {
+                Failure(format!(
+                    "--at `{}`: {why}",
+                    escape_text(&excerpt_text(entry))
+                ))
+            };
+            let (name, value) = entry
+                .split_once('=')
+                .ok_or_else(|| bad("expected name=value".into()))?;
+            let value: f64 = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(|| bad("the value is not a finite number".into()))?;
+            let name = name.trim();
+            let parameter = self.model.parameters.iter().position(|p| p == name);
+            match (self.reset_target(name), parameter) {
+                (Some(Target::Coordinate(i)), _) => q[i] = value,
+                (Some(Target::Velocity(i)), _) => qd[i] = value,
+                (None, Some(k)) => values[k] = value,
+                (None, None) => {
+                    return Err(bad(format!(
+                        "`{}` is not a coordinate, a `dot(…)` of one or a parameter of `{}`",
+                        excerpt_text(name),
+                        self.model.name
+                    )));
+                }
+            }
+        }
+        Ok((q, qd, values))
     }
 
     /// The initial coordinates and velocities in coordinate order.

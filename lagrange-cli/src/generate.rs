@@ -290,6 +290,7 @@ struct Cyclic {
 /// The dynamics program, its outputs split into `M` (row by row) and `f`.
 #[derive(Serialize)]
 struct Dynamics {
+    declarations: Vec<String>,
     statements: Vec<code::Statement>,
     mass: Vec<Vec<String>>,
     forcing: Vec<String>,
@@ -405,6 +406,7 @@ impl Context {
                     .map(<[String]>::to_vec)
                     .collect(),
                 forcing: dynamics.results[n * n..].to_vec(),
+                declarations: dynamics.declarations,
                 statements: dynamics.statements,
             },
             lagrangian,

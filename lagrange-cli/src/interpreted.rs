@@ -327,7 +327,12 @@ impl<const N: usize, const K: usize> LagrangianSystem<N> for Interpreted<N, K> {
         qd: &SVector<f64, N>,
     ) -> Result<AccelerationJacobians<N>, Error> {
         if K == 0 {
-            jacobians::of_unconstrained_motion(self, t, q, qd)
+            let qdd = self.accelerations(t, q, qd)?;
+            let m = self.mass_matrix(t, q, qd);
+            let r = self.residual_jacobians(t, q, qd, &qdd);
+            jacobians::unconstrained(&m, qdd, r, || {
+                Error::singular(t, q.as_slice(), qd.as_slice())
+            })
         } else {
             self.constrained_acceleration_jacobians(t, q, qd)
         }

@@ -7,12 +7,14 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod analysis;
 mod check;
 mod derive;
 mod file;
 mod generate;
 mod interpreted;
 mod prepare;
+mod signal;
 mod simulate;
 
 /// Equations of motion from a model file: print them, integrate them, compare them with
@@ -34,6 +36,11 @@ enum Command {
     Check(check::Args),
     /// Render a standalone solver (a std-only Rust crate, or C) from `templates/`.
     Generate(generate::Args),
+    /// Linearize the motion at a state: A and B of dx/dt = A dx + B du, x = (q, q̇), with
+    /// the eigenvalues of A.
+    Linearize(analysis::LinearizeArgs),
+    /// Find the equilibrium near a state; print its stability and normal modes.
+    Modes(analysis::ModesArgs),
     /// Write the derivations of every model of a crate to its `.lagrange/` folder, for
     /// builds without the engine.
     Prepare(prepare::Args),
@@ -67,6 +74,8 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Prepare(args) => prepare::run(args),
+        Command::Linearize(args) => analysis::run_linearize(args),
+        Command::Modes(args) => analysis::run_modes(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,11 +5,12 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use lagrange_core::nalgebra::SVector;
-use lagrange_core::{Integrator, Simulation, Stopped, Trajectory};
+use lagrange_core::{Controlled, Integrator, LagrangianSystem, Simulation, Stopped, Trajectory};
 
 use super::Failure;
 use super::file::ModelFile;
 use super::interpreted::{Interpreted, WithSystem, with_system};
+use super::signal::Signal;
 
 mod plot;
 mod progress;
@@ -186,6 +187,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     }
     let values = file.parameter_values()?;
     let (q0, qd0) = file.initial_state()?;
+    let signals = file.input_signals()?;
     let derived = file.derive()?;
     with_system(
         &derived.full,
@@ -196,6 +198,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
             settings: &settings,
             q0: &q0,
             qd0: &qd0,
+            signals,
         },
     )?
 }
@@ -207,14 +210,41 @@ struct Integrate<'a> {
     settings: &'a Settings,
     q0: &'a [f64],
     qd0: &'a [f64],
+    /// The `[inputs]` signals, by parameter index.
+    signals: Vec<(usize, Signal)>,
 }
 
 impl WithSystem for Integrate<'_> {
     type Output = Result<(), Failure>;
 
     fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output {
+        if self.signals.is_empty() {
+            return self.integrate(&system);
+        }
+        // The inputs with a signal follow it; the others keep their value.
+        let values = system.parameter_values();
+        let inputs = system.info().inputs.to_vec();
+        let signals = self.signals.clone();
+        let controller = move |t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>| {
+            inputs
+                .iter()
+                .map(|&k| match signals.iter().find(|(i, _)| *i == k) {
+                    Some((_, signal)) => signal.value(t, q.as_slice(), qd.as_slice(), &values),
+                    None => values[k],
+                })
+                .collect::<Vec<f64>>()
+        };
+        let controlled = Controlled::new(system, controller)
+            .map_err(|e| Failure(format!("{}: {e}", self.path.display())))?;
+        self.integrate(&controlled)
+    }
+}
+
+impl Integrate<'_> {
+    /// Integrates `system` and writes the outputs.
+    fn integrate<S: LagrangianSystem<N>, const N: usize>(&self, system: &S) -> Result<(), Failure> {
         let Settings { t0, t_end, .. } = *self.settings;
-        let mut simulation = Simulation::new(&system).integrator(self.settings.integrator());
+        let mut simulation = Simulation::new(system).integrator(self.settings.integrator());
         if let Some(dt) = self.settings.output_interval() {
             simulation = simulation.output_interval(dt);
         }
@@ -240,7 +270,7 @@ impl WithSystem for Integrate<'_> {
                 partial: None,
             }) => return Err(Failure(format!("{path}: integration failed: {error}"))),
         };
-        let name = &system.equations().name;
+        let name = &system.info().name;
         let mut title = format!("{name}: {}", self.settings.describe());
         if let Some((t, _, _)) = trajectory.last().filter(|_| error.is_some()) {
             let _ = write!(title, " (stopped at t = {t})");

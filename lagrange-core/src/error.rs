@@ -53,6 +53,22 @@ pub enum Error {
         /// Iterations made.
         iterations: usize,
     },
+    /// Newton's method for `q̈(t, q, 0) = 0` stopped without an equilibrium.
+    NoEquilibrium {
+        /// Time of the search.
+        t: f64,
+        /// Coordinates where it stopped.
+        q: Vec<f64>,
+        /// The residual reached there: `|q̈|` (with `|G|` for a constrained system).
+        residual: f64,
+        /// Iterations made.
+        iterations: usize,
+        /// Why it stopped.
+        reason: &'static str,
+    },
+    /// Normal modes are not defined here (the state is no equilibrium, the model is
+    /// gyroscopic, damped or constrained, or its stiffness is not symmetric).
+    NoNormalModes(String),
     /// A state does not satisfy the constraints.
     InconsistentState {
         /// The constraint, as text.
@@ -137,6 +153,17 @@ impl fmt::Display for Error {
                 f,
                 "Newton's method did not converge in {iterations} iterations at t = {t}"
             ),
+            Error::NoEquilibrium {
+                t,
+                q,
+                residual,
+                iterations,
+                reason,
+            } => write!(
+                f,
+                "no equilibrium found at t = {t}: {reason} after {iterations} iterations, at q = {q:?} with residual {residual:e}"
+            ),
+            Error::NoNormalModes(why) => write!(f, "no normal modes: {why}"),
             Error::InconsistentState {
                 constraint,
                 what,

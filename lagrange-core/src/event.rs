@@ -394,7 +394,7 @@ mod tests {
     use super::*;
     use crate::integrate::Integrator;
     use crate::simulation::Simulation;
-    use crate::test_systems::{Ball, Pendulum, state};
+    use crate::test_systems::{Ball, DoubleIntegrator, Pendulum, state};
     use crate::trajectory::Trajectory;
 
     const PENDULUM: Pendulum = Pendulum {
@@ -732,6 +732,22 @@ mod tests {
         let error = run(used - 1).unwrap_err();
         assert!(
             matches!(error, Error::MaxStepsExceeded { steps, .. } if steps == used - 1),
+            "{error}"
+        );
+    }
+
+    /// A sampled run integrates period by period with systems of its own, so it does not
+    /// carry events: it says so instead of ignoring them.
+    #[test]
+    fn a_sampled_run_refuses_events() {
+        let system = DoubleIntegrator { m: 1.0, u: 0.0 };
+        let (q, qd) = state([1.0], [0.0]);
+        let error = Simulation::new(&system)
+            .event(Event::new("origin", |_, q, _| q[0]).stop())
+            .run_sampled(|_, q, _| vec![-q[0]], 0.1, 0.0, q, qd, 1.0)
+            .unwrap_err();
+        assert!(
+            matches!(&error, Error::InvalidInput(why) if why.contains("events")),
             "{error}"
         );
     }

@@ -10,7 +10,6 @@ use nalgebra::{DMatrix, SMatrix, SVector};
 
 use crate::error::Error;
 use crate::linalg;
-use crate::system::LagrangianSystem;
 
 /// Derivatives of the residual `r = M(t, q, q̇) q̈ − f(t, q, q̇)` at a point
 /// `(t, q, q̇, q̈)`, with `q̈` held fixed.
@@ -56,34 +55,29 @@ pub struct AccelerationJacobians<const N: usize> {
     pub parameters: DMatrix<f64>,
 }
 
-/// [`LagrangianSystem::acceleration_jacobians`] of the unconstrained motion `M q̈ = f`
-/// (its default, for systems that override it for their constrained motion).
-pub fn of_unconstrained_motion<S: LagrangianSystem<N>, const N: usize>(
-    system: &S,
-    t: f64,
-    q: &SVector<f64, N>,
-    qd: &SVector<f64, N>,
-) -> Result<AccelerationJacobians<N>, Error> {
-    let qdd = system.accelerations(t, q, qd)?;
-    let m = system.mass_matrix(t, q, qd);
-    let r = system.residual_jacobians(t, q, qd, &qdd);
-    unconstrained(&m, qdd, r, || {
-        Error::singular(t, q.as_slice(), qd.as_slice())
-    })
-}
-
-/// `∂q̈/∂x = −M⁻¹ ∂r/∂x` for the unconstrained motion with accelerations `qdd`.
-fn unconstrained<const N: usize>(
+/// The derivatives of the unconstrained motion `M q̈ = f` from the mass matrix `m`, the
+/// accelerations `qdd` and the residual's derivatives `r` at a state:
+/// `∂q̈/∂x = −M⁻¹ ∂r/∂x` (the default of
+/// [`LagrangianSystem::acceleration_jacobians`](crate::LagrangianSystem::acceleration_jacobians)).
+/// `singular` is the error when `M` is singular or a derivative is not finite.
+pub fn unconstrained<const N: usize>(
     m: &SMatrix<f64, N, N>,
     qdd: SVector<f64, N>,
     r: ResidualJacobians<N>,
     singular: impl Fn() -> Error,
 ) -> Result<AccelerationJacobians<N>, Error> {
+    // One Cholesky factorization for every column (a mass matrix is positive definite);
+    // the general solve, column by column, when it is not.
+    let cholesky = m.cholesky();
     let solve = |x: &DMatrix<f64>| -> Result<DMatrix<f64>, Error> {
         let mut out = DMatrix::zeros(N, x.ncols());
         for c in 0..x.ncols() {
             let column = SVector::<f64, N>::from_iterator(x.column(c).iter().map(|v| -v));
-            let solved = linalg::solve_mass_matrix(*m, column).ok_or_else(&singular)?;
+            let solved = match &cholesky {
+                Some(factor) => Some(factor.solve(&column)),
+                None => linalg::solve_mass_matrix(*m, column),
+            };
+            let solved = solved.ok_or_else(&singular)?;
             out.set_column(c, &solved);
         }
         Ok(out)

@@ -6,7 +6,9 @@
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+pub mod analysis;
 pub mod constrained;
+pub mod control;
 pub mod error;
 pub mod event;
 pub mod integrate;
@@ -20,7 +22,12 @@ mod test_systems;
 pub mod trajectory;
 pub mod verify;
 
+pub use analysis::{
+    Linearization, NormalMode, Stability, constrained_equilibrium, constrained_normal_modes,
+    equilibrium, linearize, linearize_constrained, normal_modes,
+};
 pub use constrained::{ConstrainedMotion, ConstrainedSystem};
+pub use control::Controlled;
 pub use error::Error;
 pub use event::{Event, Occurrence};
 pub use integrate::{Integrator, State, Stats, Step};

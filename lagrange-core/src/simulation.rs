@@ -82,7 +82,7 @@ impl<const N: usize> std::error::Error for Stopped<N> {
 }
 
 /// The callback of [`Simulation::on_progress`].
-struct Progress<'a>(Mutex<Box<dyn FnMut(f64) + Send + 'a>>);
+pub(crate) struct Progress<'a>(Mutex<Box<dyn FnMut(f64) + Send + 'a>>);
 
 impl fmt::Debug for Progress<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -94,13 +94,13 @@ impl fmt::Debug for Progress<'_> {
 /// `Simulation::new(&sys).integrator(Integrator::Rk4 { dt: 1e-3 }).output_interval(0.1).run(..)`.
 #[derive(Debug)]
 pub struct Simulation<'a, S, const N: usize> {
-    system: &'a S,
-    integrator: Integrator,
-    output_interval: Option<f64>,
-    max_steps: usize,
-    progress: Option<Progress<'a>>,
-    events: Vec<Event<'a, N>>,
-    max_events: usize,
+    pub(crate) system: &'a S,
+    pub(crate) integrator: Integrator,
+    pub(crate) output_interval: Option<f64>,
+    pub(crate) max_steps: usize,
+    pub(crate) progress: Option<Progress<'a>>,
+    pub(crate) events: Vec<Event<'a, N>>,
+    pub(crate) max_events: usize,
 }
 
 impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
@@ -247,6 +247,15 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
         Ok(trajectory)
     }
 
+    /// Calls the [`on_progress`](Self::on_progress) callback, if any, with `t`.
+    pub(crate) fn report_progress(&self, t: f64) {
+        // `run` takes `&self`, so the callback sits in a `Mutex` (which keeps the
+        // simulation `Send` and `Sync`); it is locked only here.
+        if let Some(Ok(mut f)) = self.progress.as_ref().map(|p| p.0.try_lock()) {
+            f(t);
+        }
+    }
+
     /// Validates, integrates and hands every output time and every finished step to
     /// `handle`, which records into the trajectory; watches the events, records them and
     /// stops or restarts the integration at them. On a failure after the start, the
@@ -352,11 +361,7 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
                         sample(c.t, c.y);
                     }
                     handle(&mut trajectory, Output::StepDone { step, end });
-                    // `run` takes `&self`, so the callback sits in a `Mutex` (which keeps the
-                    // simulation `Send` and `Sync`); it is locked only here.
-                    if let Some(Ok(mut f)) = self.progress.as_ref().map(|p| p.0.try_lock()) {
-                        f(end);
-                    }
+                    self.report_progress(end);
                     for c in crossings {
                         match self.fire(&mut trajectory, c) {
                             Ok(None) => {}

@@ -196,7 +196,12 @@ pub trait LagrangianSystem<const N: usize>: Sized {
         q: &SVector<f64, N>,
         qd: &SVector<f64, N>,
     ) -> Result<AccelerationJacobians<N>, Error> {
-        jacobians::of_unconstrained_motion(self, t, q, qd)
+        let qdd = self.accelerations(t, q, qd)?;
+        let m = self.mass_matrix(t, q, qd);
+        let r = self.residual_jacobians(t, q, qd, &qdd);
+        jacobians::unconstrained(&m, qdd, r, || {
+            Error::singular(t, q.as_slice(), qd.as_slice())
+        })
     }
 
     /// The accelerations `q̈` solving `M q̈ = f`.

@@ -174,6 +174,24 @@ impl<const N: usize> Trajectory<N> {
         self.events.iter().filter(move |e| e.name == name)
     }
 
+    /// Appends `piece`, which starts where this trajectory ends (its first point, the same
+    /// as the last one here, is not repeated), and adds up the statistics. Both must come
+    /// from the same system, so that they record the same invariants.
+    pub(crate) fn append(&mut self, piece: Trajectory<N>) {
+        let skip = usize::from(!self.is_empty());
+        self.times.extend(piece.times.iter().skip(skip));
+        self.q.extend(piece.q.iter().skip(skip));
+        self.qd.extend(piece.qd.iter().skip(skip));
+        for (mine, theirs) in self.invariants.iter_mut().zip(piece.invariants) {
+            mine.values.extend(theirs.values.iter().skip(skip));
+        }
+        self.ignored.extend(piece.ignored.into_iter().skip(skip));
+        self.events.extend(piece.events);
+        self.stats.accepted += piece.stats.accepted;
+        self.stats.rejected += piece.stats.rejected;
+        self.stats.evaluations += piece.stats.evaluations;
+    }
+
     /// Stores the statistics of the integration that produced the trajectory.
     pub(crate) fn set_stats(&mut self, stats: Stats) {
         self.stats = stats;

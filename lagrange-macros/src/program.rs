@@ -3,9 +3,9 @@
 //! decision, so the derive computes what the interpreter and `lagrange generate`
 //! compute, bit for bit.
 //!
-//! Every write becomes a fresh `let` binding that shadows the previous value of its slot,
-//! so reused temporaries and outputs need no mutable state and the optimizer sees plain
-//! single-assignment code.
+//! The variables are declared up front, a tuple per group of [`emit::declarations`] (`mut`
+//! when written again), and each write is an assignment: not a `let` per write, whose
+//! nested scopes crash rustc for large programs (see there).
 
 use lagrange_symbolic::ir::emit::{self, Emitter, Variable};
 use lagrange_symbolic::ir::{Intrinsic, Program};
@@ -23,18 +23,33 @@ pub(crate) fn block(
         statements: Vec::with_capacity(program.instructions.len()),
         outputs: Vec::with_capacity(program.outputs),
     };
-    emit::emit(program, &mut tokens).map_err(|e| {
+    let invalid = |e: emit::IrError| {
         syn::Error::new(
             proc_macro2::Span::call_site(),
             format!("internal error: a derived program is invalid: {e}"),
         )
-    })?;
+    };
+    emit::emit(program, &mut tokens).map_err(invalid)?;
     let Tokens {
         statements,
         outputs,
         ..
     } = tokens;
+    let groups = emit::declarations(program).map_err(invalid)?;
+    let declarations = groups.iter().map(|group| {
+        let types = group.iter().map(|_| quote!(f64));
+        let names = group.iter().map(|&(variable, rewritten)| {
+            let name = name(variable);
+            if rewritten {
+                quote!(mut #name)
+            } else {
+                quote!(#name)
+            }
+        });
+        quote!(let (#(#names,)*): (#(#types,)*);)
+    });
     Ok(quote!({
+        #(#declarations)*
         #(#statements)*
         [#(#outputs),*]
     }))
@@ -94,7 +109,7 @@ impl Emitter for Tokens<'_> {
     }
     fn assign(&mut self, variable: Variable, value: TokenStream, _first: bool) {
         let name = name(variable);
-        self.statements.push(quote!(let #name: f64 = #value;));
+        self.statements.push(quote!(#name = #value;));
     }
     fn output(&mut self, _index: usize, value: TokenStream) {
         self.outputs.push(value);

@@ -31,6 +31,9 @@ pub(super) struct Statement {
 /// A program as statements and the expression of each output.
 #[derive(Debug, Clone, Serialize)]
 pub(super) struct Rendered {
+    /// Rust: the declarations of the variables, before the statements (see
+    /// [`emit::declarations`]); C declares each variable at its first write instead.
+    pub declarations: Vec<String>,
     /// The assignments, in order.
     pub statements: Vec<Statement>,
     /// Per output: the variable holding it, or `0.0` if the program never writes it.
@@ -46,11 +49,29 @@ pub(super) fn render(program: &Program, inputs: Inputs, lang: Lang) -> Result<Re
         lang,
         layout: inputs.all(),
         rendered: Rendered {
+            declarations: Vec::new(),
             statements: Vec::with_capacity(program.instructions.len()),
             results: Vec::with_capacity(program.outputs),
         },
     };
     emit::emit(program, &mut text).map_err(|e| format!("internal error: {e}"))?;
+    if lang == Lang::Rust {
+        let groups = emit::declarations(program).map_err(|e| format!("internal error: {e}"))?;
+        text.rendered.declarations = groups
+            .iter()
+            .map(|group| {
+                let names: Vec<String> = group
+                    .iter()
+                    .map(|&(v, rewritten)| {
+                        let mutable = if rewritten { "mut " } else { "" };
+                        format!("{mutable}{}", Text::name(v))
+                    })
+                    .collect();
+                let types = vec!["f64"; group.len()];
+                format!("let ({},): ({},);", names.join(", "), types.join(", "))
+            })
+            .collect();
+    }
     Ok(text.rendered)
 }
 

@@ -15,7 +15,7 @@ use std::fmt;
 use super::{Instr, Intrinsic, Program, Slot};
 
 /// A variable of the emitted code: a temporary or an output.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Variable {
     /// Temporary `i`.
     Temp(usize),
@@ -358,6 +358,56 @@ impl Emitter for Evaluator<'_> {
     fn output(&mut self, index: usize, value: f64) {
         self.out[index] = value;
     }
+}
+
+/// Variables one declaration introduces in [`declarations`].
+pub const DECLARATION_GROUP: usize = 64;
+
+/// The variables `program` writes, in the order of their first writes, each with whether
+/// it is written again, in groups of [`DECLARATION_GROUP`]: for backends that declare the
+/// variables before the statements and then assign. Rust needs that: a `let` per write
+/// opens a lexical scope per write, nested in the previous one, and with debug info
+/// thousands of them (the Jacobians of an 8-link chain) overflow LLVM's stack while it
+/// describes the scopes, so rustc crashes. The optimizer sees the same code either way.
+pub fn declarations(program: &Program) -> Result<Vec<Vec<(Variable, bool)>>, IrError> {
+    let mut written = Declarations::default();
+    emit(program, &mut written)?;
+    Ok(written
+        .order
+        .chunks(DECLARATION_GROUP)
+        .map(<[_]>::to_vec)
+        .collect())
+}
+
+/// The walk's writes, for [`declarations`].
+#[derive(Default)]
+struct Declarations {
+    order: Vec<(Variable, bool)>,
+    positions: std::collections::HashMap<Variable, usize>,
+}
+
+impl Emitter for Declarations {
+    type Value = ();
+    fn input(&mut self, _: usize) {}
+    fn literal(&mut self, _: f64) {}
+    fn variable(&mut self, _: Variable) {}
+    fn group(&mut self, _: ()) {}
+    fn negate(&mut self, _: ()) {}
+    fn add(&mut self, _: (), _: ()) {}
+    fn mul(&mut self, _: (), _: ()) {}
+    fn div(&mut self, _: (), _: ()) {}
+    fn call(&mut self, _: Intrinsic, _: ()) {}
+    fn powi(&mut self, _: (), _: i32) {}
+    fn powf(&mut self, _: (), _: ()) {}
+    fn assign(&mut self, variable: Variable, _: (), first: bool) {
+        if first {
+            self.positions.insert(variable, self.order.len());
+            self.order.push((variable, false));
+        } else if let Some(&at) = self.positions.get(&variable) {
+            self.order[at].1 = true;
+        }
+    }
+    fn output(&mut self, _: usize, _: ()) {}
 }
 
 /// An emitter that only lets the walk check.

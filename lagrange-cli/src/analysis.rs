@@ -1,0 +1,570 @@
+//! `lagrange linearize` and `lagrange modes`: the runtime's exact linearization, equilibria,
+//! stability and normal modes, for a model file at a state it names.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use lagrange_core::nalgebra::{Complex, DMatrix, SVector};
+use lagrange_core::{
+    Error, LagrangianSystem, Linearization, NormalMode, Stability, constrained_equilibrium,
+    constrained_normal_modes, equilibrium, linearize, linearize_constrained, normal_modes,
+};
+use lagrange_symbolic::equations::{Derived, Equations};
+use serde::Serialize;
+
+use super::Failure;
+use super::file::ModelFile;
+use super::interpreted::{Interpreted, WithSystem, with_system};
+
+/// Arguments of `lagrange linearize`.
+#[derive(clap::Args)]
+pub(crate) struct LinearizeArgs {
+    /// The model file (TOML).
+    model: PathBuf,
+    /// The state and parameter values, `name=value` separated by commas: coordinates,
+    /// `dot(coordinate)` for velocities, parameters and inputs; the rest from the file's
+    /// `[initial]` (zero without one) and `[values]`.
+    #[arg(long, value_name = "NAME=VALUE,…")]
+    at: Vec<String>,
+    /// Time of the state [default: 0].
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    t: f64,
+    /// How to print the result.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// Arguments of `lagrange modes`.
+#[derive(clap::Args)]
+pub(crate) struct ModesArgs {
+    /// The model file (TOML).
+    model: PathBuf,
+    /// The guess of the equilibrium and the parameter values, as for `linearize --at`
+    /// (velocities are ignored: an equilibrium is at rest).
+    #[arg(long, value_name = "NAME=VALUE,…")]
+    at: Vec<String>,
+    /// Time [default: 0].
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    t: f64,
+    /// How to print the result.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// Output formats.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// Labelled matrices and lists, ten significant digits; a value below 10⁻¹² of the
+    /// largest of its matrix or list (round-off) prints as 0.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// What `linearize --format json` prints.
+#[derive(Serialize)]
+struct LinearizationDocument {
+    model: String,
+    t: f64,
+    /// Names of the state `x = (q, q̇)`: the coordinates, then `dot(…)` of each.
+    state: Vec<String>,
+    /// Its value.
+    x: Vec<f64>,
+    /// Names of the inputs, the columns of `b`.
+    inputs: Vec<String>,
+    /// Their values.
+    u: Vec<f64>,
+    /// `ẋ` at the state (zero at an equilibrium).
+    rate: Vec<f64>,
+    /// `A = ∂ẋ/∂x`, row by row.
+    a: Vec<Vec<f64>>,
+    /// `B = ∂ẋ/∂u`, row by row.
+    b: Vec<Vec<f64>>,
+    /// The eigenvalues of `A` (on the constraints' tangent space for a constrained model).
+    eigenvalues: Vec<[f64; 2]>,
+    /// `asymptotically stable`, `unstable` or `marginal`, meaningful at an equilibrium.
+    stability: &'static str,
+}
+
+/// What `modes --format json` prints.
+#[derive(Serialize)]
+struct ModesDocument {
+    model: String,
+    t: f64,
+    coordinates: Vec<String>,
+    /// The equilibrium found.
+    equilibrium: Vec<f64>,
+    stability: &'static str,
+    eigenvalues: Vec<[f64; 2]>,
+    /// The normal modes, by increasing `ω²`; empty when there are none (see `note`).
+    modes: Vec<ModeDocument>,
+    /// Why there are no normal modes, when there are none.
+    note: Option<String>,
+}
+
+#[derive(Serialize)]
+struct ModeDocument {
+    omega_squared: f64,
+    /// `ω` in rad per time unit (`null` when `ω² < 0`).
+    omega: Option<f64>,
+    period: Option<f64>,
+    /// The shape, `vᵀ M v = 1`, in coordinate order.
+    shape: Vec<f64>,
+}
+
+/// Runs `lagrange linearize`.
+pub(crate) fn run_linearize(args: &LinearizeArgs) -> Result<(), Failure> {
+    let file = ModelFile::load(&args.model)?;
+    let (q, qd, values) = file.operating_point(&args.at)?;
+    finite_time(args.t)?;
+    let derived = file.derive()?;
+    let subject = Subject::of(&derived, args.t, q, qd, values);
+    let work = Linearize {
+        file: &file,
+        t: args.t,
+        q: &subject.q,
+        qd: &subject.qd,
+        format: args.format,
+    };
+    let out = with_system(subject.equations, &subject.values, work)??;
+    print(&subject, args.format, out);
+    Ok(())
+}
+
+/// Runs `lagrange modes`.
+pub(crate) fn run_modes(args: &ModesArgs) -> Result<(), Failure> {
+    let file = ModelFile::load(&args.model)?;
+    let (q, qd, values) = file.operating_point(&args.at)?;
+    finite_time(args.t)?;
+    let derived = file.derive()?;
+    let subject = Subject::of(&derived, args.t, q, qd, values);
+    let work = Modes {
+        file: &file,
+        t: args.t,
+        guess: &subject.q,
+        format: args.format,
+    };
+    let out = with_system(subject.equations, &subject.values, work)??;
+    print(&subject, args.format, out);
+    Ok(())
+}
+
+/// What is analysed: the model's equations, or for a model that ignores coordinates its
+/// reduced system (Routh), whose equilibria are the full system's steady motions; the
+/// constant momenta are those of the given state.
+struct Subject<'a> {
+    equations: &'a Equations,
+    values: Vec<f64>,
+    q: Vec<f64>,
+    qd: Vec<f64>,
+    /// For a reduced system, a line saying so.
+    reduced: Option<String>,
+}
+
+impl<'a> Subject<'a> {
+    fn of(derived: &'a Derived, t: f64, q: Vec<f64>, qd: Vec<f64>, values: Vec<f64>) -> Self {
+        let Some(reduced) = &derived.reduced else {
+            return Subject {
+                equations: &derived.full,
+                values,
+                q,
+                qd,
+                reduced: None,
+            };
+        };
+        let inputs: Vec<f64> = std::iter::once(t)
+            .chain(q.iter().copied())
+            .chain(qd.iter().copied())
+            .chain(values.iter().copied())
+            .collect();
+        let mut momenta = vec![0.0; q.len()];
+        derived
+            .full
+            .programs
+            .momenta
+            .evaluate(&inputs, &mut momenta);
+        let constant: Vec<f64> = reduced
+            .ignored_indices
+            .iter()
+            .map(|&i| momenta[i])
+            .collect();
+        let names = &reduced.equations.parameters[values.len()..];
+        let reduced_line = format!(
+            "reduced over {} with the constant momenta {} of the given state: equilibria of the reduced system are steady motions",
+            reduced.ignored.join(", "),
+            assignments(names, &constant)
+        );
+        Subject {
+            equations: &reduced.equations,
+            values: values.into_iter().chain(constant).collect(),
+            q: reduced.retained.iter().map(|&i| q[i]).collect(),
+            qd: reduced.retained.iter().map(|&i| qd[i]).collect(),
+            reduced: Some(reduced_line),
+        }
+    }
+}
+
+/// Prints a result, after the reduction's line in text.
+fn print(subject: &Subject<'_>, format: Format, out: String) {
+    match (&subject.reduced, format) {
+        (Some(line), Format::Text) => println!(
+            "{line}
+{out}"
+        ),
+        _ => println!("{out}"),
+    }
+}
+
+fn finite_time(t: f64) -> Result<(), Failure> {
+    if t.is_finite() {
+        Ok(())
+    } else {
+        Err(Failure(format!("--t must be a finite number, got {t}")))
+    }
+}
+
+/// `linearize` once the sizes are known.
+struct Linearize<'a> {
+    file: &'a ModelFile,
+    t: f64,
+    q: &'a [f64],
+    qd: &'a [f64],
+    format: Format,
+}
+
+impl WithSystem for Linearize<'_> {
+    type Output = Result<String, Failure>;
+
+    fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output {
+        let q = SVector::<f64, N>::from_column_slice(self.q);
+        let qd = SVector::<f64, N>::from_column_slice(self.qd);
+        let fail = |e: Error| failure(self.file, "cannot linearize", e);
+        let linearization = if K == 0 {
+            linearize(&system, self.t, &q, &qd)
+        } else {
+            linearize_constrained(&system, self.t, &q, &qd)
+        }
+        .map_err(fail)?;
+        let eigenvalues = linearization.eigenvalues().map_err(fail)?;
+        let stability = linearization.stability().map_err(fail)?;
+        let info = system.info();
+        let state = state_names(&info.coordinates);
+        let inputs: Vec<String> = info
+            .inputs
+            .iter()
+            .map(|&i| info.parameters[i].to_string())
+            .collect();
+        let values = system.parameter_values();
+        let u: Vec<f64> = info.inputs.iter().map(|&i| values[i]).collect();
+        let x: Vec<f64> = self.q.iter().chain(self.qd).copied().collect();
+        Ok(match self.format {
+            Format::Json => json(&LinearizationDocument {
+                model: info.name.to_string(),
+                t: self.t,
+                state,
+                x,
+                inputs,
+                u,
+                rate: linearization.rate.iter().copied().collect(),
+                a: rows(&linearization.a),
+                b: rows(&linearization.b),
+                eigenvalues: pairs(&eigenvalues),
+                stability: stability_name(stability),
+            })?,
+            Format::Text => linearization_text(
+                &info.name,
+                &linearization,
+                &state,
+                &x,
+                &inputs,
+                &u,
+                &eigenvalues,
+                stability,
+            ),
+        })
+    }
+}
+
+/// `modes` once the sizes are known.
+struct Modes<'a> {
+    file: &'a ModelFile,
+    t: f64,
+    guess: &'a [f64],
+    format: Format,
+}
+
+impl WithSystem for Modes<'_> {
+    type Output = Result<String, Failure>;
+
+    fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output {
+        let guess = SVector::<f64, N>::from_column_slice(self.guess);
+        let t = self.t;
+        let rest = SVector::zeros();
+        let file = self.file;
+        let fail = |what: &'static str| move |e: Error| failure(file, what, e);
+        let (q, linearization, modes) = if K == 0 {
+            let q = equilibrium(&system, t, &guess).map_err(fail("no equilibrium"))?;
+            let linearization =
+                linearize(&system, t, &q, &rest).map_err(fail("cannot linearize"))?;
+            (q, linearization, normal_modes(&system, t, &q))
+        } else {
+            let q = constrained_equilibrium(&system, t, &guess).map_err(fail("no equilibrium"))?;
+            let linearization =
+                linearize_constrained(&system, t, &q, &rest).map_err(fail("cannot linearize"))?;
+            (q, linearization, constrained_normal_modes(&system, t, &q))
+        };
+        let eigenvalues = linearization
+            .eigenvalues()
+            .map_err(fail("cannot linearize"))?;
+        let stability = linearization
+            .stability()
+            .map_err(fail("cannot linearize"))?;
+        let (modes, note) = match modes {
+            Ok(modes) => (modes, None),
+            Err(Error::NoNormalModes(why)) => (Vec::new(), Some(why)),
+            Err(e) => return Err(fail("no normal modes")(e)),
+        };
+        let info = system.info();
+        let coordinates: Vec<String> = info.coordinates.iter().map(|c| c.to_string()).collect();
+        Ok(match self.format {
+            Format::Json => json(&ModesDocument {
+                model: info.name.to_string(),
+                t,
+                coordinates,
+                equilibrium: q.iter().copied().collect(),
+                stability: stability_name(stability),
+                eigenvalues: pairs(&eigenvalues),
+                modes: modes
+                    .iter()
+                    .map(|m| ModeDocument {
+                        omega_squared: m.omega_squared,
+                        omega: m.frequency(),
+                        period: m.period(),
+                        shape: m.shape.iter().copied().collect(),
+                    })
+                    .collect(),
+                note,
+            })?,
+            Format::Text => modes_text(
+                &info.name,
+                &coordinates,
+                q.as_slice(),
+                stability,
+                &eigenvalues,
+                &modes,
+                note.as_deref(),
+            ),
+        })
+    }
+}
+
+/// A runtime error as the command's failure, naming the file.
+fn failure(file: &ModelFile, what: &str, e: Error) -> Failure {
+    Failure(format!("{}: {what}: {e}", file.path.display()))
+}
+
+/// `q₁ … q_N, dot(q₁) … dot(q_N)`.
+fn state_names(coordinates: &[lagrange_core::Text]) -> Vec<String> {
+    coordinates
+        .iter()
+        .map(|c| c.to_string())
+        .chain(coordinates.iter().map(|c| format!("dot({c})")))
+        .collect()
+}
+
+fn rows(m: &DMatrix<f64>) -> Vec<Vec<f64>> {
+    m.row_iter().map(|r| r.iter().copied().collect()).collect()
+}
+
+fn pairs(values: &[Complex<f64>]) -> Vec<[f64; 2]> {
+    values.iter().map(|l| [l.re, l.im]).collect()
+}
+
+fn stability_name(s: Stability) -> &'static str {
+    match s {
+        Stability::AsymptoticallyStable => "asymptotically stable",
+        Stability::Unstable => "unstable",
+        Stability::Marginal => "marginal",
+    }
+}
+
+/// The document as JSON (the runtime returns finite results or an error).
+fn json(document: &impl Serialize) -> Result<String, Failure> {
+    serde_json::to_string_pretty(document).map_err(|e| Failure(format!("cannot write JSON: {e}")))
+}
+
+/// `values` with the round-off of the text format removed: below 10⁻¹² of the largest
+/// (and of 1 for coordinates near the origin) is 0.
+fn cleaned(values: &[f64], floor: f64) -> Vec<f64> {
+    let scale = values.iter().fold(floor, |m, x| m.max(x.abs()));
+    values
+        .iter()
+        .map(|&x| if x.abs() <= 1e-12 * scale { 0.0 } else { x })
+        .collect()
+}
+
+/// A number for the text output: ten significant digits.
+fn number(x: f64) -> String {
+    if x == 0.0 {
+        "0".into()
+    } else if (1e-4..1e6).contains(&x.abs()) {
+        let digits = (9 - x.abs().log10().floor() as i32).max(0) as usize;
+        let s = format!("{x:.digits$}");
+        let s = if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        };
+        if s == "-0" { "0".into() } else { s }
+    } else {
+        format!("{x:.9e}")
+    }
+}
+
+fn complex(l: &Complex<f64>) -> String {
+    if l.im == 0.0 {
+        number(l.re)
+    } else if l.im > 0.0 {
+        format!("{} + {}i", number(l.re), number(l.im))
+    } else {
+        format!("{} − {}i", number(l.re), number(-l.im))
+    }
+}
+
+/// A matrix with row and column labels, columns aligned.
+fn table(m: &DMatrix<f64>, rows: &[String], columns: &[String]) -> String {
+    let shown = cleaned(m.as_slice(), 0.0);
+    let m = DMatrix::from_column_slice(m.nrows(), m.ncols(), &shown);
+    let cells: Vec<Vec<String>> = m
+        .row_iter()
+        .map(|r| r.iter().map(|&x| number(x)).collect())
+        .collect();
+    let label = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns.len())
+        .map(|j| {
+            cells
+                .iter()
+                .map(|r| r[j].chars().count())
+                .chain([columns[j].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(s.chars().count())));
+    let mut lines = vec![format!("  {}", " ".repeat(label))];
+    for (c, w) in columns.iter().zip(&widths) {
+        let _ = write!(lines[0], "  {}", pad(c, *w));
+    }
+    for (name, row) in rows.iter().zip(&cells) {
+        let mut line = format!("  {}", pad(name, label));
+        for (cell, w) in row.iter().zip(&widths) {
+            let _ = write!(line, "  {}", pad(cell, *w));
+        }
+        lines.push(line);
+    }
+    lines
+        .iter()
+        .map(|l| l.trim_end())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The eigenvalues for the text output, round-off removed.
+fn eigenvalue_list(eigenvalues: &[Complex<f64>]) -> String {
+    let parts: Vec<f64> = eigenvalues.iter().flat_map(|l| [l.re, l.im]).collect();
+    let parts = cleaned(&parts, 0.0);
+    parts
+        .chunks(2)
+        .map(|p| complex(&Complex::new(p[0], p[1])))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn assignments(names: &[String], values: &[f64]) -> String {
+    names
+        .iter()
+        .zip(cleaned(values, 1.0))
+        .map(|(n, v)| format!("{n} = {}", number(v)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[allow(clippy::too_many_arguments)]
+fn linearization_text(
+    name: &str,
+    l: &Linearization,
+    state: &[String],
+    x: &[f64],
+    inputs: &[String],
+    u: &[f64],
+    eigenvalues: &[Complex<f64>],
+    stability: Stability,
+) -> String {
+    let mut out = format!(
+        "{name} linearized at t = {}: dx/dt = A dx + B du, x = ({})\n",
+        number(l.t),
+        state.join(", ")
+    );
+    let _ = writeln!(out, "  state: {}", assignments(state, x));
+    if !inputs.is_empty() {
+        let _ = writeln!(out, "  inputs: {}", assignments(inputs, u));
+    }
+    let rates: Vec<f64> = l.rate.iter().copied().collect();
+    let shown: Vec<String> = cleaned(&rates, 1.0).iter().map(|&r| number(r)).collect();
+    let _ = writeln!(out, "  dx/dt there: [{}]", shown.join(", "));
+    let _ = writeln!(out, "\nA:\n{}", table(&l.a, state, state));
+    if !inputs.is_empty() {
+        let _ = writeln!(out, "\nB:\n{}", table(&l.b, state, inputs));
+    }
+    let tangent = if l.tangent.is_some() {
+        " (on the constraints' tangent space)"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        out,
+        "\neigenvalues of A{tangent}: {}",
+        eigenvalue_list(eigenvalues)
+    );
+    let at = if rates.iter().all(|&r| r == 0.0) {
+        ""
+    } else {
+        " (this state is not an equilibrium: stability describes only an equilibrium)"
+    };
+    let _ = write!(out, "stability: {}{at}", stability_name(stability));
+    out
+}
+
+fn modes_text<const N: usize>(
+    name: &str,
+    coordinates: &[String],
+    q: &[f64],
+    stability: Stability,
+    eigenvalues: &[Complex<f64>],
+    modes: &[NormalMode<N>],
+    note: Option<&str>,
+) -> String {
+    let mut out = format!("{name}: equilibrium {}\n", assignments(coordinates, q));
+    let _ = writeln!(out, "stability: {}", stability_name(stability));
+    let _ = writeln!(out, "eigenvalues of A: {}", eigenvalue_list(eigenvalues));
+    if let Some(why) = note {
+        let _ = write!(out, "no normal modes: {why}");
+        return out;
+    }
+    let _ = writeln!(out, "normal modes (K v = ω² M v, vᵀ M v = 1):");
+    for (k, mode) in modes.iter().enumerate() {
+        let frequency = match (mode.frequency(), mode.period()) {
+            (Some(w), Some(p)) => format!("ω = {}, period {}", number(w), number(p)),
+            (Some(w), None) => format!("ω = {}", number(w)),
+            _ => "unstable: grows like exp(√(−ω²) t)".into(),
+        };
+        let _ = writeln!(
+            out,
+            "  {}: ω² = {}, {frequency}; shape {}",
+            k + 1,
+            number(mode.omega_squared),
+            assignments(coordinates, mode.shape.as_slice())
+        );
+    }
+    out.trim_end().to_string()
+}

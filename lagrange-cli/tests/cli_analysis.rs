@@ -1,0 +1,289 @@
+//! `lagrange linearize`, `lagrange modes` and inputs driven by `[inputs]` signals, end to
+//! end, against closed forms: the cart-pole's upright linearization, the double
+//! pendulum's normal modes, Thomson & Tait's Example B reduced to a steady orbit, and a
+//! feedback loop that follows its linear theory.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use lagrange::nalgebra::{DMatrix, DVector};
+use serde_json::Value;
+
+fn model(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../examples/models/{name}"));
+    path.to_str().unwrap().to_string()
+}
+
+fn lagrange(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lagrange"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The standard output of a command that must succeed.
+fn success(args: &[&str]) -> String {
+    let o = lagrange(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{args:?} failed:\n{err}");
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// The message of a command that must fail cleanly.
+fn failure(args: &[&str]) -> String {
+    let o = lagrange(args);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(!o.status.success(), "{args:?} succeeded");
+    assert!(!err.contains("panicked"), "{args:?} panicked:\n{err}");
+    err
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&success(args)).unwrap()
+}
+
+fn matrix(v: &Value) -> DMatrix<f64> {
+    let rows: Vec<Vec<f64>> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect()
+        })
+        .collect();
+    DMatrix::from_fn(rows.len(), rows[0].len(), |i, j| rows[i][j])
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lagrange-analysis-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn the_cart_pole_upright_is_the_textbook_linearization() {
+    // M = 1, m = 0.1, l = 0.5, g = 9.81 in the file; θ from the upward vertical, u on the cart.
+    let (big, m, l, g) = (1.0, 0.1, 0.5, 9.81);
+    let doc = json(&[
+        "linearize",
+        &model("cart_pole.toml"),
+        "--at",
+        "x=0,theta=0,dot(x)=0,dot(theta)=0",
+        "--at",
+        "u=0",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        doc["state"],
+        serde_json::json!(["x", "theta", "dot(x)", "dot(theta)"])
+    );
+    assert_eq!(doc["inputs"], serde_json::json!(["u"]));
+    let mut a = DMatrix::zeros(4, 4);
+    a[(0, 2)] = 1.0;
+    a[(1, 3)] = 1.0;
+    a[(2, 1)] = -m * g / big;
+    a[(3, 1)] = (big + m) * g / (big * l);
+    let b = DMatrix::from_column_slice(4, 1, &[0.0, 0.0, 1.0 / big, -1.0 / (big * l)]);
+    assert!((matrix(&doc["a"]) - a).amax() < 1e-13, "{}", doc["a"]);
+    assert!((matrix(&doc["b"]) - b).amax() < 1e-13, "{}", doc["b"]);
+    assert_eq!(doc["stability"], "unstable");
+    // The growth rate of the fall: √((M + m) g / (M l)).
+    let growth = doc["eigenvalues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e[0].as_f64().unwrap())
+        .fold(f64::MIN, f64::max);
+    assert!((growth - ((big + m) * g / (big * l)).sqrt()).abs() < 1e-12);
+}
+
+#[test]
+fn the_double_pendulum_modes_are_the_closed_form() {
+    // Equal masses and lengths (1, 1) and g = 9.81: ω² = (g/l)(2 ∓ √2), shapes ∝ (1, ±√2).
+    let doc = json(&[
+        "modes",
+        &model("double_pendulum.toml"),
+        "--at",
+        "theta1=0.3,theta2=-0.2",
+        "--format",
+        "json",
+    ]);
+    let q = &doc["equilibrium"];
+    assert!(q[0].as_f64().unwrap().abs() < 1e-12 && q[1].as_f64().unwrap().abs() < 1e-12);
+    assert_eq!(doc["stability"], "marginal");
+    let modes = doc["modes"].as_array().unwrap();
+    for (mode, sign) in modes.iter().zip([1.0, -1.0]) {
+        let expected = 9.81 * (2.0 - sign * 2f64.sqrt());
+        let w2 = mode["omega_squared"].as_f64().unwrap();
+        assert!(
+            (w2 - expected).abs() < 1e-12 * expected,
+            "{w2} vs {expected}"
+        );
+        let shape = &mode["shape"];
+        let ratio = shape[1].as_f64().unwrap() / shape[0].as_f64().unwrap();
+        assert!((ratio - sign * 2f64.sqrt()).abs() < 1e-10, "{ratio}");
+        let period = mode["period"].as_f64().unwrap();
+        assert!((period - std::f64::consts::TAU / expected.sqrt()).abs() < 1e-12);
+    }
+    let text = success(&["modes", &model("double_pendulum.toml")]);
+    assert!(
+        text.contains("equilibrium theta1 = 0, theta2 = 0"),
+        "{text}"
+    );
+    assert!(text.contains("ω² = 5.746564953"), "{text}");
+}
+
+#[test]
+fn an_ignored_coordinate_makes_equilibria_steady_motions() {
+    // Thomson & Tait §319, Example B, reduced over θ: with p = m r² θ̇ from the given
+    // state, the circular orbit has p² / (m r₀³) = m′ g and the radial oscillation about it
+    // ω² = 3 p² / (m r₀⁴ (m + m′)).
+    let dir = scratch("routh");
+    let source = std::fs::read_to_string(model("tt_b_string_through_hole.toml")).unwrap();
+    let file = dir.join("b.toml");
+    std::fs::write(
+        &file,
+        source.replace("[model]", "[model]\nignore = [\"theta\"]"),
+    )
+    .unwrap();
+    let (m, mp, g) = (1.0, 0.5, 9.81);
+    let (r, theta_dot) = (1.3, 2.0);
+    let p: f64 = m * r * r * theta_dot;
+    let doc = json(&[
+        "modes",
+        file.to_str().unwrap(),
+        "--at",
+        "r=1.3,dot(theta)=2",
+        "--format",
+        "json",
+    ]);
+    let r0 = (p * p / (m * mp * g)).cbrt();
+    let found = doc["equilibrium"][0].as_f64().unwrap();
+    assert!((found - r0).abs() < 1e-12 * r0, "{found} vs {r0}");
+    let w2 = doc["modes"][0]["omega_squared"].as_f64().unwrap();
+    let expected = 3.0 * p * p / (m * r0.powi(4) * (m + mp));
+    assert!(
+        (w2 - expected).abs() < 1e-10 * expected,
+        "{w2} vs {expected}"
+    );
+    let text = success(&["modes", file.to_str().unwrap(), "--at", "r=1.3"]);
+    assert!(
+        text.starts_with("reduced over theta with the constant momenta p_theta = 3.38"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_feedback_signal_follows_its_linear_theory() {
+    // From a small tilt the closed loop ẋ = (A + B K) x is linear to O(θ₀³): the run of the
+    // file's feedback signal must follow e^{(A + B K) t} x₀.
+    let dir = scratch("feedback");
+    let theta0 = 1e-3;
+    let source = std::fs::read_to_string(model("cart_pole.toml"))
+        .unwrap()
+        .replace("theta = 0.2", &format!("theta = {theta0}"));
+    let file = dir.join("cart.toml");
+    std::fs::write(&file, source).unwrap();
+    let csv = dir.join("run.csv");
+    success(&[
+        "simulate",
+        file.to_str().unwrap(),
+        "--t-end",
+        "3",
+        "--dt",
+        "0.5",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    let (big, m, l, g) = (1.0, 0.1, 0.5, 9.81);
+    let k = [
+        2.675840978593272,
+        34.50392048929664,
+        4.0647298674821615,
+        7.53236493374108,
+    ];
+    let mut closed = DMatrix::zeros(4, 4);
+    closed[(0, 2)] = 1.0;
+    closed[(1, 3)] = 1.0;
+    closed[(2, 1)] = -m * g / big;
+    closed[(3, 1)] = (big + m) * g / (big * l);
+    let b = DVector::from_column_slice(&[0.0, 0.0, 1.0 / big, -1.0 / (big * l)]);
+    for j in 0..4 {
+        for i in 0..4 {
+            closed[(i, j)] += b[i] * k[j];
+        }
+    }
+    let x0 = DVector::from_column_slice(&[0.0, theta0, 0.0, 0.0]);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut rows = 0;
+    for line in text.lines().skip(1) {
+        let values: Vec<f64> = line.split(',').map(|v| v.parse().unwrap()).collect();
+        let t = values[0];
+        let linear = (&closed * t).exp() * &x0;
+        for i in 0..4 {
+            assert!(
+                (values[1 + i] - linear[i]).abs() < 1e-8,
+                "t = {t}: state {i} is {} where linear theory says {}",
+                values[1 + i],
+                linear[i]
+            );
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, 7);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn wrong_points_and_signals_are_clear_errors() {
+    let cart = model("cart_pole.toml");
+    let message = failure(&["linearize", &cart, "--at", "phi=1"]);
+    assert!(message.contains("`phi` is not a coordinate"), "{message}");
+    let message = failure(&["linearize", &cart, "--at", "theta=abc"]);
+    assert!(message.contains("not a finite number"), "{message}");
+    let message = failure(&["linearize", &cart, "--at", "theta"]);
+    assert!(message.contains("expected name=value"), "{message}");
+    // A constant force: no equilibrium anywhere.
+    let dir = scratch("errors");
+    let pushed = dir.join("pushed.toml");
+    let source = std::fs::read_to_string(&cart).unwrap();
+    let constant = source
+        .replace(
+            "[inputs]\nu = \"k_x*x + k_theta*theta + k_dx*dot(x) + k_dtheta*dot(theta)\"\n",
+            "",
+        )
+        .replace("k_dx = ", "u = 1.0\nk_dx = ");
+    assert_ne!(constant, source);
+    std::fs::write(&pushed, constant).unwrap();
+    let message = failure(&["modes", pushed.to_str().unwrap()]);
+    assert!(message.contains("no equilibrium"), "{message}");
+    // A signal may not read an input, nor a name the model does not have.
+    for (signal, name) in [("2*u", "u"), ("y + 1", "y")] {
+        let file = dir.join("signal.toml");
+        let text = source.replace(
+            "u = \"k_x*x + k_theta*theta + k_dx*dot(x) + k_dtheta*dot(theta)\"",
+            &format!("u = \"{signal}\""),
+        );
+        std::fs::write(&file, text).unwrap();
+        let message = failure(&["simulate", file.to_str().unwrap()]);
+        assert!(
+            message.contains(&format!("unknown name `{name}`")),
+            "{message}"
+        );
+    }
+    // An input with both a constant and a signal.
+    let both = dir.join("both.toml");
+    std::fs::write(&both, source.replace("k_dx = ", "u = 0.5\nk_dx = ")).unwrap();
+    let message = failure(&["simulate", both.to_str().unwrap()]);
+    assert!(
+        message.contains("both a value in [values] and a signal"),
+        "{message}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,16 @@
+//! Small motions about a state: the linearized equations of motion and their stability,
+//! equilibria, and normal modes of vibration.
+//!
+//! Everything here is numerical linear algebra on the exact first derivatives the derive
+//! generates ([`LagrangianSystem::acceleration_jacobians`](crate::LagrangianSystem::acceleration_jacobians)):
+//! no finite differences.
+
+mod equilibrium;
+mod linearization;
+mod vibration;
+
+pub use equilibrium::{constrained_equilibrium, equilibrium};
+pub use linearization::{
+    Linearization, MARGINAL_TOLERANCE, Stability, linearize, linearize_constrained,
+};
+pub use vibration::{NormalMode, constrained_normal_modes, normal_modes};

@@ -1,0 +1,669 @@
+//! Closing the loop: a controller `(t, q, q̇) → u` sets a model's inputs
+//! ([`ModelInfo::inputs`]) while the system moves, continuously ([`Controlled`]) or
+//! through a zero-order hold ([`Simulation::run_sampled`]).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use nalgebra::{DMatrix, SMatrix, SVector};
+
+use crate::error::Error;
+use crate::integrate::Stats;
+use crate::jacobians::{AccelerationJacobians, ResidualJacobians};
+use crate::simulation::Simulation;
+use crate::system::{Conserved, LagrangianSystem, ModelInfo};
+use crate::trajectory::Trajectory;
+
+/// A system whose inputs a controller sets at every evaluation: `u = k(t, q, q̇)`, or
+/// values held fixed ([`Simulation::run_sampled`] holds them over each sample period).
+/// It is a [`LagrangianSystem`] itself, so a [`Simulation`] runs it unchanged.
+///
+/// The closed loop has no inputs, no cyclic coordinates and conserves nothing (the
+/// controller does work). Its parameters are the model's; the values given for the inputs
+/// are overwritten by the controller's.
+///
+/// The methods that cannot fail return NaN where the controller's output is invalid (the
+/// wrong number of values, or non-finite ones); [`accelerations`] and the others that can
+/// fail return the error, so a run stops with it.
+///
+/// [`accelerations`]: LagrangianSystem::accelerations
+pub struct Controlled<S, C, const N: usize> {
+    system: S,
+    controller: Arc<C>,
+    parameters: Vec<f64>,
+    held: Option<Vec<f64>>,
+    info: ModelInfo,
+}
+
+impl<S, C, const N: usize> std::fmt::Debug for Controlled<S, C, N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Controlled")
+            .field("model", &self.info.name)
+            .field("held", &self.held)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S, C, const N: usize> Controlled<S, C, N>
+where
+    S: LagrangianSystem<N>,
+    C: Fn(f64, &SVector<f64, N>, &SVector<f64, N>) -> Vec<f64>,
+{
+    /// `system` with its inputs set by `controller`, which returns one value per input in
+    /// the order of [`ModelInfo::inputs`]. Errors with [`Error::InvalidInput`] when the
+    /// model has no inputs.
+    pub fn new(system: S, controller: C) -> Result<Self, Error> {
+        let model = system.info();
+        if model.inputs.is_empty() {
+            return Err(Error::InvalidInput(format!(
+                "`{}` has no inputs for a controller to set (declare them with `inputs(…)`)",
+                model.name
+            )));
+        }
+        let info = ModelInfo {
+            conserved: Conserved::None,
+            forced_or_dissipative: true,
+            cyclic: Cow::Borrowed(&[]),
+            inputs: Cow::Borrowed(&[]),
+            ..model.clone()
+        };
+        Ok(Controlled {
+            parameters: system.parameter_values(),
+            system,
+            controller: Arc::new(controller),
+            held: None,
+            info,
+        })
+    }
+
+    /// The open-loop model.
+    pub fn model(&self) -> &S {
+        &self.system
+    }
+
+    /// The indices of the inputs among the parameters.
+    fn inputs(&self) -> &[usize] {
+        &self.system.info().inputs
+    }
+
+    /// The controller's output at a state, checked: one finite value per input.
+    pub fn input_values(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<Vec<f64>, Error> {
+        if let Some(held) = &self.held {
+            return Ok(held.clone());
+        }
+        let u = (self.controller)(t, q, qd);
+        let inputs = self.inputs();
+        let names = || {
+            inputs
+                .iter()
+                .map(|&i| {
+                    self.info
+                        .parameters
+                        .get(i)
+                        .map_or_else(|| format!("parameter {i}"), |n| n.to_string())
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if u.len() != inputs.len() {
+            return Err(Error::InvalidInput(format!(
+                "the controller of `{}` returned {} values for its {} inputs ({}) at t = {t}",
+                self.info.name,
+                u.len(),
+                inputs.len(),
+                names()
+            )));
+        }
+        if !u.iter().all(|x| x.is_finite()) {
+            return Err(Error::InvalidInput(format!(
+                "the controller of `{}` returned non-finite inputs ({}) = {u:?} at t = {t}, q = {:?}, q̇ = {:?}",
+                self.info.name,
+                names(),
+                q.as_slice(),
+                qd.as_slice()
+            )));
+        }
+        Ok(u)
+    }
+
+    /// The same loop with the inputs held at `values` instead of following the controller.
+    fn holding(&self, values: Vec<f64>) -> Result<Self, Error> {
+        Ok(Controlled {
+            system: self.system.with_parameter_values(&self.parameters)?,
+            controller: Arc::clone(&self.controller),
+            parameters: self.parameters.clone(),
+            held: Some(values),
+            info: self.info.clone(),
+        })
+    }
+
+    /// Adds `∂x/∂u ∂u/∂(q, q̇)` (`inputs`: the input columns `∂x/∂p`) to derivatives with
+    /// respect to `q` and `q̇`, and zeroes those columns: the chain rule of the closed loop.
+    fn close_loop(
+        &self,
+        du: &DMatrix<f64>,
+        coordinates: &mut SMatrix<f64, N, N>,
+        velocities: &mut SMatrix<f64, N, N>,
+        inputs: &mut DMatrix<f64>,
+    ) {
+        for (k, &input) in self.inputs().iter().enumerate() {
+            for j in 0..N {
+                for i in 0..N {
+                    coordinates[(i, j)] += inputs[(i, input)] * du[(k, j)];
+                    velocities[(i, j)] += inputs[(i, input)] * du[(k, N + j)];
+                }
+            }
+            inputs.column_mut(input).fill(0.0);
+        }
+    }
+
+    /// The open-loop model with its inputs set to the controller's output at a state.
+    fn at(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> Result<S, Error> {
+        let u = self.input_values(t, q, qd)?;
+        let mut values = self.parameters.clone();
+        for (&i, &value) in self.inputs().iter().zip(&u) {
+            let slot = values.get_mut(i).ok_or_else(|| {
+                Error::InvalidInput(format!(
+                    "input index {i} of `{}` is not below its {} parameters",
+                    self.info.name,
+                    self.parameters.len()
+                ))
+            })?;
+            *slot = value;
+        }
+        self.system.with_parameter_values(&values)
+    }
+
+    /// `f` of the model at the state, or `nan` when the controller's output is invalid.
+    fn eval<T>(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+        nan: T,
+        f: impl FnOnce(&S) -> T,
+    ) -> T {
+        self.at(t, q, qd).map_or(nan, |model| f(&model))
+    }
+
+    /// `∂u/∂(q, q̇)` by central differences of the controller (`N_u × 2N`); zero while the
+    /// inputs are held.
+    fn input_jacobian(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<DMatrix<f64>, Error> {
+        let count = self.inputs().len();
+        let mut jacobian = DMatrix::zeros(count, 2 * N);
+        if self.held.is_some() {
+            return Ok(jacobian);
+        }
+        // The step that balances truncation (h²) and round-off (ε/h) errors.
+        let relative = f64::EPSILON.cbrt();
+        for j in 0..2 * N {
+            let (mut qp, mut qdp, mut qm, mut qdm) = (*q, *qd, *q, *qd);
+            let (value, plus, minus) = if j < N {
+                (q[j], &mut qp[j], &mut qm[j])
+            } else {
+                (qd[j - N], &mut qdp[j - N], &mut qdm[j - N])
+            };
+            let h = relative * (1.0 + value.abs());
+            *plus += h;
+            *minus -= h;
+            let up = self.input_values(t, &qp, &qdp)?;
+            let down = self.input_values(t, &qm, &qdm)?;
+            for i in 0..count {
+                jacobian[(i, j)] = (up[i] - down[i]) / (2.0 * h);
+            }
+        }
+        Ok(jacobian)
+    }
+}
+
+impl<S, C, const N: usize> LagrangianSystem<N> for Controlled<S, C, N>
+where
+    S: LagrangianSystem<N>,
+    C: Fn(f64, &SVector<f64, N>, &SVector<f64, N>) -> Vec<f64>,
+{
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+    fn parameter_values(&self) -> Vec<f64> {
+        self.parameters.clone()
+    }
+    fn with_parameter_values(&self, values: &[f64]) -> Result<Self, Error> {
+        Ok(Controlled {
+            system: self.system.with_parameter_values(values)?,
+            controller: Arc::clone(&self.controller),
+            parameters: values.to_vec(),
+            held: self.held.clone(),
+            info: self.info.clone(),
+        })
+    }
+    fn mass_matrix(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SMatrix<f64, N, N> {
+        self.eval(t, q, qd, SMatrix::repeat(f64::NAN), |s| {
+            s.mass_matrix(t, q, qd)
+        })
+    }
+    fn forcing(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N> {
+        self.eval(t, q, qd, SVector::repeat(f64::NAN), |s| s.forcing(t, q, qd))
+    }
+    fn mass_matrix_and_forcing(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> (SMatrix<f64, N, N>, SVector<f64, N>) {
+        let nan = (SMatrix::repeat(f64::NAN), SVector::repeat(f64::NAN));
+        self.eval(t, q, qd, nan, |s| s.mass_matrix_and_forcing(t, q, qd))
+    }
+    fn lagrangian(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64 {
+        self.eval(t, q, qd, f64::NAN, |s| s.lagrangian(t, q, qd))
+    }
+    fn energy(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64 {
+        self.eval(t, q, qd, f64::NAN, |s| s.energy(t, q, qd))
+    }
+    fn jacobi_integral(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64 {
+        self.eval(t, q, qd, f64::NAN, |s| s.jacobi_integral(t, q, qd))
+    }
+    fn momenta(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N> {
+        self.eval(t, q, qd, SVector::repeat(f64::NAN), |s| s.momenta(t, q, qd))
+    }
+    fn momentum_rate(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N> {
+        self.eval(t, q, qd, SVector::repeat(f64::NAN), |s| {
+            s.momentum_rate(t, q, qd)
+        })
+    }
+    /// The model's `∂p/∂q` at the inputs of the state (the inputs held: the closed loop
+    /// has no conserved integral, so the integrators that need this refuse it).
+    fn momentum_jacobian(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> SMatrix<f64, N, N> {
+        self.eval(t, q, qd, SMatrix::repeat(f64::NAN), |s| {
+            s.momentum_jacobian(t, q, qd)
+        })
+    }
+    /// The model's `∂²L/∂q∂q` at the inputs of the state (the inputs held, as for
+    /// [`momentum_jacobian`](Self::momentum_jacobian)).
+    fn lagrangian_hessian(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> SMatrix<f64, N, N> {
+        self.eval(t, q, qd, SMatrix::repeat(f64::NAN), |s| {
+            s.lagrangian_hessian(t, q, qd)
+        })
+    }
+    /// The closed loop's: the model's, plus `∂r/∂u ∂u/∂x` by the chain rule, with the
+    /// controller's derivatives `∂u/∂x` by central differences (the controller is a
+    /// closure, not a formula; exact for a linear one up to round-off, zero while the
+    /// inputs are held). The input columns of `∂r/∂p` are zero: the controller overrides
+    /// those parameters.
+    fn residual_jacobians(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+        qdd: &SVector<f64, N>,
+    ) -> ResidualJacobians<N> {
+        let (Ok(model), Ok(du)) = (self.at(t, q, qd), self.input_jacobian(t, q, qd)) else {
+            return ResidualJacobians {
+                coordinates: SMatrix::repeat(f64::NAN),
+                velocities: SMatrix::repeat(f64::NAN),
+                parameters: DMatrix::repeat(N, self.parameters.len(), f64::NAN),
+            };
+        };
+        let mut r = model.residual_jacobians(t, q, qd, qdd);
+        self.close_loop(
+            &du,
+            &mut r.coordinates,
+            &mut r.velocities,
+            &mut r.parameters,
+        );
+        r
+    }
+    /// The model's (the constrained motion's for a constrained model), closed by the chain
+    /// rule as [`residual_jacobians`](Self::residual_jacobians) is.
+    fn acceleration_jacobians(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<AccelerationJacobians<N>, Error> {
+        let du = self.input_jacobian(t, q, qd)?;
+        let mut a = self.at(t, q, qd)?.acceleration_jacobians(t, q, qd)?;
+        self.close_loop(
+            &du,
+            &mut a.coordinates,
+            &mut a.velocities,
+            &mut a.parameters,
+        );
+        Ok(a)
+    }
+    fn accelerations(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<SVector<f64, N>, Error> {
+        self.at(t, q, qd)?.accelerations(t, q, qd)
+    }
+    #[allow(clippy::type_complexity)]
+    fn project(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<Option<(SVector<f64, N>, SVector<f64, N>)>, Error> {
+        self.at(t, q, qd)?.project(t, q, qd)
+    }
+    fn check_initial_state(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<(), Error> {
+        self.at(t, q, qd)?.check_initial_state(t, q, qd)
+    }
+}
+
+impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
+    /// Runs the system with its inputs set by `controller` through a zero-order hold: the
+    /// controller is evaluated at the sample instants `t0 + k·period` and its output held
+    /// until the next one. The run goes period by period, so that no integration step
+    /// straddles a switch of the inputs (the solution is only continuous there, and a
+    /// step across would lose the integrator's order).
+    ///
+    /// The trajectory records what [`run`](Self::run) would within each period; the step
+    /// budget counts over the whole run. With an [`output_interval`](Self::output_interval)
+    /// the period must be a whole multiple of it, so that the output times fall on one
+    /// grid.
+    ///
+    /// Errors with [`Error::InvalidInput`] for a period that is not finite and positive or
+    /// not a multiple of the output interval, a simulation given events, more periods than the step budget, a model
+    /// without inputs or a controller that returns the wrong number of values or non-finite
+    /// ones; and as [`run`](Self::run) does (what was computed before is not kept).
+    pub fn run_sampled<C>(
+        &self,
+        controller: C,
+        period: f64,
+        t0: f64,
+        q0: SVector<f64, N>,
+        qd0: SVector<f64, N>,
+        t_end: f64,
+    ) -> Result<Trajectory<N>, Error>
+    where
+        C: Fn(f64, &SVector<f64, N>, &SVector<f64, N>) -> Vec<f64>,
+    {
+        if !(period.is_finite() && period > 0.0) {
+            return Err(Error::InvalidInput(format!(
+                "the sample period must be finite and positive, got {period}"
+            )));
+        }
+        if !self.events.is_empty() {
+            return Err(Error::InvalidInput(
+                "a sampled run does not watch events; use `run`".to_string(),
+            ));
+        }
+        if let Some(dt) = self.output_interval {
+            let ratio = period / dt;
+            if !(ratio.round() >= 1.0 && (ratio - ratio.round()).abs() <= 1e-9 * ratio) {
+                return Err(Error::InvalidInput(format!(
+                    "the sample period {period} is not a whole multiple of the output interval {dt}"
+                )));
+            }
+        }
+        self.integrator
+            .check_arguments(t0, crate::integrate::State::new(q0, qd0), t_end)?;
+        let periods = ((t_end - t0) / period).ceil();
+        if periods > self.max_steps as f64 {
+            return Err(Error::InvalidInput(format!(
+                "{periods} sample periods exceed max_steps = {}",
+                self.max_steps
+            )));
+        }
+        let model = self
+            .system
+            .with_parameter_values(&self.system.parameter_values())?;
+        let closed = Controlled::new(model, controller)?;
+        let mut trajectory = Trajectory::new(&closed)?;
+        let (mut q, mut qd) = (q0, qd0);
+        for k in 0_usize.. {
+            let start = t0 + k as f64 * period;
+            let next = t0 + (k + 1) as f64 * period;
+            // A last period shorter than this is merged into the one before.
+            let end = if next >= t_end - 1e-9 * period {
+                t_end
+            } else {
+                next
+            };
+            let piece = closed.holding(closed.input_values(start, &q, &qd)?)?;
+            let Stats {
+                accepted, rejected, ..
+            } = trajectory.stats();
+            let simulation = Simulation {
+                system: &piece,
+                integrator: self.integrator,
+                output_interval: self.output_interval,
+                max_steps: self.max_steps.saturating_sub(accepted + rejected),
+                progress: None,
+                events: Vec::new(),
+                max_events: self.max_events,
+            };
+            let run = simulation.run(start, q, qd, end)?;
+            if let Some((_, q_end, qd_end)) = run.last() {
+                (q, qd) = (q_end, qd_end);
+            }
+            trajectory.append(run);
+            self.report_progress(end);
+            if end == t_end {
+                break;
+            }
+        }
+        Ok(trajectory)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    use nalgebra::{Matrix4, RowVector4, Vector4};
+
+    use crate::analysis::{linearize, normal_modes};
+    use crate::integrate::Integrator;
+    use crate::test_systems::{CartPole, DoubleIntegrator, Pendulum, central_differences};
+
+    type V2 = SVector<f64, 2>;
+    type V1 = SVector<f64, 1>;
+
+    fn cart_pole() -> CartPole {
+        CartPole {
+            mc: 1.5,
+            m: 0.4,
+            l: 0.6,
+            g: 9.81,
+            force: 0.0,
+        }
+    }
+
+    #[test]
+    fn the_closed_loop_linearization_matches_finite_differences() {
+        let gains = [1.2, -30.0, 2.5, -6.0];
+        let closed = Controlled::new(cart_pole(), move |_: f64, q: &V2, qd: &V2| {
+            vec![-(gains[0] * q[0] + gains[1] * q[1] + gains[2] * qd[0] + gains[3] * qd[1])]
+        })
+        .unwrap();
+        let (q, qd) = (V2::new(0.3, -0.4), V2::new(0.7, 1.1));
+        let x = [q[0], q[1], qd[0], qd[1]];
+        let reference = central_differences(&x, 1e-5, |x| {
+            let (q, qd) = (V2::new(x[0], x[1]), V2::new(x[2], x[3]));
+            let qdd = closed.accelerations(0.0, &q, &qd).unwrap();
+            vec![qd[0], qd[1], qdd[0], qdd[1]]
+        });
+        let a = linearize(&closed, 0.0, &q, &qd).unwrap().a;
+        assert!(
+            (&a - &reference).amax() < 1e-6 * reference.amax(),
+            "{a}\nvs\n{reference}"
+        );
+        assert_eq!(linearize(&closed, 0.0, &q, &qd).unwrap().b.ncols(), 0);
+    }
+
+    #[test]
+    fn pole_placement_on_the_textbook_linearization_holds_the_cart_pole_upright() {
+        let CartPole { mc, m, l, g, .. } = cart_pole();
+        // x = (x, θ, ẋ, θ̇), upright: ẍ = −(m g/M) θ + F/M, θ̈ = (M+m) g θ/(M l) − F/(M l).
+        #[rustfmt::skip]
+        let a = Matrix4::new(
+            0.0, 0.0, 1.0, 0.0,
+            0.0, 0.0, 0.0, 1.0,
+            0.0, -m * g / mc, 0.0, 0.0,
+            0.0, (mc + m) * g / (mc * l), 0.0, 0.0,
+        );
+        let b = Vector4::new(0.0, 0.0, 1.0 / mc, -1.0 / (mc * l));
+        // Ackermann: K = e₄ᵀ C⁻¹ p(A) for the poles −2, −2.5, −3, −3.5.
+        let controllability = Matrix4::from_columns(&[b, a * b, a * a * b, a * a * a * b]);
+        let identity = Matrix4::identity();
+        let p = [2.0, 2.5, 3.0, 3.5]
+            .iter()
+            .fold(identity, |acc, &pole| acc * (a + identity * pole));
+        let gains: RowVector4<f64> =
+            RowVector4::new(0.0, 0.0, 0.0, 1.0) * controllability.try_inverse().unwrap() * p;
+        let closed = Controlled::new(cart_pole(), move |_: f64, q: &V2, qd: &V2| {
+            vec![-(gains * Vector4::new(q[0], q[1], qd[0], qd[1]))[0]]
+        })
+        .unwrap();
+        let trajectory = Simulation::new(&closed)
+            .run(0.0, V2::new(0.2, 0.25), V2::zeros(), 15.0)
+            .unwrap();
+        let (_, q, qd) = trajectory.last().unwrap();
+        assert!(q.amax() < 1e-4 && qd.amax() < 1e-4, "{q} {qd}");
+    }
+
+    #[test]
+    fn a_pd_controller_gives_the_damped_oscillator() {
+        // m ẍ = −k x − d ẋ with m = 1, k = 4, d = 1:
+        // x = e^{−t/2} (x₀ cos ωt + (v₀ + x₀/2)/ω sin ωt), ω = √(4 − 1/4).
+        let closed = Controlled::new(
+            DoubleIntegrator { m: 1.0, u: 0.0 },
+            |_: f64, q: &V1, qd: &V1| vec![-4.0 * q[0] - qd[0]],
+        )
+        .unwrap();
+        let (x0, v0, t) = (0.5, -0.3, 3.0);
+        let trajectory = Simulation::new(&closed)
+            .run(0.0, V1::new(x0), V1::new(v0), t)
+            .unwrap();
+        let omega = (4.0_f64 - 0.25).sqrt();
+        let exact = (-t / 2.0).exp()
+            * (x0 * (omega * t).cos() + (v0 + x0 / 2.0) / omega * (omega * t).sin());
+        let (_, q, _) = trajectory.last().unwrap();
+        assert!((q[0] - exact).abs() < 1e-9, "{} vs {exact}", q[0]);
+        // Its small motions are damped: no normal modes; without damping ω² = k/m.
+        let error = normal_modes(&closed, 0.0, &V1::zeros()).unwrap_err();
+        assert!(error.to_string().contains("velocity terms"), "{error}");
+        let spring = Controlled::new(
+            DoubleIntegrator { m: 2.0, u: 0.0 },
+            |_: f64, q: &V1, _: &V1| vec![-4.0 * q[0]],
+        )
+        .unwrap();
+        let modes = normal_modes(&spring, 0.0, &V1::zeros()).unwrap();
+        assert!((modes[0].omega_squared - 2.0).abs() < 1e-8, "{modes:?}");
+    }
+
+    #[test]
+    fn a_zero_order_hold_matches_the_exact_discrete_double_integrator() {
+        // Under a held u the double integrator moves exactly by
+        // x ← x + h v + h² u/(2m), v ← v + h u/m.
+        let (m, h, k, d) = (2.0, 0.1, 3.0, 1.5);
+        let calls = Cell::new(0);
+        let controller = |_: f64, q: &V1, qd: &V1| {
+            calls.set(calls.get() + 1);
+            vec![-k * q[0] - d * qd[0]]
+        };
+        let system = DoubleIntegrator { m, u: 0.0 };
+        let trajectory = Simulation::new(&system)
+            .integrator(Integrator::Rk4 { dt: 0.03 })
+            .output_interval(0.05)
+            .run_sampled(controller, h, 0.0, V1::new(1.0), V1::new(0.0), 2.0)
+            .unwrap();
+        assert_eq!(calls.get(), 20, "one evaluation per period");
+        let (mut x, mut v) = (1.0, 0.0);
+        for (i, (&t, (q, qd))) in trajectory
+            .times()
+            .iter()
+            .zip(trajectory.q().iter().zip(trajectory.qd()))
+            .enumerate()
+        {
+            assert!((t - 0.05 * i as f64).abs() < 1e-12, "{t}");
+            if i % 2 == 0 {
+                assert!((q[0] - x).abs() < 1e-13 && (qd[0] - v).abs() < 1e-13, "{t}");
+                let u = -k * x - d * v;
+                (x, v) = (x + h * v + h * h * u / (2.0 * m), v + h * u / m);
+            }
+        }
+        assert_eq!(trajectory.len(), 41);
+    }
+
+    #[test]
+    fn bad_controllers_and_models_without_inputs_are_clear_errors() {
+        let system = DoubleIntegrator { m: 1.0, u: 0.0 };
+        let two = Controlled::new(system, |_: f64, _: &V1, _: &V1| vec![1.0, 2.0]).unwrap();
+        let error = Simulation::new(&two)
+            .run(0.0, V1::zeros(), V1::zeros(), 1.0)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("returned 2 values for its 1 inputs (u)"),
+            "{error}"
+        );
+        let system = DoubleIntegrator { m: 1.0, u: 0.0 };
+        let error = Simulation::new(&system)
+            .run_sampled(
+                |_: f64, q: &V1, _: &V1| vec![1.0 / q[0]],
+                0.1,
+                0.0,
+                V1::zeros(),
+                V1::zeros(),
+                1.0,
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("non-finite inputs (u) = [inf]"), "{error}");
+        let pendulum = Pendulum {
+            m: 1.0,
+            l: 1.0,
+            g: 9.81,
+        };
+        let error = Controlled::new(pendulum, |_: f64, _: &V1, _: &V1| vec![]).unwrap_err();
+        assert!(
+            error.to_string().contains("`Pendulum` has no inputs"),
+            "{error}"
+        );
+        let error = Simulation::new(&system)
+            .output_interval(0.03)
+            .run_sampled(
+                |_: f64, _: &V1, _: &V1| vec![0.0],
+                0.1,
+                0.0,
+                V1::zeros(),
+                V1::zeros(),
+                1.0,
+            )
+            .unwrap_err();
+        assert!(
+            error.to_string().contains("not a whole multiple"),
+            "{error}"
+        );
+    }
+}
