@@ -255,14 +255,7 @@ impl<'e, 'a, const N: usize> Watch<'e, 'a, N> {
         } else {
             t0
         };
-        let state_at = |t: f64| {
-            if t == t1 {
-                step.end()
-            } else {
-                step.interpolate(t)
-            }
-        };
-        let y_from = state_at(from);
+        let y_from = state_on(step, from);
         let mut found = Vec::new();
         for (index, event) in self.events.iter().enumerate() {
             let end = event.value(t1, &step.end())?;
@@ -284,11 +277,14 @@ impl<'e, 'a, const N: usize> Watch<'e, 'a, N> {
             let start = event.value(from, &y_from)?;
             self.crossing(index, step, (from, start), (t1, end), &mut found)?;
         }
-        found.sort_by(|a, b| a.t.total_cmp(&b.t).then(a.index.cmp(&b.index)));
-        if let Some(first) = found
-            .iter()
-            .position(|c| self.events[c.index].is_terminal())
-        {
+        // At one time, recorded events come before a stop or reset, which ends the step.
+        let terminal = |c: &Crossing<N>| self.events[c.index].is_terminal();
+        found.sort_by(|a, b| {
+            (a.t.total_cmp(&b.t))
+                .then(terminal(a).cmp(&terminal(b)))
+                .then(a.index.cmp(&b.index))
+        });
+        if let Some(first) = found.iter().position(terminal) {
             found.truncate(first + 1);
         }
         Ok(found)
@@ -313,20 +309,22 @@ impl<'e, 'a, const N: usize> Watch<'e, 'a, N> {
         if !counts {
             return Ok(());
         }
-        let state_at = |t: f64| {
-            if t == b {
-                step.end()
-            } else {
-                step.interpolate(t)
-            }
-        };
-        let t = locate(|t| event.value(t, &state_at(t)), (a, ga), (b, gb))?;
+        let t = locate(|t| event.value(t, &state_on(step, t)), (a, ga), (b, gb))?;
         found.push(Crossing {
             index,
             t,
-            y: state_at(t),
+            y: state_on(step, t),
         });
         Ok(())
+    }
+}
+
+/// The state at `t` on `step`: its end state at its end time, the interpolant elsewhere.
+fn state_on<const N: usize>(step: &Step<N>, t: f64) -> State<N> {
+    if t == step.end_time() {
+        step.end()
+    } else {
+        step.interpolate(t)
     }
 }
 
@@ -734,6 +732,38 @@ mod tests {
             matches!(error, Error::MaxStepsExceeded { steps, .. } if steps == used - 1),
             "{error}"
         );
+    }
+
+    /// One RK4 step of 1 s holds all the crossings of a fall from 1 m (exact: the motion
+    /// is quadratic): the heights pass 0.5 (recorded), 0.25 (stop), 0.1 (recorded) and 0
+    /// (stop) at `√(2(1 − y)/g)`. The earliest stop acts; nothing after it is recorded.
+    #[test]
+    fn several_crossings_in_one_step_act_earliest_first() {
+        let (q, qd) = state([1.0], [0.0]);
+        let height = |name: &'static str, y: f64| Event::new(name, move |_, q, _| q[0] - y);
+        let traj = Simulation::new(&BALL)
+            .integrator(Integrator::Rk4 { dt: 1.0 })
+            .event(height("floor", 0.0).stop())
+            .event(height("low", 0.1))
+            .event(height("quarter", 0.25).falling().stop())
+            .event(height("half", 0.5).falling())
+            .run(0.0, q, qd, 2.0)
+            .unwrap();
+        assert_eq!(traj.stats().accepted, 1);
+        let at = |y: f64| (2.0 * (1.0 - y) / BALL.g).sqrt();
+        let fired: Vec<_> = traj
+            .events()
+            .iter()
+            .map(|o| (o.name.as_str(), o.t))
+            .collect();
+        let [("half", half), ("quarter", quarter)] = fired[..] else {
+            panic!("{fired:?}")
+        };
+        assert!(relative(half, at(0.5)) < 1e-14, "{half}");
+        assert!(relative(quarter, at(0.25)) < 1e-14, "{quarter}");
+        let (t, y, _) = traj.last().unwrap();
+        assert_eq!(t, quarter);
+        assert!((y[0] - 0.25).abs() < 1e-14);
     }
 
     /// A sampled run integrates period by period with systems of its own, so it does not
