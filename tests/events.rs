@@ -5,8 +5,13 @@
 #[allow(dead_code)]
 mod bouncing_ball;
 
+#[path = "../examples/central_orbit_routh.rs"]
+#[allow(dead_code)]
+mod central_orbit_routh;
+
 use bouncing_ball::{Ball, drop_ball};
-use lagrange::nalgebra::Vector1;
+use central_orbit_routh::Orbit;
+use lagrange::nalgebra::{Vector1, Vector2};
 use lagrange::{Event, Integrator, Lagrangian, LagrangianSystem, Simulation};
 
 /// A pendulum of mass `m` on a rod of length `l`, its potential zero at the bottom.
@@ -122,4 +127,28 @@ fn a_pendulum_striking_a_wall_keeps_e_squared_of_its_energy_at_each_impact() {
         let amplitude = (1.0 - e.powi(2 * (n + 1)) * (1.0 - theta0.cos())).acos();
         t += 2.0 * root * elliptic_k((0.5 * amplitude).sin());
     }
+}
+
+/// A Kepler orbit (m = k = 1) from its pericentre r = 1 with φ̇ = 1.2, reduced over φ and
+/// stopped at the apocentre (ṙ = 0, falling): there `φ = π` by quadrature up to the event,
+/// `r = 2a − 1` and `t = π a^{3/2}` (half the period), with `a = −k/(2E)`, `E = ½ v² − k/r`.
+#[test]
+fn a_reduced_orbit_stops_at_its_apocentre_half_a_turn_later() {
+    let orbit = Orbit { m: 1.0, k: 1.0 };
+    let (q0, qd0) = (Vector2::new(1.0, 0.0), Vector2::new(0.0, 1.2));
+    let (reduced, r0, rd0) = orbit.reduce_state(0.0, &q0, &qd0);
+    let trajectory = Simulation::new(&reduced)
+        .integrator(Integrator::dormand_prince(1e-12, 1e-12))
+        .output_interval(0.1)
+        .event(Event::new("apocentre", |_, _, rd| rd[0]).falling().stop())
+        .run_reduced(0.0, r0, rd0, Vector1::new(q0[1]), 100.0)
+        .unwrap();
+    let a = -1.0 / (2.0 * (0.5 * 1.2f64.powi(2) - 1.0));
+    let (t, r, _) = trajectory.last().unwrap();
+    let phi = trajectory.ignored().last().unwrap()[0];
+    let pi = std::f64::consts::PI;
+    assert!(relative(t, pi * a.powf(1.5)) < 1e-10, "t = {t}");
+    assert!(relative(r[0], 2.0 * a - 1.0) < 1e-10, "r = {}", r[0]);
+    assert!(relative(phi, pi) < 1e-10, "phi = {phi}");
+    assert_eq!(trajectory.events().len(), 1);
 }
