@@ -13,7 +13,7 @@ use lagrange_symbolic::equations::{Derived, Equations};
 use serde::Serialize;
 
 use super::Failure;
-use super::file::ModelFile;
+use super::file::{ModelFile, OperatingPoint};
 use super::interpreted::{Interpreted, WithSystem, with_system};
 
 /// Arguments of `lagrange linearize`.
@@ -115,10 +115,10 @@ struct ModeDocument {
 /// Runs `lagrange linearize`.
 pub(crate) fn run_linearize(args: &LinearizeArgs) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
-    let (q, qd, values) = file.operating_point(&args.at)?;
+    let point = file.operating_point(&args.at)?;
     finite_time(args.t)?;
     let derived = file.derive()?;
-    let subject = Subject::of(&derived, args.t, q, qd, values);
+    let subject = Subject::of(&derived, args.t, point);
     let work = Linearize {
         file: &file,
         t: args.t,
@@ -134,10 +134,10 @@ pub(crate) fn run_linearize(args: &LinearizeArgs) -> Result<(), Failure> {
 /// Runs `lagrange modes`.
 pub(crate) fn run_modes(args: &ModesArgs) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
-    let (q, qd, values) = file.operating_point(&args.at)?;
+    let point = file.operating_point(&args.at)?;
     finite_time(args.t)?;
     let derived = file.derive()?;
-    let subject = Subject::of(&derived, args.t, q, qd, values);
+    let subject = Subject::of(&derived, args.t, point);
     let work = Modes {
         file: &file,
         t: args.t,
@@ -162,7 +162,12 @@ struct Subject<'a> {
 }
 
 impl<'a> Subject<'a> {
-    fn of(derived: &'a Derived, t: f64, q: Vec<f64>, qd: Vec<f64>, values: Vec<f64>) -> Self {
+    fn of(derived: &'a Derived, t: f64, point: OperatingPoint) -> Self {
+        let OperatingPoint {
+            q,
+            qd,
+            parameters: values,
+        } = point;
         let Some(reduced) = &derived.reduced else {
             return Subject {
                 equations: &derived.full,

@@ -108,6 +108,17 @@ pub(crate) enum Action {
     Reset(Vec<(Target, Signal)>),
 }
 
+/// A state with parameter values, to analyse a model at.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct OperatingPoint {
+    /// Coordinates, in the model's order.
+    pub q: Vec<f64>,
+    /// Velocities.
+    pub qd: Vec<f64>,
+    /// Parameter values (inputs included).
+    pub parameters: Vec<f64>,
+}
+
 /// A checked `[[events]]` entry.
 #[derive(Debug, Clone)]
 pub(crate) struct FileEvent {
@@ -428,18 +439,15 @@ impl ModelFile {
     /// A state and parameter values to analyse the model at: the file's `[initial]` state
     /// (zero without one) and `[values]` (an input driven by a signal: 0), with `at`
     /// overriding them, each `name=value` for a coordinate, `dot(coordinate)` or a
-    /// parameter (inputs included). Returns `(q, q̇, parameter values)`.
-    pub(crate) fn operating_point(
-        &self,
-        at: &[String],
-    ) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>), Failure> {
+    /// parameter (inputs included).
+    pub(crate) fn operating_point(&self, at: &[String]) -> Result<OperatingPoint, Failure> {
         let n = self.model.coordinates.len();
         let (mut q, mut qd) = if self.initial.is_some() {
             self.initial_state()?
         } else {
             (vec![0.0; n], vec![0.0; n])
         };
-        let mut values = self.parameter_values()?;
+        let mut parameters = self.parameter_values()?;
         for entry in at.iter().flat_map(|a| a.split(',')) {
             let bad = |why: String| {
                 Failure(format!(
@@ -461,7 +469,7 @@ impl ModelFile {
             match (self.reset_target(name), parameter) {
                 (Some(Target::Coordinate(i)), _) => q[i] = value,
                 (Some(Target::Velocity(i)), _) => qd[i] = value,
-                (None, Some(k)) => values[k] = value,
+                (None, Some(k)) => parameters[k] = value,
                 (None, None) => {
                     return Err(bad(format!(
                         "`{}` is not a coordinate, a `dot(…)` of one or a parameter of `{}`",
@@ -471,7 +479,7 @@ impl ModelFile {
                 }
             }
         }
-        Ok((q, qd, values))
+        Ok(OperatingPoint { q, qd, parameters })
     }
 
     /// The initial coordinates and velocities in coordinate order.

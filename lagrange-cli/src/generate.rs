@@ -4,7 +4,9 @@
 //! The Rust target is a std-only Cargo crate, the C target a header, its source and a
 //! `main.c`; both integrate the full system (a model's `ignore` is not applied) with
 //! fixed-step RK4 and write the trajectory as CSV. Models with holonomic constraints are
-//! refused: the templates carry no constrained solve or projection.
+//! refused (the templates carry no constrained solve or projection), and so are models
+//! whose inputs follow `[inputs]` signals or that have `[[events]]` (the templates do not
+//! evaluate them).
 //! `templates/README.md` describes the context the templates receive.
 
 mod code;
@@ -98,6 +100,22 @@ const DEFAULT_END: f64 = 10.0;
 /// Runs `lagrange generate`.
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
+    let refuse = |what: String| {
+        Failure(format!(
+            "{}: cannot generate a solver for the model `{}`: {what}, which the templates do not evaluate; integrate it with `lagrange simulate`",
+            file.path.display(),
+            file.model.name,
+        ))
+    };
+    if !file.input_signals()?.is_empty() {
+        return Err(refuse(format!(
+            "its inputs ({}) follow signals in [inputs] (a constant in [values] would do)",
+            file.model.inputs.join(", ")
+        )));
+    }
+    if !file.events()?.is_empty() {
+        return Err(refuse("it has [[events]]".into()));
+    }
     let derived = file.derive()?;
     let eq = &derived.full;
     if let Some(constraints) = &eq.constraints {

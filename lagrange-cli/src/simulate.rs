@@ -5,10 +5,13 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use lagrange_core::nalgebra::SVector;
-use lagrange_core::{Controlled, Integrator, LagrangianSystem, Simulation, Stopped, Trajectory};
+use lagrange_core::{
+    Controlled, Event, Integrator, LagrangianSystem, Simulation, Stopped, Trajectory,
+};
 
 use super::Failure;
 use super::file::ModelFile;
+use super::file::{Action, Direction, FileEvent, Target};
 use super::interpreted::{Interpreted, WithSystem, with_system};
 use super::signal::Signal;
 
@@ -188,6 +191,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let values = file.parameter_values()?;
     let (q0, qd0) = file.initial_state()?;
     let signals = file.input_signals()?;
+    let events = file.events()?;
     let derived = file.derive()?;
     with_system(
         &derived.full,
@@ -199,6 +203,8 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
             q0: &q0,
             qd0: &qd0,
             signals,
+            events,
+            values: &values,
         },
     )?
 }
@@ -212,6 +218,10 @@ struct Integrate<'a> {
     qd0: &'a [f64],
     /// The `[inputs]` signals, by parameter index.
     signals: Vec<(usize, Signal)>,
+    /// The `[[events]]`.
+    events: Vec<FileEvent>,
+    /// The parameter values the signals and events read.
+    values: &'a [f64],
 }
 
 impl WithSystem for Integrate<'_> {
@@ -245,6 +255,9 @@ impl Integrate<'_> {
     fn integrate<S: LagrangianSystem<N>, const N: usize>(&self, system: &S) -> Result<(), Failure> {
         let Settings { t0, t_end, .. } = *self.settings;
         let mut simulation = Simulation::new(system).integrator(self.settings.integrator());
+        for event in &self.events {
+            simulation = simulation.event(core_event(event, self.values));
+        }
         if let Some(dt) = self.settings.output_interval() {
             simulation = simulation.output_interval(dt);
         }
@@ -294,8 +307,75 @@ impl Integrate<'_> {
             "{}",
             summary(name, &path.to_string(), self.settings, &trajectory)
         );
+        print!("{}", event_summary(&trajectory));
         Ok(())
     }
+}
+
+/// The runtime's event of a model file's `[[events]]` entry, its expressions reading the
+/// parameter `values`.
+fn core_event<'a, const N: usize>(event: &'a FileEvent, values: &'a [f64]) -> Event<'a, N> {
+    let when = &event.when;
+    let core = Event::new(
+        event.name.clone(),
+        move |t, q: &SVector<f64, N>, qd: &SVector<f64, N>| {
+            when.value(t, q.as_slice(), qd.as_slice(), values)
+        },
+    );
+    let core = match event.direction {
+        Direction::Rising => core.rising(),
+        Direction::Falling => core.falling(),
+        Direction::Either => core,
+    };
+    match &event.action {
+        Action::Record => core,
+        Action::Stop => core.stop(),
+        Action::Reset(targets) => {
+            core.reset(move |t, q: &SVector<f64, N>, qd: &SVector<f64, N>| {
+                // Every new value is computed from the state before the reset.
+                let (mut q_after, mut qd_after) = (*q, *qd);
+                for (target, signal) in targets {
+                    let value = signal.value(t, q.as_slice(), qd.as_slice(), values);
+                    match *target {
+                        Target::Coordinate(i) => q_after[i] = value,
+                        Target::Velocity(i) => qd_after[i] = value,
+                    }
+                }
+                (q_after, qd_after)
+            })
+        }
+    }
+}
+
+/// Events to list in the summary before only counting them.
+const LISTED_EVENTS: usize = 20;
+
+/// The events that fired, one line each (the first [`LISTED_EVENTS`]), or nothing.
+fn event_summary<const N: usize>(trajectory: &Trajectory<N>) -> String {
+    let events = trajectory.events();
+    if events.is_empty() {
+        return String::new();
+    }
+    let mut text = format!("{} events:\n", events.len());
+    for e in events.iter().take(LISTED_EVENTS) {
+        let state: Vec<String> = trajectory
+            .coordinates()
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("{c} = {:.6e}", e.q[i]))
+            .collect();
+        let _ = writeln!(
+            text,
+            "  {} at t = {:.15e}: {}",
+            e.name.escape_debug(),
+            e.t,
+            state.join(", ")
+        );
+    }
+    if events.len() > LISTED_EVENTS {
+        let _ = writeln!(text, "  … and {} more", events.len() - LISTED_EVENTS);
+    }
+    text
 }
 
 /// Says on stderr which invariants drift by more than [`DRIFT_WARNING`].

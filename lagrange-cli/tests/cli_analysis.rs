@@ -1,7 +1,7 @@
-//! `lagrange linearize`, `lagrange modes` and inputs driven by `[inputs]` signals, end to
-//! end, against closed forms: the cart-pole's upright linearization, the double
-//! pendulum's normal modes, Thomson & Tait's Example B reduced to a steady orbit, and a
-//! feedback loop that follows its linear theory.
+//! `lagrange linearize`, `lagrange modes`, inputs driven by `[inputs]` signals and
+//! `[[events]]`, end to end, against closed forms: the cart-pole's upright linearization,
+//! the double pendulum's normal modes, Thomson & Tait's Example B reduced to a steady
+//! orbit, a feedback loop that follows its linear theory, and a bouncing ball.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -285,5 +285,76 @@ fn wrong_points_and_signals_are_clear_errors() {
         message.contains("both a value in [values] and a signal"),
         "{message}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn file_events_bounce_a_ball_at_the_closed_form_times() {
+    // Dropped from 1 with g = 9.81 and e = 0.8: impacts at t₁ = √(2/g),
+    // t_{n+1} = t_n + 2 eⁿ √(2/g); apexes at e^{2n}.
+    let out = success(&["simulate", &model("bouncing_ball.toml"), "--t-end", "3"]);
+    let event = |name: &str| -> Vec<(f64, f64)> {
+        out.lines()
+            .filter_map(|l| l.trim().strip_prefix(&format!("{name} at t = ")))
+            .map(|rest| {
+                let (t, y) = rest.split_once(": y = ").unwrap();
+                (t.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect()
+    };
+    let (g, e) = (9.81f64, 0.8f64);
+    let fall = (2.0 / g).sqrt();
+    let floors = event("floor");
+    assert!(floors.len() >= 5, "{out}");
+    let mut expected = fall;
+    for (n, &(t, _)) in floors.iter().enumerate() {
+        assert!((t - expected).abs() < 1e-9, "impact {n}: {t} vs {expected}");
+        expected += 2.0 * e.powi(n as i32 + 1) * fall;
+    }
+    for (n, &(_, y)) in event("apex").iter().enumerate() {
+        let height = e.powi(2 * (n as i32 + 1));
+        assert!(
+            (y - height).abs() < 1e-6 * height,
+            "apex {n}: {y} vs {height}"
+        );
+    }
+    // Between impacts the energy is conserved; the impacts themselves do not count as drift.
+    assert!(!out.contains("warning"), "{out}");
+}
+
+#[test]
+fn wrong_events_are_clear_errors() {
+    let dir = scratch("events");
+    let source = std::fs::read_to_string(model("bouncing_ball.toml")).unwrap();
+    for (from, to, needle) in [
+        (
+            "direction = \"falling\"\nreset",
+            "direction = \"down\"\nreset",
+            "unknown direction `down`",
+        ),
+        (
+            "reset = { \"dot(y)\"",
+            "reset = { \"dot(z)\"",
+            "resets `dot(z)`",
+        ),
+        (
+            "reset = { \"dot(y)\" = \"-e*dot(y)\" }",
+            "action = \"bounce\"",
+            "unknown action `bounce`",
+        ),
+        (
+            "reset = { \"dot(y)\"",
+            "action = \"stop\"\nreset = { \"dot(y)\"",
+            "use action = \"reset\"",
+        ),
+        ("when = \"y\"", "when = \"y + h\"", "unknown name `h`"),
+    ] {
+        let text = source.replacen(from, to, 1);
+        assert_ne!(text, source, "{from}");
+        let file = dir.join("ball.toml");
+        std::fs::write(&file, text).unwrap();
+        let message = failure(&["simulate", file.to_str().unwrap()]);
+        assert!(message.contains(needle), "{needle}: {message}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -82,6 +82,13 @@ const COMPARED: &[&str] = &[
 /// Model files `generate` refuses (holonomic constraints), by stem.
 const REFUSED: &[&str] = &["cartesian_pendulum"];
 
+/// Model files `generate` refuses (inputs that follow `[inputs]` signals, `[[events]]`),
+/// by stem, with what the message names.
+const RUN_TIME: &[(&str, &str)] = &[
+    ("cart_pole", "signals in [inputs]"),
+    ("bouncing_ball", "[[events]]"),
+];
+
 /// A trajectory as named columns.
 type Columns = BTreeMap<String, Vec<f64>>;
 
@@ -711,7 +718,12 @@ fn every_model_file_is_compared() {
         })
         .collect();
     stems.sort();
-    let mut covered: Vec<&str> = COMPARED.iter().chain(REFUSED).copied().collect();
+    let mut covered: Vec<&str> = COMPARED
+        .iter()
+        .chain(REFUSED)
+        .copied()
+        .chain(RUN_TIME.iter().map(|(stem, _)| *stem))
+        .collect();
     covered.sort();
     assert_eq!(stems, covered, "model files vs the stems this test covers");
     assert_eq!(TESTED, COMPARED);
@@ -742,6 +754,26 @@ fn constrained_models_are_refused_by_name() {
             &output,
             &["CartesianPendulum", "holonomic constraints", "l^2"],
         );
+    }
+    assert_eq!(
+        std::fs::read_dir(&out).expect("out").count(),
+        0,
+        "nothing written"
+    );
+}
+
+#[test]
+fn models_with_signals_or_events_are_refused_by_name() {
+    let out = scratch("run-time");
+    for (stem, what) in RUN_TIME {
+        let model = model_path(stem);
+        let output = lagrange(&[
+            "generate",
+            model.to_str().expect("UTF-8 path"),
+            "--out",
+            out.to_str().expect("UTF-8 path"),
+        ]);
+        assert_fails(&output, &["cannot generate", what]);
     }
     assert_eq!(
         std::fs::read_dir(&out).expect("out").count(),

@@ -438,6 +438,27 @@ mod tests {
     }
 
     #[test]
+    fn the_energy_drift_of_a_bouncing_ball_is_measured_between_impacts() {
+        // Each impact takes 1 − e² of the energy on purpose; between impacts the energy is
+        // conserved, and that is what the drift measures.
+        let (q, qd) = state([1.0], [0.0]);
+        let [floor, apex] = bouncing(0.8);
+        let traj = Simulation::new(&BALL)
+            .integrator(Integrator::dormand_prince(1e-12, 1e-12))
+            .event(floor)
+            .event(apex)
+            .run(0.0, q, qd, 2.0)
+            .unwrap();
+        let energy = traj.invariant("energy").unwrap();
+        assert_eq!(energy.restarts.len(), traj.events_named("floor").count());
+        assert!(energy.drift() < 1e-12, "{}", energy.drift());
+        let last = *energy.values.last().unwrap();
+        let bounces = traj.events_named("floor").count() as i32;
+        let e0 = BALL.m * BALL.g;
+        assert!(relative(last, e0 * 0.64f64.powi(bounces)) < 1e-10, "{last}");
+    }
+
+    #[test]
     fn the_pendulum_turns_back_after_half_its_period() {
         for theta0 in [0.3, 2.5] {
             let (q, qd) = state([theta0], [0.0]);
