@@ -195,6 +195,24 @@ fn equations_text(out: &mut String, eq: &Equations) {
             format!("{} (their momenta are conserved)", cyclic.join(", "))
         }
     );
+    match &eq.symbolic.linearization {
+        Some(_) => {
+            let _ = writeln!(
+                out,
+                "Linearized about any motion, M dq'' + C dq' + K dq = B du, with K = dr/dq, C = dr/dq', B = df/du of r = M q'' - f (zero entries omitted):"
+            );
+            for (name, row, column, value) in linearization_entries(eq) {
+                let _ = writeln!(out, "  {name}[{row}, {column}] = {}", t(value));
+            }
+            let _ = writeln!(out);
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "Linearization: too large to print; `lagrange linearize` evaluates it at a state\n"
+            );
+        }
+    }
     if let Some(c) = &eq.constraints {
         let _ = writeln!(out, "Constraints:");
         for (k, (g, &s)) in c.text.iter().zip(&c.scleronomic).enumerate() {
@@ -202,6 +220,36 @@ fn equations_text(out: &mut String, eq: &Equations) {
         }
         let _ = writeln!(out);
     }
+}
+
+/// The non-zero entries of the printed linearization, as (matrix, row, column, value):
+/// `K` and `C` by coordinates, `B` by coordinate and input.
+fn linearization_entries(eq: &Equations) -> Vec<(&'static str, &str, &str, &Expr)> {
+    let Some(l) = &eq.symbolic.linearization else {
+        return Vec::new();
+    };
+    let inputs: Vec<&str> = eq
+        .inputs
+        .iter()
+        .map(|&k| eq.parameters[k].as_str())
+        .collect();
+    let coordinates: Vec<&str> = eq.coordinates.iter().map(String::as_str).collect();
+    [
+        ("K", &l.coordinates, &coordinates),
+        ("C", &l.velocities, &coordinates),
+        ("B", &l.inputs, &inputs),
+    ]
+    .into_iter()
+    .flat_map(|(name, rows, columns)| {
+        let coordinates = &coordinates;
+        rows.iter().enumerate().flat_map(move |(i, row)| {
+            row.iter()
+                .zip(columns.iter())
+                .filter(|(value, _)| !value.is_zero())
+                .map(move |(value, &column)| (name, coordinates[i], column, value))
+        })
+    })
+    .collect()
 }
 
 /// Appends Routh's reduction to `out`.
@@ -259,6 +307,11 @@ struct LatexSystem {
     conserved: &'static str,
     cyclic: Vec<String>,
     constraints: Vec<Constraint>,
+    /// The non-zero entries of `K`, `C` and `B` of the linearization (empty when it is too
+    /// large to print, see `linearization_printed`).
+    linearization: Vec<Entry>,
+    /// Whether the engine gave the linearization as expressions.
+    linearization_printed: bool,
     /// The reduced system's ignored coordinates (empty for the full system).
     ignored: Vec<String>,
     /// The Routhian, for the reduced system.
@@ -330,6 +383,18 @@ impl LatexSystem {
             conserved: eq.conserved.name().unwrap_or("none"),
             cyclic: cyclic(eq).into_iter().map(print::latex_name).collect(),
             constraints,
+            linearization: linearization_entries(eq)
+                .into_iter()
+                .map(|(name, row, column, value)| Entry {
+                    name: format!(
+                        "{name}_{{{} {}}}",
+                        print::latex_name(row),
+                        print::latex_name(column)
+                    ),
+                    value: print::latex(value),
+                })
+                .collect(),
+            linearization_printed: eq.symbolic.linearization.is_some(),
             ignored: reduced.map_or_else(Vec::new, |r| names(&r.ignored)),
             routhian: reduced.map(|r| print::latex(&r.routhian)),
         })

@@ -29,7 +29,7 @@ use crate::model::ModelError;
 pub const ENGINE_VERSION: &str = concat!(
     "lagrange-symbolic ",
     env!("CARGO_PKG_VERSION"),
-    ", format 5"
+    ", format 6"
 );
 
 /// The offline folder, beside a crate's manifest.
@@ -297,6 +297,14 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
         || s.mass_matrix.iter().any(|row| row.len() != n)
         || s.forcing.len() != n
         || s.momenta.len() != n
+        || s.linearization.as_ref().is_some_and(|l| {
+            let misshapen = |rows: &[Vec<crate::syntax::Expr>], width: usize| {
+                rows.len() != n || rows.iter().any(|r| r.len() != width)
+            };
+            misshapen(&l.coordinates, n)
+                || misshapen(&l.velocities, n)
+                || misshapen(&l.inputs, eq.inputs.len())
+        })
     {
         return Err(format!(
             "the {role}equations' sizes do not match their {n} coordinates"
@@ -495,6 +503,7 @@ mod tests {
                     energy: zero.clone(),
                     jacobi_integral: zero,
                     velocity_split: None,
+                    linearization: None,
                 },
             },
             reduced: None,

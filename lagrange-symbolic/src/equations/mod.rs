@@ -145,6 +145,23 @@ pub struct Symbolic {
     /// velocities (Thomson & Tait §318: T = T₂ + T₁ + T₀); `None` when the mass matrix
     /// depends on the velocities (then it is not a quadratic polynomial in them).
     pub velocity_split: Option<[Expr; 3]>,
+    /// The linearized equations, when they are small enough to print.
+    pub linearization: Option<Linearized>,
+}
+
+/// The equations linearized about any motion `(t, q, q̇, q̈)`:
+/// `M δq̈ + C δq̇ + K δq = B δu` with `K = ∂r/∂q`, `C = ∂r/∂q̇` and `B = ∂f/∂u` of the
+/// residual `r = M q̈ − f` (so `K` contains `q̈` where `M` depends on `q`). Expressions of
+/// `t`, `q`, `q̇` and `q̈`; evaluated at an equilibrium (`q̇ = q̈ = 0`) they are the
+/// textbook's stiffness, gyroscopic-and-damping and input matrices.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Linearized {
+    /// `K`, row by row.
+    pub coordinates: Vec<Vec<Expr>>,
+    /// `C`, row by row.
+    pub velocities: Vec<Vec<Expr>>,
+    /// `B`, row by row, one column per input.
+    pub inputs: Vec<Vec<Expr>>,
 }
 
 /// Everything derived from one model: its equations and, when it ignores coordinates,

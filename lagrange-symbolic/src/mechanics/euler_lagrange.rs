@@ -7,7 +7,7 @@
 
 use super::System;
 use crate::cas::{Session, Sym, Var};
-use crate::equations::{Conserved, Equations, Programs, Symbolic};
+use crate::equations::{Conserved, Equations, Linearized, Programs, Symbolic};
 
 /// Lagrange's equations and integrals of `system`, lowered to programs.
 pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equations, String> {
@@ -142,6 +142,11 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
     };
     let show = |x: &Sym| s.to_expr(&x.printable());
     let show_all = |xs: &[Sym]| xs.iter().map(show).collect::<Result<Vec<_>, _>>();
+    let linearization = if programs.dynamics.instructions.len() <= LINEARIZATION_SOURCE {
+        linearized(s, system, &residual_jacobians)?
+    } else {
+        None
+    };
     let symbolic = Symbolic {
         lagrangian: show(lagrangian)?,
         mass_matrix: mass
@@ -155,6 +160,7 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         velocity_split: velocity_split
             .map(|[t2, t1, t0]| Ok::<_, String>([show(&t2)?, show(&t1)?, show(&t0)?]))
             .transpose()?,
+        linearization,
     };
     Ok(Equations {
         name: name.to_string(),
@@ -170,6 +176,51 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         constraints,
         symbolic,
     })
+}
+
+/// Models whose dynamics program has more instructions than this get no printed
+/// linearization (converting it would cost more than it shows).
+const LINEARIZATION_SOURCE: usize = 400;
+
+/// Nodes the printed linearization may have in all.
+const LINEARIZATION_NODES: usize = 4_000;
+
+/// The printable linearization from the residual's derivatives (`∂r/∂q`, `∂r/∂q̇`, `∂r/∂p`
+/// row-major), or `None` when it is too large to read.
+fn linearized(
+    s: &Session,
+    system: &System,
+    derivatives: &[Sym],
+) -> Result<Option<Linearized>, String> {
+    let n = system.coordinates.len();
+    let m = system.parameters.len();
+    let show = |x: &Sym| s.to_expr(&x.printable());
+    let mut nodes = 0;
+    // The block starting at `offset` with rows of `width`, at the given columns.
+    let mut block = |offset: usize, width: usize, columns: &[usize], negate: bool| {
+        (0..n)
+            .map(|i| {
+                columns
+                    .iter()
+                    .map(|&j| {
+                        let x = &derivatives[offset + i * width + j];
+                        let e = if negate { show(&-x)? } else { show(x)? };
+                        nodes += e.depth_and_size().1;
+                        Ok(e)
+                    })
+                    .collect::<Result<Vec<_>, String>>()
+            })
+            .collect::<Result<Vec<_>, String>>()
+    };
+    let all: Vec<usize> = (0..n).collect();
+    let coordinates = block(0, n, &all, false)?;
+    let velocities = block(n * n, n, &all, false)?;
+    let inputs = block(2 * n * n, m, &system.inputs, true)?;
+    Ok((nodes <= LINEARIZATION_NODES).then_some(Linearized {
+        coordinates,
+        velocities,
+        inputs,
+    }))
 }
 
 /// `∂r/∂q`, `∂r/∂q̇` and `∂r/∂p` of the residual `r = M q̈ − f`, row-major one after the
@@ -245,6 +296,81 @@ mod tests {
     use crate::equations::Conserved;
     use crate::model::Model;
     use crate::syntax::Expr;
+
+    #[test]
+    fn the_printed_linearization_is_the_derivative_of_the_equations() {
+        // A driven cart-pole with damping: K, C and B as printed, evaluated at random
+        // states, against central differences of M q̈ − f from the dynamics program.
+        let model = Model {
+            name: "Cart".into(),
+            coordinates: vec!["x".into(), "theta".into()],
+            parameters: ["M", "m", "l", "g", "c", "u"].map(String::from).to_vec(),
+            inputs: vec!["u".into()],
+            kinetic: Some(
+                "1/2*(M + m)*dot(x)^2 + m*l*cos(theta)*dot(x)*dot(theta) + 1/2*m*l^2*dot(theta)^2"
+                    .into(),
+            ),
+            potential: Some("m*g*l*cos(theta)".into()),
+            forces: vec![("x".into(), "u*cos(theta)".into())],
+            dissipation: Some("1/2*c*dot(theta)^2*(1 + x^2)".into()),
+            ..Model::default()
+        };
+        let eq = crate::derive(&model).unwrap().full;
+        let l = eq
+            .symbolic
+            .linearization
+            .clone()
+            .expect("a small model's is printed");
+        let mut rng = crate::numeric::SplitMix::new(7);
+        for _ in 0..5 {
+            let state = rng.state(eq.inputs().len());
+            let qdd = [0.3, -0.7];
+            // r(q, q̇, p) = M q̈ − f at fixed q̈, from the dynamics program.
+            let residual = |x: &[f64]| {
+                let mut out = [0.0; 6];
+                eq.programs.dynamics.evaluate(x, &mut out);
+                (0..2)
+                    .map(|i| out[2 * i] * qdd[0] + out[2 * i + 1] * qdd[1] - out[4 + i])
+                    .collect::<Vec<f64>>()
+            };
+            let derivative = |slot: usize| {
+                let h = 1e-6;
+                let (mut plus, mut minus) = (state.clone(), state.clone());
+                plus[slot] += h;
+                minus[slot] -= h;
+                let (a, b) = (residual(&plus), residual(&minus));
+                [(a[0] - b[0]) / (2.0 * h), (a[1] - b[1]) / (2.0 * h)]
+            };
+            let names = ["x", "theta"];
+            let leaf = |e: &Expr| match e {
+                Expr::Name(n) if n == "t" => Some(state[0]),
+                Expr::Name(n) => names
+                    .iter()
+                    .position(|c| c == n)
+                    .map(|i| state[1 + i])
+                    .or_else(|| {
+                        eq.parameters
+                            .iter()
+                            .position(|p| p == n)
+                            .map(|k| state[5 + k])
+                    }),
+                Expr::Velocity(q) => names.iter().position(|c| c == q).map(|i| state[3 + i]),
+                Expr::Acceleration(q) => names.iter().position(|c| c == q).map(|i| qdd[i]),
+                _ => None,
+            };
+            let value = |e: &Expr| e.evaluate(&leaf).unwrap();
+            for i in 0..2 {
+                for j in 0..2 {
+                    let (dq, dv) = (derivative(1 + j)[i], derivative(3 + j)[i]);
+                    assert!((value(&l.coordinates[i][j]) - dq).abs() < 1e-6 * (1.0 + dq.abs()));
+                    assert!((value(&l.velocities[i][j]) - dv).abs() < 1e-6 * (1.0 + dv.abs()));
+                }
+                // B = ∂f/∂u = −∂r/∂u; u is parameter 5.
+                let du = -derivative(5 + 5)[i];
+                assert!((value(&l.inputs[i][0]) - du).abs() < 1e-6 * (1.0 + du.abs()));
+            }
+        }
+    }
 
     #[test]
     fn kinetic_energy_splits_by_velocity_degree() {
