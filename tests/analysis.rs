@@ -156,29 +156,10 @@ fn example_b_circular_orbit_is_an_equilibrium_with_the_closed_form_radial_freque
     assert!((modes[0].period().unwrap() - period).abs() < 1e-10 * period);
 }
 
-/// A cart `M` driven by the input force `u`, carrying a point mass `m` on a rod `l`, `θ`
-/// from the upward vertical.
-#[derive(Lagrangian)]
-#[lagrangian(
-    coordinates(x, theta),
-    kinetic = "1/2*(M + m)*dot(x)^2 + m*l*cos(theta)*dot(x)*dot(theta) + 1/2*m*l^2*dot(theta)^2",
-    potential = "m*g*l*cos(theta)",
-    force(x = "u"),
-    inputs(u)
-)]
-#[allow(non_snake_case)]
-struct CartPole {
-    M: f64,
-    m: f64,
-    l: f64,
-    g: f64,
-    u: f64,
-}
-
 #[test]
 fn the_derived_cart_pole_upright_has_the_textbook_linearization() {
     let (big, m, l, g) = (2.0, 0.5, 0.8, 9.81);
-    let cart = CartPole {
+    let cart = lqr::CartPole {
         M: big,
         m,
         l,

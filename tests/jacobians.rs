@@ -12,6 +12,9 @@ mod double;
 #[path = "../examples/tt_g_gyrostat.rs"]
 #[allow(dead_code)]
 mod gyrostat;
+#[path = "../examples/cartpole_lqr.rs"]
+#[allow(dead_code)]
+mod lqr;
 #[path = "../examples/tt_f_moving_string.rs"]
 #[allow(dead_code)]
 mod moving;
@@ -230,28 +233,9 @@ fn constrained_motion_matches_central_differences() {
     check::<EllipsoidAndPlane, 3>(10);
 }
 
-/// A cart of mass `M` driven by the input force `u`, with a pendulum (point mass `m` on
-/// a rod `l`, `θ` from the upward vertical).
-#[derive(Lagrangian)]
-#[lagrangian(
-    coordinates(x, theta),
-    kinetic = "1/2*(M + m)*dot(x)^2 + m*l*cos(theta)*dot(x)*dot(theta) + 1/2*m*l^2*dot(theta)^2",
-    potential = "m*g*l*cos(theta)",
-    force(x = "u"),
-    inputs(u)
-)]
-#[allow(non_snake_case)]
-struct CartPole {
-    M: f64,
-    m: f64,
-    l: f64,
-    g: f64,
-    u: f64,
-}
-
 #[test]
 fn an_input_is_a_parameter_a_controller_sets_and_its_column_is_the_closed_form() {
-    let info = &CartPole::INFO;
+    let info = &lqr::CartPole::INFO;
     assert_eq!(
         info.inputs
             .iter()
@@ -262,9 +246,9 @@ fn an_input_is_a_parameter_a_controller_sets_and_its_column_is_the_closed_form()
     // The input works on the system like a force: nothing is conserved.
     assert_eq!(info.conserved, lagrange::Conserved::None);
     assert!(info.forced_or_dissipative);
-    check::<CartPole, 2>(11);
+    check::<lqr::CartPole, 2>(11);
     // ∂q̈/∂u = M(q)⁻¹ (1, 0)ᵀ with M = [[M + m, m l cos θ], [m l cos θ, m l²]].
-    let cart = CartPole {
+    let cart = lqr::CartPole {
         M: 1.5,
         m: 0.4,
         l: 0.7,

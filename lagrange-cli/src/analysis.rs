@@ -16,34 +16,19 @@ use super::Failure;
 use super::file::{ModelFile, OperatingPoint};
 use super::interpreted::{Interpreted, WithSystem, with_system};
 
-/// Arguments of `lagrange linearize`.
+/// Arguments of `lagrange linearize` and `lagrange modes`.
 #[derive(clap::Args)]
-pub(crate) struct LinearizeArgs {
+pub(crate) struct Args {
     /// The model file (TOML).
     model: PathBuf,
     /// The state and parameter values, `name=value` separated by commas: coordinates,
     /// `dot(coordinate)` for velocities, parameters and inputs; the rest from the file's
-    /// `[initial]` (zero without one) and `[values]`.
+    /// `[initial]` (zero without one) and `[values]`. For `modes` the coordinates are the
+    /// guess of the equilibrium (and the velocities matter only for the momenta of
+    /// ignored coordinates).
     #[arg(long, value_name = "NAME=VALUE,…")]
     at: Vec<String>,
     /// Time of the state [default: 0].
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-    t: f64,
-    /// How to print the result.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
-}
-
-/// Arguments of `lagrange modes`.
-#[derive(clap::Args)]
-pub(crate) struct ModesArgs {
-    /// The model file (TOML).
-    model: PathBuf,
-    /// The guess of the equilibrium and the parameter values, as for `linearize --at`
-    /// (velocities are ignored: an equilibrium is at rest).
-    #[arg(long, value_name = "NAME=VALUE,…")]
-    at: Vec<String>,
-    /// Time [default: 0].
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     t: f64,
     /// How to print the result.
@@ -113,7 +98,7 @@ struct ModeDocument {
 }
 
 /// Runs `lagrange linearize`.
-pub(crate) fn run_linearize(args: &LinearizeArgs) -> Result<(), Failure> {
+pub(crate) fn run_linearize(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
     let point = file.operating_point(&args.at)?;
     finite_time(args.t)?;
@@ -132,7 +117,7 @@ pub(crate) fn run_linearize(args: &LinearizeArgs) -> Result<(), Failure> {
 }
 
 /// Runs `lagrange modes`.
-pub(crate) fn run_modes(args: &ModesArgs) -> Result<(), Failure> {
+pub(crate) fn run_modes(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
     let point = file.operating_point(&args.at)?;
     finite_time(args.t)?;

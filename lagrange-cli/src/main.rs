@@ -38,9 +38,9 @@ enum Command {
     Generate(generate::Args),
     /// Linearize the motion at a state: A and B of dx/dt = A dx + B du, x = (q, q̇), with
     /// the eigenvalues of A.
-    Linearize(analysis::LinearizeArgs),
+    Linearize(analysis::Args),
     /// Find the equilibrium near a state; print its stability and normal modes.
-    Modes(analysis::ModesArgs),
+    Modes(analysis::Args),
     /// Write the derivations of every model of a crate to its `.lagrange/` folder, for
     /// builds without the engine.
     Prepare(prepare::Args),

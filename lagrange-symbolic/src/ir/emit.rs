@@ -370,7 +370,7 @@ pub const DECLARATION_GROUP: usize = 64;
 /// thousands of them (the Jacobians of an 8-link chain) overflow LLVM's stack while it
 /// describes the scopes, so rustc crashes. The optimizer sees the same code either way.
 pub fn declarations(program: &Program) -> Result<Vec<Vec<(Variable, bool)>>, IrError> {
-    let mut written = Declarations::default();
+    let mut written = Check::default();
     emit(program, &mut written)?;
     Ok(written
         .order
@@ -379,14 +379,15 @@ pub fn declarations(program: &Program) -> Result<Vec<Vec<(Variable, bool)>>, IrE
         .collect())
 }
 
-/// The walk's writes, for [`declarations`].
+/// An emitter that only lets the walk check, noting the variables written (for
+/// [`declarations`]).
 #[derive(Default)]
-struct Declarations {
+pub(super) struct Check {
     order: Vec<(Variable, bool)>,
     positions: std::collections::HashMap<Variable, usize>,
 }
 
-impl Emitter for Declarations {
+impl Emitter for Check {
     type Value = ();
     fn input(&mut self, _: usize) {}
     fn literal(&mut self, _: f64) {}
@@ -407,26 +408,6 @@ impl Emitter for Declarations {
             self.order[at].1 = true;
         }
     }
-    fn output(&mut self, _: usize, _: ()) {}
-}
-
-/// An emitter that only lets the walk check.
-pub(super) struct Check;
-
-impl Emitter for Check {
-    type Value = ();
-    fn input(&mut self, _: usize) {}
-    fn literal(&mut self, _: f64) {}
-    fn variable(&mut self, _: Variable) {}
-    fn group(&mut self, _: ()) {}
-    fn negate(&mut self, _: ()) {}
-    fn add(&mut self, _: (), _: ()) {}
-    fn mul(&mut self, _: (), _: ()) {}
-    fn div(&mut self, _: (), _: ()) {}
-    fn call(&mut self, _: Intrinsic, _: ()) {}
-    fn powi(&mut self, _: (), _: i32) {}
-    fn powf(&mut self, _: (), _: ()) {}
-    fn assign(&mut self, _: Variable, _: (), _: bool) {}
     fn output(&mut self, _: usize, _: ()) {}
 }
 
@@ -558,7 +539,7 @@ mod tests {
         for bad in cases {
             let mut program = base.clone();
             program.instructions.push(bad.clone());
-            let error = emit(&program, &mut Check).expect_err(&format!("{bad:?}"));
+            let error = emit(&program, &mut Check::default()).expect_err(&format!("{bad:?}"));
             assert!(
                 matches!(error, IrError::Slot { instruction: 1, .. }),
                 "{bad:?}: {error}"
@@ -573,7 +554,7 @@ mod tests {
             ..spelling_cases()
         };
         assert!(matches!(
-            emit(&program, &mut Check),
+            emit(&program, &mut Check::default()),
             Err(IrError::Oversized {
                 what: "temporaries",
                 ..

@@ -138,7 +138,7 @@ impl Program {
                 });
             }
         }
-        emit::emit(self, &mut emit::Check)
+        emit::emit(self, &mut emit::Check::default())
     }
 
     /// Number of arithmetic operations (each `+`, `*`, power and call counts one per use).
