@@ -4,11 +4,15 @@
 #[path = "../examples/double_pendulum.rs"]
 #[allow(dead_code)]
 mod double_pendulum;
+#[path = "../examples/furuta_pendulum.rs"]
+#[allow(dead_code)]
+mod furuta;
 #[path = "../examples/heavy_top.rs"]
 #[allow(dead_code)]
 mod heavy_top;
 
 use double_pendulum::DoublePendulum;
+use furuta::Furuta;
 use heavy_top::{HeavyTop as BodyTop, HeavyTopReduced};
 use lagrange::nalgebra::{SVector, Vector1, Vector3};
 use lagrange::{Check, ConstrainedSystem, Lagrangian, LagrangianSystem, Sample};
@@ -251,4 +255,164 @@ fn the_tops_reduced_nutation_equation_is_the_classical_one() {
         })
         .unwrap();
     report.assert_below(1e-10).unwrap();
+}
+
+/// The Furuta pendulum as the literature writes it (Cazzolato & Prime, "On the dynamics
+/// of the Furuta pendulum", 2011, slender arm):
+/// `T = ½ (J₀ + J₂ sin²θ₂) θ̇₁² − m L l cos θ₂ θ̇₁ θ̇₂ + ½ J₂ θ̇₂²`, `V = m g l cos θ₂`, with
+/// `J₀ = M L²/3 + m L²` the arm's and the pendulum's inertia about the vertical axis and
+/// `J₂ = J + m l²` the pendulum's about its pivot. (The coupling's sign is that of `θ₂`
+/// turning about the arm's outward axis: the pendulum then tips against `θ₁`'s sense.)
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(theta1, theta2),
+    kinetic = "1/2*(M*L^2/3 + m*L^2 + (J + m*l^2)*sin(theta2)^2)*dot(theta1)^2 - m*L*l*cos(theta2)*dot(theta1)*dot(theta2) + 1/2*(J + m*l^2)*dot(theta2)^2",
+    potential = "m*g*l*cos(theta2)"
+)]
+#[allow(non_snake_case)]
+struct FurutaTextbook {
+    M: f64,
+    m: f64,
+    L: f64,
+    l: f64,
+    J: f64,
+    g: f64,
+}
+
+/// The same pendulum with its orientation as an explicit matrix `R_z(θ₁) R_x(θ₂)`, so
+/// that its angular velocity comes from `ω× = RᵀṘ` instead of the composition.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(theta1, theta2),
+    body(name = arm, mass = "M", inertia = ["0", "M*L^2/12", "M*L^2/12"], rotation = about_z(theta1),
+         position = ["L/2*cos(theta1)", "L/2*sin(theta1)", "0"]),
+    body(name = pendulum, mass = "m", inertia = ["J", "J", "0"],
+         rotation = ["cos(theta1)", "-sin(theta1)*cos(theta2)", "sin(theta1)*sin(theta2)",
+                     "sin(theta1)", "cos(theta1)*cos(theta2)", "-cos(theta1)*sin(theta2)",
+                     "0", "sin(theta2)", "cos(theta2)"],
+         position = ["L*cos(theta1) + l*sin(theta1)*sin(theta2)", "L*sin(theta1) - l*cos(theta1)*sin(theta2)", "l*cos(theta2)"]),
+    potential = "m*g*pendulum.z",
+)]
+#[allow(non_snake_case)]
+struct FurutaMatrix {
+    M: f64,
+    m: f64,
+    L: f64,
+    l: f64,
+    J: f64,
+    g: f64,
+}
+
+#[test]
+fn a_composed_rotation_gives_the_furuta_pendulum_of_the_literature() {
+    let report = Check::new()
+        .all_coordinates(-3.0..3.0)
+        .run(|p: &Furuta, s| {
+            let textbook = FurutaTextbook {
+                M: p.M,
+                m: p.m,
+                L: p.L,
+                l: p.l,
+                J: p.J,
+                g: p.g,
+            };
+            let matrix = FurutaMatrix {
+                M: p.M,
+                m: p.m,
+                L: p.L,
+                l: p.l,
+                J: p.J,
+                g: p.g,
+            };
+            let mut r = same_equations(&textbook, s);
+            r.extend(same_equations(&matrix, s));
+            r
+        })
+        .unwrap();
+    report.assert_below(1e-12).unwrap();
+}
+
+/// A body turned by `about_z(a) * about_y(b) * about_x(c)` (yaw, pitch, roll) against the
+/// same product written as a matrix, with a full inertia tensor.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(a, b, c),
+    body(name = craft, mass = "m", inertia = ["A", "B", "C", "D", "E", "F"],
+         rotation = about_z(a) * about_y(b) * about_x(c), position = ["0", "0", "0"]),
+)]
+#[allow(non_snake_case)]
+struct Tumbler {
+    m: f64,
+    A: f64,
+    B: f64,
+    C: f64,
+    D: f64,
+    E: f64,
+    F: f64,
+}
+
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(a, b, c),
+    body(name = craft, mass = "m", inertia = ["A", "B", "C", "D", "E", "F"],
+         rotation = ["cos(a)*cos(b)", "cos(a)*sin(b)*sin(c) - sin(a)*cos(c)", "cos(a)*sin(b)*cos(c) + sin(a)*sin(c)",
+                     "sin(a)*cos(b)", "sin(a)*sin(b)*sin(c) + cos(a)*cos(c)", "sin(a)*sin(b)*cos(c) - cos(a)*sin(c)",
+                     "-sin(b)", "cos(b)*sin(c)", "cos(b)*cos(c)"],
+         position = ["0", "0", "0"]),
+)]
+#[allow(non_snake_case)]
+struct TumblerMatrix {
+    m: f64,
+    A: f64,
+    B: f64,
+    C: f64,
+    D: f64,
+    E: f64,
+    F: f64,
+}
+
+#[test]
+fn yaw_pitch_roll_composed_equals_the_matrix() {
+    let report = Check::new()
+        .all_coordinates(-1.2..1.2)
+        .run(|p: &Tumbler, s| {
+            let matrix = TumblerMatrix {
+                m: p.m,
+                A: p.A,
+                B: p.B,
+                C: p.C,
+                D: p.D,
+                E: p.E,
+                F: p.F,
+            };
+            same_equations(&matrix, s)
+        })
+        .unwrap();
+    report.assert_below(1e-11).unwrap();
+}
+
+#[test]
+fn the_upright_furuta_pendulum_falls_at_the_closed_form_rate() {
+    // The upright linearization of the textbook equations: λ² = m g l J₀ / (J₀ J₂ − (m L l)²).
+    let p = Furuta {
+        M: 0.3,
+        m: 0.1,
+        L: 0.2,
+        l: 0.15,
+        J: 0.00075,
+        g: 9.81,
+    };
+    let upright = lagrange::linearize(&p, 0.0, &SVector::zeros(), &SVector::zeros()).unwrap();
+    let (j0, j2) = (
+        p.M * p.L * p.L / 3.0 + p.m * p.L * p.L,
+        p.J + p.m * p.l * p.l,
+    );
+    let rate = (p.m * p.g * p.l * j0 / (j0 * j2 - (p.m * p.L * p.l).powi(2))).sqrt();
+    let fastest = upright
+        .eigenvalues()
+        .unwrap()
+        .iter()
+        .map(|l| l.re)
+        .fold(f64::MIN, f64::max);
+    assert!((fastest - rate).abs() < 1e-10 * rate, "{fastest} vs {rate}");
 }

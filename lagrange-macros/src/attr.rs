@@ -329,10 +329,20 @@ fn expression(e: &syn::Expr) -> syn::Result<String> {
     }
 }
 
-/// `[9 entries]`, `euler_zxz(φ, θ, ψ)` or `about_x/about_y/about_z(angle)`.
+/// `[9 entries]`, `euler_zxz(φ, θ, ψ)`, `about_x/about_y/about_z(angle)`, or a product
+/// of the named forms with `*`.
 fn rotation(e: &syn::Expr) -> syn::Result<Rotation> {
-    let expected = "expected a rotation: [9 entries, row by row], euler_zxz(phi, theta, psi) or about_x(angle) / about_y(angle) / about_z(angle)";
+    let expected = "expected a rotation: [9 entries, row by row], euler_zxz(phi, theta, psi), about_x(angle) / about_y(angle) / about_z(angle), or a product of these with `*`";
     match e {
+        syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::Mul(_)) => {
+            let factors = vec![rotation(&b.left)?, rotation(&b.right)?];
+            Rotation::product(factors).ok_or_else(|| {
+                syn::Error::new(
+                    b.span(),
+                    "a product of rotations takes about_x/about_y/about_z(angle) and euler_zxz(…) factors, not matrices",
+                )
+            })
+        }
         syn::Expr::Array(_) => Ok(Rotation::Matrix(strings(e)?)),
         syn::Expr::Call(call) => {
             let name = match &*call.func {

@@ -93,6 +93,7 @@ fn sources(checked: &CheckedModel, written: &Model) -> Vec<(Item, Vec<Expr>)> {
             Orientation::Matrix(m) => m.iter().flatten().cloned().collect(),
             Orientation::About(_, angle) => vec![angle.clone()],
             Orientation::EulerZxz(angles) => angles.to_vec(),
+            Orientation::Product(factors) => factors.iter().map(|(_, a)| a.clone()).collect(),
         };
         let all = std::iter::once(&body.mass)
             .chain(body.inertia.iter().flatten())

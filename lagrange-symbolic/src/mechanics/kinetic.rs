@@ -84,6 +84,23 @@ fn angular_velocity(s: &Session, body: &CheckedBody, n: usize) -> Result<[Sym; 3
                 &(&phid * &ct) + &psid,
             ]
         }
+        Orientation::Product(factors) => {
+            // ω ← Rᵢᵀ ω + aᵢ α̇ᵢ factor by factor: the body-frame angular velocity of
+            // R₁ R₂ … Rₖ, each term in the frame of the factors so far.
+            let zero = || [s.int(0), s.int(0), s.int(0)];
+            let mut omega = zero();
+            for (axis, angle) in factors {
+                let r = matrix(s, &rotation::about(*axis, angle))?;
+                let mut turned = zero();
+                for (i, entry) in turned.iter_mut().enumerate() {
+                    *entry = (0..3).fold(s.int(0), |acc, k| &acc + &(&r[k][i] * &omega[k]));
+                }
+                let k = *axis as usize;
+                turned[k] = &turned[k] + &rate(angle)?;
+                omega = turned;
+            }
+            omega
+        }
         Orientation::Matrix(r) => {
             let r = matrix(s, r)?;
             let rd: Vec<Vec<Sym>> = r

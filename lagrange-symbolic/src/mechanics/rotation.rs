@@ -10,6 +10,11 @@ pub(crate) fn matrix(orientation: &Orientation) -> Matrix3 {
         Orientation::Matrix(m) => (**m).clone(),
         Orientation::About(axis, angle) => about(*axis, angle),
         Orientation::EulerZxz([phi, theta, psi]) => euler_zxz(phi, theta, psi),
+        Orientation::Product(factors) => factors
+            .iter()
+            .map(|(axis, angle)| about(*axis, angle))
+            .reduce(|a, b| product(&a, &b))
+            .unwrap_or_else(|| about(Axis::Z, &num(0))),
     }
 }
 

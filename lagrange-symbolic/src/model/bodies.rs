@@ -132,6 +132,7 @@ impl Model {
                 Rotation::Matrix(entries) => entries.clone(),
                 Rotation::About(_, angle) => vec![angle.clone()],
                 Rotation::EulerZxz(angles) => angles.to_vec(),
+                Rotation::Product(factors) => factors.iter().map(|(_, a)| a.clone()).collect(),
             };
             let mass = parse_all(item, std::slice::from_ref(&b.mass), errors);
             let inertia = parse_all(item, &b.inertia, errors);
@@ -165,6 +166,13 @@ impl Model {
                 Rotation::EulerZxz(_) => {
                     Orientation::EulerZxz([r[0].clone(), r[1].clone(), r[2].clone()])
                 }
+                Rotation::Product(factors) => Orientation::Product(
+                    factors
+                        .iter()
+                        .zip(r)
+                        .map(|((axis, _), angle)| (*axis, angle))
+                        .collect(),
+                ),
             };
             publish(&b.name, &position);
             bodies.push(CheckedBody {

@@ -42,6 +42,8 @@ pub enum Orientation {
     About(Axis, Expr),
     /// z-x-z Euler angles.
     EulerZxz([Expr; 3]),
+    /// The product of rotations about coordinate axes through the angles, in order.
+    Product(Vec<(Axis, Expr)>),
 }
 
 /// A checked rigid body, everything as expressions.
