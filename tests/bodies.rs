@@ -416,3 +416,73 @@ fn the_upright_furuta_pendulum_falls_at_the_closed_form_rate() {
         .fold(f64::MIN, f64::max);
     assert!((fastest - rate).abs() < 1e-10 * rate, "{fastest} vs {rate}");
 }
+
+/// The double pendulum of [`ParticlePendulum`], its potential from `gravity`.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(theta1, theta2),
+    particle(name = bob1, mass = "m1", position = ["l1*sin(theta1)", "-l1*cos(theta1)"]),
+    particle(name = bob2, mass = "m2", position = ["l1*sin(theta1) + l2*sin(theta2)", "-l1*cos(theta1) - l2*cos(theta2)"]),
+    gravity = ["0", "-g", "0"],
+)]
+struct FieldPendulum {
+    m1: f64,
+    m2: f64,
+    l1: f64,
+    l2: f64,
+    g: f64,
+}
+
+/// The Furuta pendulum of the example, its potential from a field along `−z`, against
+/// the literature's.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(theta1, theta2),
+    body(name = arm, mass = "M", inertia = ["0", "M*L^2/12", "M*L^2/12"], rotation = about_z(theta1),
+         position = ["L/2*cos(theta1)", "L/2*sin(theta1)", "0"]),
+    body(name = pendulum, mass = "m", inertia = ["J", "J", "0"], rotation = about_z(theta1) * about_x(theta2),
+         position = ["L*cos(theta1) + l*sin(theta1)*sin(theta2)", "L*sin(theta1) - l*cos(theta1)*sin(theta2)", "l*cos(theta2)"]),
+    gravity = ["0", "0", "-g"],
+)]
+#[allow(non_snake_case)]
+struct FieldFuruta {
+    M: f64,
+    m: f64,
+    L: f64,
+    l: f64,
+    J: f64,
+    g: f64,
+}
+
+#[test]
+fn gravity_is_the_potential_of_every_particle_and_body() {
+    let report = Check::new()
+        .all_coordinates(-3.0..3.0)
+        .run(|p: &FieldPendulum, s| {
+            let hand = DoublePendulum {
+                m1: p.m1,
+                m2: p.m2,
+                l1: p.l1,
+                l2: p.l2,
+                g: p.g,
+            };
+            same_equations(&hand, s)
+        })
+        .unwrap();
+    report.assert_below(1e-12).unwrap();
+    let report = Check::new()
+        .all_coordinates(-3.0..3.0)
+        .run(|p: &FieldFuruta, s| {
+            let textbook = FurutaTextbook {
+                M: p.M,
+                m: p.m,
+                L: p.L,
+                l: p.l,
+                J: p.J,
+                g: p.g,
+            };
+            same_equations(&textbook, s)
+        })
+        .unwrap();
+    report.assert_below(1e-12).unwrap();
+}

@@ -286,6 +286,7 @@ impl ModelFile {
             Item::Potential => with("potential".into(), m.potential.as_ref()),
             Item::Lagrangian => with("lagrangian".into(), m.lagrangian.as_ref()),
             Item::Dissipation => with("dissipation".into(), m.dissipation.as_ref()),
+            Item::Gravity => "gravity".into(),
             Item::Force(k) => match m.forces.get(k) {
                 Some((q, source)) => with(format!("force.{}", excerpt_text(q)), Some(source)),
                 None => "force".into(),
@@ -556,6 +557,7 @@ impl ModelFile {
             Item::Lagrangian => "lagrangian",
             Item::Force(_) | Item::ForceCoordinate(_) => "force",
             Item::Dissipation => "dissipation",
+            Item::Gravity => "gravity",
             Item::Ignore(_) => "ignore",
             Item::Constraint(_) => "constraint",
             Item::Particle(_) => "particle",

@@ -141,6 +141,15 @@ fn read_key(
         "potential" => string(Item::Potential, &mut model.potential),
         "lagrangian" => string(Item::Lagrangian, &mut model.lagrangian),
         "dissipation" => string(Item::Dissipation, &mut model.dissipation),
+        "gravity" => {
+            let value: syn::Expr = meta.value()?.parse()?;
+            if model.gravity.is_some() {
+                return Err(syn::Error::new(value.span(), "`gravity` is given twice"));
+            }
+            spans.insert(Item::Gravity, value.span());
+            model.gravity = Some(strings(&value)?);
+            Ok(())
+        }
         "coordinates" => {
             spans.insert(Item::Coordinates, meta.path.span());
             meta.parse_nested_meta(|q| {
@@ -213,7 +222,7 @@ fn read_key(
             Ok(())
         }),
         _ => Err(meta.error(format!(
-            "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation, constraint, particle(...), body(...), inputs(...) or ignore(...)"
+            "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation, gravity = [...], constraint, particle(...), body(...), inputs(...) or ignore(...)"
         ))),
     }
 }

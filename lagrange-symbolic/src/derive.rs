@@ -81,6 +81,7 @@ fn sources(checked: &CheckedModel, written: &Model) -> Vec<(Item, Vec<Expr>)> {
             .iter()
             .map(|f| (Item::Dissipation, vec![f.clone()])),
     );
+    sources.extend(checked.gravity.iter().map(|g| (Item::Gravity, g.to_vec())));
     for (i, g) in checked.constraints.iter().enumerate() {
         sources.push((Item::Constraint(i), vec![g.clone()]));
     }

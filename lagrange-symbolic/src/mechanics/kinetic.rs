@@ -54,6 +54,34 @@ pub(crate) fn of_bodies(s: &Session, model: &CheckedModel) -> Result<Sym, String
     Ok(t)
 }
 
+/// `−Σ m g·r` over the model's particles and bodies (`r` the centre of mass; a particle
+/// in the plane uses `g`'s first two components), or 0 without a gravity field.
+pub(crate) fn gravity_potential(s: &Session, model: &CheckedModel) -> Result<Sym, String> {
+    let Some(g) = &model.gravity else {
+        return Ok(s.int(0));
+    };
+    let g = g.iter().map(|e| s.expr(e)).collect::<Result<Vec<_>, _>>()?;
+    let masses_and_positions = model
+        .particles
+        .iter()
+        .map(|(m, r)| (m, r.as_slice()))
+        .chain(
+            model
+                .bodies
+                .iter()
+                .map(|b| (&b.mass, b.position.as_slice())),
+        );
+    let mut v = s.int(0);
+    for (mass, position) in masses_and_positions {
+        let mut work = s.int(0);
+        for (gi, ri) in g.iter().zip(position) {
+            work = &work + &(gi * &s.expr(ri)?);
+        }
+        v = &v - &(&s.expr(mass)? * &work);
+    }
+    Ok(v)
+}
+
 /// The body-frame angular velocity. For the named parametrizations the closed forms
 /// (which `Rᵀ Ṙ` reproduces only up to `sin² + cos² = 1`, an identity symbolica does not
 /// apply): about a fixed axis, the angle's rate on that axis; for z-x-z Euler angles

@@ -43,7 +43,7 @@ impl System {
         let (lagrangian, energy, split_source) = match &model.energy {
             Energy::KineticPotential { kinetic, potential } => {
                 let t = &s.expr(kinetic)? + &kinetic::of_bodies(s, model)?;
-                let v = s.expr(potential)?;
+                let v = &s.expr(potential)? + &kinetic::gravity_potential(s, model)?;
                 (&t - &v, Some(&t + &v), t)
             }
             Energy::Lagrangian(l) => {

@@ -151,6 +151,27 @@ impl Model {
             .dissipation
             .as_ref()
             .and_then(|f| parse(Item::Dissipation, f, true, &mut errors));
+        let gravity = self.gravity.as_ref().and_then(|g| {
+            if g.len() != 3 {
+                errors.push(ModelError {
+                    item: Item::Gravity,
+                    message: format!("gravity has {} components: give 3, in the fixed frame (a plane model uses x and y)", g.len()),
+                });
+                return None;
+            }
+            if self.particles.is_empty() && self.bodies.is_empty() {
+                errors.push(ModelError {
+                    item: Item::Gravity,
+                    message: "gravity acts on particles and bodies, and the model has none: write its potential in `potential`".into(),
+                });
+                return None;
+            }
+            let parsed: Vec<Expr> = g
+                .iter()
+                .filter_map(|c| parse(Item::Gravity, c, false, &mut errors))
+                .collect();
+            <[Expr; 3]>::try_from(parsed).ok()
+        });
 
         match energy {
             Some(energy) if errors.is_empty() => Ok(CheckedModel {
@@ -161,6 +182,7 @@ impl Model {
                 energy,
                 forces,
                 dissipation,
+                gravity,
                 ignored,
                 constraints,
                 particles,
@@ -317,6 +339,32 @@ mod tests {
             .into_iter()
             .map(|e| (e.item, e.message))
             .collect()
+    }
+
+    #[test]
+    fn gravity_needs_three_components_and_something_to_act_on() {
+        let mut model = pendulum();
+        model.gravity = Some(vec!["0".into(), "-g".into(), "0".into()]);
+        let found = messages(&model);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, Item::Gravity);
+        assert!(found[0].1.contains("has none"), "{found:?}");
+        model.particles.push(crate::model::Particle {
+            name: "bob".into(),
+            mass: "m".into(),
+            position: vec!["l*sin(theta)".into(), "-l*cos(theta)".into()],
+        });
+        model.gravity = Some(vec!["0".into(), "-g".into()]);
+        assert!(messages(&model)[0].1.contains("has 2 components"));
+        model.gravity = Some(vec!["0".into(), "-g*dot(theta)".into(), "h".into()]);
+        let found = messages(&model);
+        assert!(
+            found.iter().all(|(item, _)| *item == Item::Gravity),
+            "{found:?}"
+        );
+        assert_eq!(found.len(), 2, "a velocity and an unknown name: {found:?}");
+        model.gravity = Some(vec!["0".into(), "-g".into(), "0".into()]);
+        assert!(model.check().is_ok());
     }
 
     #[test]

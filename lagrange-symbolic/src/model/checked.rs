@@ -23,6 +23,8 @@ pub struct CheckedModel {
     pub forces: Vec<Option<Expr>>,
     /// Rayleigh dissipation function.
     pub dissipation: Option<Expr>,
+    /// The uniform gravitational field, in the fixed frame.
+    pub gravity: Option<[Expr; 3]>,
     /// Indices of the coordinates to ignore (Routh's reduction), in the order given.
     pub ignored: Vec<usize>,
     /// Holonomic constraints `G(t, q) = 0`.

@@ -29,6 +29,8 @@ pub enum Item {
     ForceCoordinate(usize),
     /// The dissipation function.
     Dissipation,
+    /// The gravitational field.
+    Gravity,
     /// Ignored coordinate `i` (in the order of [`Model::ignore`](super::Model::ignore)).
     Ignore(usize),
     /// Constraint `i` (in the order of [`Model::constraints`](super::Model::constraints)).
@@ -72,6 +74,7 @@ pub(super) fn item_label(item: Item) -> &'static str {
         Item::Lagrangian => "the Lagrangian",
         Item::Force(_) => "the generalized force",
         Item::Dissipation => "the dissipation function",
+        Item::Gravity => "the gravity field",
         Item::Constraint(_) => "the constraint",
         Item::Particle(_) => "the particle",
         Item::Body(_) => "the body",

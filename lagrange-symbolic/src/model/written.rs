@@ -40,6 +40,10 @@ pub struct Model {
     /// Rayleigh dissipation function `F`: adds `−∂F/∂q̇` to each equation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dissipation: Option<String>,
+    /// A uniform gravitational field `g` (3 components, in the fixed frame): adds
+    /// `−m g·r` to `V` for every particle and body (`r` its centre of mass).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gravity: Option<Vec<String>>,
     /// Cyclic coordinates to eliminate by Routh's reduction (Thomson & Tait's
     /// "ignoration of coordinates").
     #[serde(skip_serializing_if = "Vec::is_empty")]
