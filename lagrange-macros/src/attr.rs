@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use lagrange_symbolic::model::{Axis, Body, Item, Model, Particle, Rotation};
+use lagrange_symbolic::model::{Axis, Body, Item, Joint, Model, Particle, Rotation};
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -163,6 +163,9 @@ fn read_key(
             let item = Item::Particle(model.particles.len());
             spans.insert(item, meta.path.span());
             let (fields, problems) = Fields::parse(meta)?;
+            if let Some(key) = fields.body_only() {
+                return Err(meta.error(format!("`{key}` is for bodies, not particles")));
+            }
             match (fields.name, fields.mass, fields.position) {
                 (Some(name), Some(mass), Some(position)) => {
                     // Kept despite repeated keys, so that no "no kinetic energy" follows.
@@ -182,15 +185,34 @@ fn read_key(
                 Fields {
                     name: Some(name),
                     mass: Some(mass),
-                    position: Some(position),
                     inertia: Some(inertia),
-                    rotation: Some(rotation),
-                } => {
-                    model.bodies.push(Body { name, mass, inertia, rotation, position });
+                    position,
+                    rotation,
+                    parent,
+                    joint,
+                    axis,
+                    origin,
+                    rpy,
+                    com,
+                } if (rotation.is_some() && position.is_some()) || joint.is_some() => {
+                    // The model checks report a mix of the two placements.
+                    model.bodies.push(Body {
+                        name,
+                        mass,
+                        inertia,
+                        rotation,
+                        position: position.unwrap_or_default(),
+                        parent,
+                        joint,
+                        axis: axis.unwrap_or_default(),
+                        origin: origin.unwrap_or_default(),
+                        rpy: rpy.unwrap_or_default(),
+                        com: com.unwrap_or_default(),
+                    });
                     problems.map_or(Ok(()), Err)
                 }
                 _ => Err(problems.unwrap_or_else(|| meta.error(
-                    "a body needs `name = …, mass = \"…\", inertia = [\"…\", …], rotation = …, position = [\"…\", \"…\", \"…\"]`",
+                    "a body needs `name = …, mass = \"…\", inertia = [\"…\", …]` and either `rotation = …, position = [\"…\", \"…\", \"…\"]` or `joint = revolute(q) | prismatic(q) | fixed` (with `parent`, `axis`, `origin`, `rpy`, `com`)",
                 ))),
             }
         }
@@ -251,6 +273,12 @@ struct Fields {
     position: Option<Vec<String>>,
     inertia: Option<Vec<String>>,
     rotation: Option<Rotation>,
+    parent: Option<String>,
+    joint: Option<Joint>,
+    axis: Option<Vec<String>>,
+    origin: Option<Vec<String>>,
+    rpy: Option<Vec<String>>,
+    com: Option<Vec<String>>,
 }
 
 impl Fields {
@@ -281,10 +309,32 @@ impl Fields {
             "position" => set(meta, &mut self.position, strings(&meta.value()?.parse()?)?),
             "inertia" => set(meta, &mut self.inertia, strings(&meta.value()?.parse()?)?),
             "rotation" => set(meta, &mut self.rotation, rotation(&meta.value()?.parse()?)?),
+            "parent" => set(meta, &mut self.parent, meta.value()?.parse::<Ident>()?.to_string()),
+            "joint" => set(meta, &mut self.joint, joint(&meta.value()?.parse()?)?),
+            "axis" => set(meta, &mut self.axis, strings(&meta.value()?.parse()?)?),
+            "origin" => set(meta, &mut self.origin, strings(&meta.value()?.parse()?)?),
+            "rpy" => set(meta, &mut self.rpy, strings(&meta.value()?.parse()?)?),
+            "com" => set(meta, &mut self.com, strings(&meta.value()?.parse()?)?),
             _ => Err(meta.error(format!(
-                "unknown key `{key}`: expected name, mass, position, and for a body inertia and rotation"
+                "unknown key `{key}`: expected name, mass, position, and for a body inertia and rotation, or joint, parent, axis, origin, rpy and com"
             ))),
         }
+    }
+
+    /// The first key given that only a body takes.
+    fn body_only(&self) -> Option<&'static str> {
+        [
+            ("inertia", self.inertia.is_some()),
+            ("rotation", self.rotation.is_some()),
+            ("parent", self.parent.is_some()),
+            ("joint", self.joint.is_some()),
+            ("axis", self.axis.is_some()),
+            ("origin", self.origin.is_some()),
+            ("rpy", self.rpy.is_some()),
+            ("com", self.com.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(key, given)| given.then_some(key))
     }
 }
 
@@ -335,6 +385,30 @@ fn expression(e: &syn::Expr) -> syn::Result<String> {
             other.span(),
             "expected an expression in quotes, or a name",
         )),
+    }
+}
+
+/// `revolute(q)`, `prismatic(q)` or `fixed`.
+fn joint(e: &syn::Expr) -> syn::Result<Joint> {
+    let expected = "expected a joint: revolute(q), prismatic(q) or fixed";
+    match e {
+        syn::Expr::Path(p) if p.path.is_ident("fixed") => Ok(Joint::Fixed),
+        syn::Expr::Call(call) => {
+            let name = match &*call.func {
+                syn::Expr::Path(p) => p.path.get_ident().map(Ident::to_string).unwrap_or_default(),
+                _ => String::new(),
+            };
+            let q = match call.args.iter().collect::<Vec<_>>().as_slice() {
+                [syn::Expr::Path(p)] => p.path.get_ident().map(Ident::to_string),
+                _ => None,
+            };
+            match (name.as_str(), q) {
+                ("revolute", Some(q)) => Ok(Joint::Revolute(q)),
+                ("prismatic", Some(q)) => Ok(Joint::Prismatic(q)),
+                _ => Err(syn::Error::new(call.span(), expected)),
+            }
+        }
+        other => Err(syn::Error::new(other.span(), expected)),
     }
 }
 

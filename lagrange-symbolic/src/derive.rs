@@ -6,7 +6,9 @@ use crate::cas::{self, Names, Session};
 use crate::equations::{Derived, Equations};
 use crate::ir::Program;
 use crate::mechanics::{self, System};
-use crate::model::{self, CheckedModel, Energy, Item, Model, ModelError, Orientation};
+use crate::model::{
+    self, CheckedJoint, CheckedModel, Energy, Item, Model, ModelError, Orientation, Placement,
+};
 use crate::numeric::{SplitMix, is_regular};
 use crate::syntax::Expr;
 
@@ -90,16 +92,42 @@ fn sources(checked: &CheckedModel, written: &Model) -> Vec<(Item, Vec<Expr>)> {
         sources.push((Item::Particle(i), all));
     }
     for (i, body) in checked.bodies.iter().enumerate() {
-        let orientation: Vec<Expr> = match &body.orientation {
-            Orientation::Matrix(m) => m.iter().flatten().cloned().collect(),
-            Orientation::About(_, angle) => vec![angle.clone()],
-            Orientation::EulerZxz(angles) => angles.to_vec(),
-            Orientation::Product(factors) => factors.iter().map(|(_, a)| a.clone()).collect(),
+        let placement: Vec<Expr> = match &body.placement {
+            Placement::Given {
+                orientation,
+                position,
+            } => {
+                let angles: Vec<Expr> = match orientation {
+                    Orientation::Matrix(m) => m.iter().flatten().cloned().collect(),
+                    Orientation::About(_, angle) => vec![angle.clone()],
+                    Orientation::EulerZxz(angles) => angles.to_vec(),
+                    Orientation::Product(factors) => {
+                        factors.iter().map(|(_, a)| a.clone()).collect()
+                    }
+                };
+                angles.into_iter().chain(position.iter().cloned()).collect()
+            }
+            Placement::Jointed {
+                joint,
+                origin,
+                rpy,
+                com,
+                ..
+            } => {
+                let axis = match &**joint {
+                    CheckedJoint::Revolute(_, axis) | CheckedJoint::Prismatic(_, axis) => {
+                        axis.to_vec()
+                    }
+                    CheckedJoint::Fixed => Vec::new(),
+                };
+                axis.into_iter()
+                    .chain(origin.iter().chain(rpy).chain(com).cloned())
+                    .collect()
+            }
         };
         let all = std::iter::once(&body.mass)
             .chain(body.inertia.iter().flatten())
-            .chain(&orientation)
-            .chain(&body.position)
+            .chain(&placement)
             .cloned()
             .collect();
         sources.push((Item::Body(i), all));

@@ -415,8 +415,9 @@ mod tests {
                 name: "leaf".into(),
                 mass: "m".into(),
                 inertia: vec!["a".into(), "a".into(), "2*a".into()],
-                rotation: Rotation::About(Axis::Z, "theta".into()),
+                rotation: Some(Rotation::About(Axis::Z, "theta".into())),
                 position: vec!["a*cos(theta)".into(), "a*sin(theta)".into(), "0".into()],
+                ..Body::default()
             }],
             ..Model::default()
         }

@@ -4,7 +4,7 @@
 
 use super::rotation;
 use crate::cas::{Session, Sym, Var};
-use crate::model::{CheckedBody, CheckedModel, Matrix3, Orientation};
+use crate::model::{CheckedJoint, CheckedModel, Matrix3, Orientation, Placement};
 use crate::syntax::Expr;
 
 /// `de/dt = ∂e/∂t + Σⱼ ∂e/∂qⱼ q̇ⱼ` over the model's `n` coordinates.
@@ -23,8 +23,120 @@ fn translational(s: &Session, mass: &Sym, position: &[Sym], n: usize) -> Sym {
     &(&s.half() * mass) * &speed2
 }
 
-/// The kinetic energy that the model's particles and bodies contribute.
-pub(crate) fn of_bodies(s: &Session, model: &CheckedModel) -> Result<Sym, String> {
+/// Where a body is and how it turns, as the mechanics needs it.
+pub(crate) struct Pose {
+    /// The orientation `R` (body frame → fixed frame).
+    r: [[Sym; 3]; 3],
+    /// The body-frame angular velocity.
+    omega: [Sym; 3],
+    /// The body frame's origin (where its children's joints are placed from).
+    origin: [Sym; 3],
+    /// The centre of mass.
+    com: [Sym; 3],
+}
+
+/// The poses of the model's bodies, in order: a body placed by `rotation` and `position`
+/// as given; a jointed body composed from its parent's, `R = R_p R_rpy R_joint`,
+/// `ω = R_jointᵀ R_rpyᵀ ω_p + a q̇` (revolute), its frame origin at the parent's origin
+/// plus `R_p origin` (plus `R_p R_rpy a q` for a prismatic joint), and its centre of mass
+/// at `origin + R com`. The composition reuses the parent's expressions.
+pub(crate) fn poses(s: &Session, model: &CheckedModel) -> Result<Vec<Pose>, String> {
+    let n = model.coordinates.len();
+    let vector = |e: &[Expr; 3]| -> Result<[Sym; 3], String> {
+        Ok([s.expr(&e[0])?, s.expr(&e[1])?, s.expr(&e[2])?])
+    };
+    let times = |m: &[[Sym; 3]; 3], v: &[Sym; 3]| -> [Sym; 3] {
+        std::array::from_fn(|i| (0..3).fold(s.int(0), |acc, k| &acc + &(&m[i][k] * &v[k])))
+    };
+    let transposed_times = |m: &[[Sym; 3]; 3], v: &[Sym; 3]| -> [Sym; 3] {
+        std::array::from_fn(|i| (0..3).fold(s.int(0), |acc, k| &acc + &(&m[k][i] * &v[k])))
+    };
+    let product = |a: &[[Sym; 3]; 3], b: &[[Sym; 3]; 3]| -> [[Sym; 3]; 3] {
+        std::array::from_fn(|i| {
+            std::array::from_fn(|j| (0..3).fold(s.int(0), |acc, k| &acc + &(&a[i][k] * &b[k][j])))
+        })
+    };
+    let plus = |a: &[Sym; 3], b: &[Sym; 3]| -> [Sym; 3] { std::array::from_fn(|i| &a[i] + &b[i]) };
+    let fixed = |m: &Matrix3| -> Result<[[Sym; 3]; 3], String> {
+        let rows = matrix(s, m)?;
+        Ok(std::array::from_fn(|i| {
+            std::array::from_fn(|j| rows[i][j].clone())
+        }))
+    };
+    let mut poses: Vec<Pose> = Vec::new();
+    for body in &model.bodies {
+        let pose = match &body.placement {
+            Placement::Given {
+                orientation,
+                position,
+            } => {
+                let com = vector(position)?;
+                Pose {
+                    r: fixed(&rotation::matrix(orientation))?,
+                    omega: angular_velocity(s, orientation, n)?,
+                    origin: com.clone(),
+                    com,
+                }
+            }
+            Placement::Jointed {
+                parent,
+                joint,
+                origin,
+                rpy,
+                com,
+            } => {
+                let zero = || [s.int(0), s.int(0), s.int(0)];
+                let (r_p, omega_p, origin_p) = match parent {
+                    Some(p) => (
+                        poses[*p].r.clone(),
+                        poses[*p].omega.clone(),
+                        poses[*p].origin.clone(),
+                    ),
+                    None => (
+                        std::array::from_fn(|i| std::array::from_fn(|j| s.int(i64::from(i == j)))),
+                        zero(),
+                        zero(),
+                    ),
+                };
+                let r_rpy = fixed(&rotation::roll_pitch_yaw(rpy))?;
+                let r_joint_frame = product(&r_p, &r_rpy);
+                let omega_joint_frame = transposed_times(&r_rpy, &omega_p);
+                let joint_origin = plus(&origin_p, &times(&r_p, &vector(origin)?));
+                let (r, omega, frame_origin) = match &**joint {
+                    CheckedJoint::Revolute(q, axis) => {
+                        let angle = Expr::Name(model.coordinates[*q].clone());
+                        let r_joint = fixed(&rotation::about_axis(axis, &angle))?;
+                        let a = vector(axis)?;
+                        let qd = s.var(Var::Velocity(*q));
+                        let turned = transposed_times(&r_joint, &omega_joint_frame);
+                        let omega = std::array::from_fn(|i| &turned[i] + &(&a[i] * &qd));
+                        (product(&r_joint_frame, &r_joint), omega, joint_origin)
+                    }
+                    CheckedJoint::Prismatic(q, axis) => {
+                        let a = vector(axis)?;
+                        let shift = s.var(Var::Coordinate(*q));
+                        let slide: [Sym; 3] = std::array::from_fn(|i| &a[i] * &shift);
+                        let frame_origin = plus(&joint_origin, &times(&r_joint_frame, &slide));
+                        (r_joint_frame, omega_joint_frame, frame_origin)
+                    }
+                    CheckedJoint::Fixed => (r_joint_frame, omega_joint_frame, joint_origin),
+                };
+                let com = plus(&frame_origin, &times(&r, &vector(com)?));
+                Pose {
+                    r,
+                    omega,
+                    origin: frame_origin,
+                    com,
+                }
+            }
+        };
+        poses.push(pose);
+    }
+    Ok(poses)
+}
+
+/// The kinetic energy that the model's particles and bodies (at their `poses`) contribute.
+pub(crate) fn of_bodies(s: &Session, model: &CheckedModel, poses: &[Pose]) -> Result<Sym, String> {
     let n = model.coordinates.len();
     let mut t = s.int(0);
     for (mass, position) in &model.particles {
@@ -34,62 +146,61 @@ pub(crate) fn of_bodies(s: &Session, model: &CheckedModel) -> Result<Sym, String
             .collect::<Result<Vec<_>, _>>()?;
         t = &t + &translational(s, &s.expr(mass)?, &position, n);
     }
-    for body in &model.bodies {
+    for (body, pose) in model.bodies.iter().zip(poses) {
         let mass = s.expr(&body.mass)?;
-        let position = body
-            .position
-            .iter()
-            .map(|e| s.expr(e))
-            .collect::<Result<Vec<_>, _>>()?;
-        let omega = angular_velocity(s, body, n)?;
         let inertia = matrix(s, &body.inertia)?;
+        let omega = &pose.omega;
         let mut rotational = s.int(0);
         for i in 0..3 {
             for j in 0..3 {
                 rotational = &rotational + &(&(&omega[i] * &inertia[i][j]) * &omega[j]);
             }
         }
-        t = &(&t + &translational(s, &mass, &position, n)) + &(&s.half() * &rotational);
+        t = &(&t + &translational(s, &mass, &pose.com, n)) + &(&s.half() * &rotational);
     }
     Ok(t)
 }
 
 /// `−Σ m g·r` over the model's particles and bodies (`r` the centre of mass; a particle
 /// in the plane uses `g`'s first two components), or 0 without a gravity field.
-pub(crate) fn gravity_potential(s: &Session, model: &CheckedModel) -> Result<Sym, String> {
+pub(crate) fn gravity_potential(
+    s: &Session,
+    model: &CheckedModel,
+    poses: &[Pose],
+) -> Result<Sym, String> {
     let Some(g) = &model.gravity else {
         return Ok(s.int(0));
     };
     let g = g.iter().map(|e| s.expr(e)).collect::<Result<Vec<_>, _>>()?;
-    let masses_and_positions = model
-        .particles
-        .iter()
-        .map(|(m, r)| (m, r.as_slice()))
-        .chain(
-            model
-                .bodies
-                .iter()
-                .map(|b| (&b.mass, b.position.as_slice())),
-        );
     let mut v = s.int(0);
-    for (mass, position) in masses_and_positions {
-        let mut work = s.int(0);
-        for (gi, ri) in g.iter().zip(position) {
-            work = &work + &(gi * &s.expr(ri)?);
-        }
-        v = &v - &(&s.expr(mass)? * &work);
+    let mut add = |mass: &Sym, position: &[Sym]| {
+        let work = g
+            .iter()
+            .zip(position)
+            .fold(s.int(0), |acc, (gi, ri)| &acc + &(gi * ri));
+        v = &v - &(mass * &work);
+    };
+    for (mass, position) in &model.particles {
+        let position = position
+            .iter()
+            .map(|e| s.expr(e))
+            .collect::<Result<Vec<_>, _>>()?;
+        add(&s.expr(mass)?, &position);
+    }
+    for (body, pose) in model.bodies.iter().zip(poses) {
+        add(&s.expr(&body.mass)?, &pose.com);
     }
     Ok(v)
 }
 
-/// The body-frame angular velocity. For the named parametrizations the closed forms
-/// (which `Rᵀ Ṙ` reproduces only up to `sin² + cos² = 1`, an identity symbolica does not
-/// apply): about a fixed axis, the angle's rate on that axis; for z-x-z Euler angles
-/// `(φ̇ sin θ sin ψ + θ̇ cos ψ, φ̇ sin θ cos ψ − θ̇ sin ψ, φ̇ cos θ + ψ̇)`. For an explicit
-/// matrix, `ω× = Rᵀ Ṙ`: `ω = (Ω₃₂, Ω₁₃, Ω₂₁)` with `Ω = Rᵀ Ṙ`.
-fn angular_velocity(s: &Session, body: &CheckedBody, n: usize) -> Result<[Sym; 3], String> {
+/// The body-frame angular velocity of a given orientation. For the named parametrizations
+/// the closed forms (which `Rᵀ Ṙ` reproduces only up to `sin² + cos² = 1`, an identity
+/// symbolica does not apply): about a fixed axis, the angle's rate on that axis; for z-x-z
+/// Euler angles `(φ̇ sin θ sin ψ + θ̇ cos ψ, φ̇ sin θ cos ψ − θ̇ sin ψ, φ̇ cos θ + ψ̇)`. For
+/// an explicit matrix, `ω× = Rᵀ Ṙ`: `ω = (Ω₃₂, Ω₁₃, Ω₂₁)` with `Ω = Rᵀ Ṙ`.
+fn angular_velocity(s: &Session, orientation: &Orientation, n: usize) -> Result<[Sym; 3], String> {
     let rate = |e: &Expr| s.expr(e).map(|a| time_derivative(s, &a, n));
-    Ok(match &body.orientation {
+    Ok(match orientation {
         Orientation::About(axis, angle) => {
             let w = rate(angle)?;
             let (zero, one) = (s.int(0), s.int(1));
@@ -149,13 +260,22 @@ fn matrix(s: &Session, m: &Matrix3) -> Result<Vec<Vec<Sym>>, String> {
 }
 
 /// For each body, the entries of `RᵀR` (row-major) followed by `det R`, to check that the
-/// given orientation is a rotation.
+/// given orientation is a rotation (a jointed body's are those of the identity).
 pub(crate) fn orthogonality(s: &Session, model: &CheckedModel) -> Result<Vec<Vec<Sym>>, String> {
     model
         .bodies
         .iter()
         .map(|body| {
-            let r = matrix(s, &rotation::matrix(&body.orientation))?;
+            let orientation = match &body.placement {
+                Placement::Given { orientation, .. } => orientation,
+                // A product of rotations by construction: `RᵀR = I`, `det R = 1`.
+                Placement::Jointed { .. } => {
+                    return Ok((0..10)
+                        .map(|k| s.int(i64::from(k % 4 == 0 || k == 9)))
+                        .collect());
+                }
+            };
+            let r = matrix(s, &rotation::matrix(orientation))?;
             let mut out: Vec<Sym> = (0..9)
                 .map(|ij| (0..3).fold(s.int(0), |acc, k| &acc + &(&r[k][ij / 3] * &r[k][ij % 3])))
                 .collect();

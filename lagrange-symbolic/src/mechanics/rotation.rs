@@ -46,6 +46,44 @@ pub(super) fn about(axis: Axis, angle: &Expr) -> Matrix3 {
     }
 }
 
+/// The rotation through `angle` about the unit `axis` (Rodrigues):
+/// `R = cos α I + sin α [a]× + (1 − cos α) a aᵀ`.
+pub(super) fn about_axis(axis: &[Expr; 3], angle: &Expr) -> Matrix3 {
+    let c = Expr::Call(Func::Cos, Box::new(angle.clone()));
+    let s = Expr::Call(Func::Sin, Box::new(angle.clone()));
+    let versine = Expr::Add(vec![num(1), Expr::Neg(Box::new(c.clone()))]);
+    // [a]× row by row: (0, −a₃, a₂), (a₃, 0, −a₁), (−a₂, a₁, 0).
+    let cross = |i: usize, j: usize| -> Expr {
+        match (i, j) {
+            (0, 1) => Expr::Neg(Box::new(axis[2].clone())),
+            (0, 2) => axis[1].clone(),
+            (1, 0) => axis[2].clone(),
+            (1, 2) => Expr::Neg(Box::new(axis[0].clone())),
+            (2, 0) => Expr::Neg(Box::new(axis[1].clone())),
+            (2, 1) => axis[0].clone(),
+            _ => num(0),
+        }
+    };
+    std::array::from_fn(|i| {
+        std::array::from_fn(|j| {
+            let identity = if i == j { c.clone() } else { num(0) };
+            Expr::Add(vec![
+                identity,
+                Expr::Mul(vec![s.clone(), cross(i, j)]),
+                Expr::Mul(vec![versine.clone(), axis[i].clone(), axis[j].clone()]),
+            ])
+        })
+    })
+}
+
+/// URDF's `rpy`: `R_z(yaw) R_y(pitch) R_x(roll)`.
+pub(super) fn roll_pitch_yaw([roll, pitch, yaw]: &[Expr; 3]) -> Matrix3 {
+    product(
+        &product(&about(Axis::Z, yaw), &about(Axis::Y, pitch)),
+        &about(Axis::X, roll),
+    )
+}
+
 /// The product `a b`, entry by entry as sums of products.
 pub(super) fn product(a: &Matrix3, b: &Matrix3) -> Matrix3 {
     std::array::from_fn(|i| {

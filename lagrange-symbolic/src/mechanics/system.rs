@@ -42,8 +42,9 @@ impl System {
     pub(crate) fn of_model(s: &Session, model: &CheckedModel) -> Result<System, String> {
         let (lagrangian, energy, split_source) = match &model.energy {
             Energy::KineticPotential { kinetic, potential } => {
-                let t = &s.expr(kinetic)? + &kinetic::of_bodies(s, model)?;
-                let v = &s.expr(potential)? + &kinetic::gravity_potential(s, model)?;
+                let poses = kinetic::poses(s, model)?;
+                let t = &s.expr(kinetic)? + &kinetic::of_bodies(s, model, &poses)?;
+                let v = &s.expr(potential)? + &kinetic::gravity_potential(s, model, &poses)?;
                 (&t - &v, Some(&t + &v), t)
             }
             Energy::Lagrangian(l) => {

@@ -3,9 +3,15 @@
 use std::collections::{HashMap, HashSet};
 
 use super::scope::Scope;
-use super::{CheckedBody, Item, Matrix3, Model, ModelError, Orientation, Rotation, names};
+use super::{
+    CheckedBody, CheckedJoint, Item, Matrix3, Model, ModelError, Orientation, Placement, Rotation,
+    names,
+};
 use crate::syntax::print::excerpt_text;
 use crate::syntax::{Expr, Rational};
+
+/// Parses the expressions of one item, all or none (errors go to the list).
+type ParseAll<'a> = dyn Fn(Item, &[String], &mut Vec<ModelError>) -> Option<Vec<Expr>> + 'a;
 
 impl Model {
     /// Parses particles and bodies (their expressions may use `t`, coordinates and
@@ -88,59 +94,129 @@ impl Model {
                 particles.push((mass.remove(0), position));
             }
         }
-        let mut bodies = Vec::new();
+        let mut bodies: Vec<CheckedBody> = Vec::new();
         for (i, b) in self.bodies.iter().enumerate() {
             let item = Item::Body(i);
             name_ok(item, &b.name, errors);
             let fail = |message: String, errors: &mut Vec<ModelError>| {
                 errors.push(ModelError { item, message })
             };
-            if b.position.len() != 3 {
-                fail(
-                    format!(
-                        "body `{}` has {} position components: give 3",
-                        excerpt_text(&b.name),
-                        b.position.len()
-                    ),
-                    errors,
-                );
-                continue;
-            }
+            let shown = excerpt_text(&b.name);
             if b.inertia.len() != 3 && b.inertia.len() != 6 {
                 fail(
                     format!(
-                        "body `{}` has {} inertia entries: give 3 principal moments or 6 entries `xx, yy, zz, xy, xz, yz`",
-                        excerpt_text(&b.name),
+                        "body `{shown}` has {} inertia entries: give 3 principal moments or 6 entries `xx, yy, zz, xy, xz, yz`",
                         b.inertia.len()
                     ),
                     errors,
                 );
                 continue;
             }
-            let angles = match &b.rotation {
-                Rotation::Matrix(entries) if entries.len() != 9 => {
+            let mass = parse_all(item, std::slice::from_ref(&b.mass), errors);
+            let inertia = parse_all(item, &b.inertia, errors);
+            let placement = match (&b.joint, &b.rotation) {
+                (Some(_), _) if !b.position.is_empty() || b.rotation.is_some() => {
                     fail(
                         format!(
-                            "the rotation of body `{}` has {} entries: give 9, row by row",
-                            excerpt_text(&b.name),
-                            entries.len()
+                            "body `{shown}` has a joint and a rotation or position: a jointed body's placement follows from its joint"
                         ),
                         errors,
                     );
                     continue;
                 }
-                Rotation::Matrix(entries) => entries.clone(),
-                Rotation::About(_, angle) => vec![angle.clone()],
-                Rotation::EulerZxz(angles) => angles.to_vec(),
-                Rotation::Product(factors) => factors.iter().map(|(_, a)| a.clone()).collect(),
+                (Some(joint), _) => {
+                    match self.jointed(item, b, joint, &bodies, &parse_all, errors) {
+                        Some(placement) => placement,
+                        None => continue,
+                    }
+                }
+                (None, _)
+                    if b.parent.is_some()
+                        || !(b.axis.is_empty()
+                            && b.origin.is_empty()
+                            && b.rpy.is_empty()
+                            && b.com.is_empty()) =>
+                {
+                    fail(
+                        format!(
+                            "body `{shown}` has `parent`, `axis`, `origin`, `rpy` or `com` but no `joint`"
+                        ),
+                        errors,
+                    );
+                    continue;
+                }
+                (None, None) => {
+                    fail(
+                        format!("body `{shown}` needs a `rotation` and a `position`, or a `joint`"),
+                        errors,
+                    );
+                    continue;
+                }
+                (None, Some(rotation)) => {
+                    if b.position.len() != 3 {
+                        fail(
+                            format!(
+                                "body `{shown}` has {} position components: give 3",
+                                b.position.len()
+                            ),
+                            errors,
+                        );
+                        continue;
+                    }
+                    let angles = match rotation {
+                        Rotation::Matrix(entries) if entries.len() != 9 => {
+                            fail(
+                                format!(
+                                    "the rotation of body `{shown}` has {} entries: give 9, row by row",
+                                    entries.len()
+                                ),
+                                errors,
+                            );
+                            continue;
+                        }
+                        Rotation::Matrix(entries) => entries.clone(),
+                        Rotation::About(_, angle) => vec![angle.clone()],
+                        Rotation::EulerZxz(angles) => angles.to_vec(),
+                        Rotation::Product(factors) => {
+                            factors.iter().map(|(_, a)| a.clone()).collect()
+                        }
+                    };
+                    let (Some(r), Some(position)) = (
+                        parse_all(item, &angles, errors),
+                        parse_all(item, &b.position, errors),
+                    ) else {
+                        continue;
+                    };
+                    let orientation = match rotation {
+                        Rotation::Matrix(_) => {
+                            Orientation::Matrix(Box::new(std::array::from_fn(|i| {
+                                std::array::from_fn(|j| r[3 * i + j].clone())
+                            })))
+                        }
+                        Rotation::About(axis, _) => Orientation::About(*axis, r[0].clone()),
+                        Rotation::EulerZxz(_) => {
+                            Orientation::EulerZxz([r[0].clone(), r[1].clone(), r[2].clone()])
+                        }
+                        Rotation::Product(factors) => Orientation::Product(
+                            factors
+                                .iter()
+                                .zip(r)
+                                .map(|((axis, _), angle)| (*axis, angle))
+                                .collect(),
+                        ),
+                    };
+                    publish(&b.name, &position);
+                    Placement::Given {
+                        orientation,
+                        position: [
+                            position[0].clone(),
+                            position[1].clone(),
+                            position[2].clone(),
+                        ],
+                    }
+                }
             };
-            let mass = parse_all(item, std::slice::from_ref(&b.mass), errors);
-            let inertia = parse_all(item, &b.inertia, errors);
-            let rotation = parse_all(item, &angles, errors);
-            let position = parse_all(item, &b.position, errors);
-            let (Some(mut mass), Some(inertia), Some(r), Some(position)) =
-                (mass, inertia, rotation, position)
-            else {
+            let (Some(mut mass), Some(inertia)) = (mass, inertia) else {
                 continue;
             };
             let zero = || Expr::Number(Rational::int(0));
@@ -158,36 +234,143 @@ impl Model {
                 };
                 std::array::from_fn(|i| std::array::from_fn(|j| at(i, j)))
             };
-            let orientation = match &b.rotation {
-                Rotation::Matrix(_) => Orientation::Matrix(Box::new(std::array::from_fn(|i| {
-                    std::array::from_fn(|j| r[3 * i + j].clone())
-                }))),
-                Rotation::About(axis, _) => Orientation::About(*axis, r[0].clone()),
-                Rotation::EulerZxz(_) => {
-                    Orientation::EulerZxz([r[0].clone(), r[1].clone(), r[2].clone()])
-                }
-                Rotation::Product(factors) => Orientation::Product(
-                    factors
-                        .iter()
-                        .zip(r)
-                        .map(|((axis, _), angle)| (*axis, angle))
-                        .collect(),
-                ),
-            };
-            publish(&b.name, &position);
             bodies.push(CheckedBody {
                 name: b.name.clone(),
                 mass: mass.remove(0),
                 inertia,
-                orientation,
-                position: [
-                    position[0].clone(),
-                    position[1].clone(),
-                    position[2].clone(),
-                ],
+                placement,
             });
         }
         scope.components = components;
         (particles, bodies)
+    }
+
+    /// The placement of a body attached by `joint`: its parent among the `earlier` bodies
+    /// (or the fixed frame), a declared coordinate, a unit axis, and the joint's origin,
+    /// `rpy` and the centre of mass as 3 constant expressions each (of parameters).
+    fn jointed(
+        &self,
+        item: Item,
+        body: &super::Body,
+        joint: &super::Joint,
+        earlier: &[CheckedBody],
+        parse_all: &ParseAll<'_>,
+        errors: &mut Vec<ModelError>,
+    ) -> Option<Placement> {
+        let shown = excerpt_text(&body.name);
+        let mut fail = |message: String| {
+            errors.push(ModelError { item, message });
+        };
+        let parent = match body.parent.as_deref() {
+            None | Some("world") => None,
+            Some(name) => match earlier.iter().position(|b| b.name == name) {
+                Some(index) => Some(index),
+                None => {
+                    fail(format!(
+                        "the parent `{}` of body `{shown}` is not a body declared before it (or `world`)",
+                        excerpt_text(name)
+                    ));
+                    return None;
+                }
+            },
+        };
+        let coordinate = |q: &str, fail: &mut dyn FnMut(String)| {
+            let index = self.coordinates.iter().position(|c| c == q);
+            if index.is_none() {
+                fail(format!(
+                    "the joint of body `{shown}` moves `{}`, which is not a declared coordinate",
+                    excerpt_text(q)
+                ));
+            }
+            index
+        };
+        let three =
+            |key: &str, sources: &[String], fail: &mut dyn FnMut(String)| -> Option<[String; 3]> {
+                match sources.len() {
+                    0 => Some(["0".into(), "0".into(), "0".into()]),
+                    3 => Some([sources[0].clone(), sources[1].clone(), sources[2].clone()]),
+                    n => {
+                        fail(format!(
+                            "`{key}` of body `{shown}` has {n} components: give 3"
+                        ));
+                        None
+                    }
+                }
+            };
+        let moving = match joint {
+            super::Joint::Revolute(q) | super::Joint::Prismatic(q) => {
+                let index = coordinate(q, &mut fail)?;
+                if body.axis.len() != 3 {
+                    fail(format!(
+                        "the joint of body `{shown}` needs an `axis` of 3 components, a unit vector in the body's frame"
+                    ));
+                    return None;
+                }
+                Some(index)
+            }
+            super::Joint::Fixed => None,
+        };
+        let origin = three("origin", &body.origin, &mut fail)?;
+        let rpy = three("rpy", &body.rpy, &mut fail)?;
+        let com = three("com", &body.com, &mut fail)?;
+        let constant = |key: &str,
+                        sources: &[String],
+                        errors: &mut Vec<ModelError>|
+         -> Option<[Expr; 3]> {
+            let parsed = parse_all(item, sources, errors)?;
+            let mut time_or_state = false;
+            for e in &parsed {
+                e.for_each_leaf(&mut |leaf| {
+                    time_or_state |= match leaf {
+                        Expr::Name(n) => n == crate::syntax::TIME || self.coordinates.contains(n),
+                        _ => true,
+                    } && !matches!(leaf, Expr::Number(_));
+                });
+            }
+            if time_or_state {
+                errors.push(ModelError {
+                    item,
+                    message: format!(
+                        "`{key}` of body `{shown}` must be constant: parameters and numbers only"
+                    ),
+                });
+                return None;
+            }
+            <[Expr; 3]>::try_from(parsed).ok()
+        };
+        let origin = constant("origin", &origin, errors);
+        let rpy = constant("rpy", &rpy, errors);
+        let com = constant("com", &com, errors);
+        let axis = match moving {
+            Some(_) => Some(constant("axis", &body.axis, errors)?),
+            None => None,
+        };
+        if let Some(axis) = &axis {
+            let length = axis
+                .iter()
+                .map(|a| a.evaluate(&|_| None).map(|x| x * x))
+                .sum::<Result<f64, _>>();
+            if !length.is_ok_and(|l| (l - 1.0).abs() < 1e-12) {
+                errors.push(ModelError {
+                    item,
+                    message: format!(
+                        "the `axis` of body `{shown}` must be a unit vector of numbers, like [\"0\", \"0\", \"1\"]"
+                    ),
+                });
+                return None;
+            }
+        }
+        let joint = match (joint, moving, axis) {
+            (super::Joint::Revolute(_), Some(q), Some(axis)) => CheckedJoint::Revolute(q, axis),
+            (super::Joint::Prismatic(_), Some(q), Some(axis)) => CheckedJoint::Prismatic(q, axis),
+            _ => CheckedJoint::Fixed,
+        };
+        Some(Placement::Jointed {
+            parent,
+            joint: Box::new(joint),
+            origin: origin?,
+            rpy: rpy?,
+            com: com?,
+        })
     }
 }

@@ -342,6 +342,57 @@ mod tests {
     }
 
     #[test]
+    fn jointed_bodies_are_checked_at_the_body() {
+        let link = |name: &str| crate::model::Body {
+            name: name.into(),
+            mass: "m".into(),
+            inertia: vec!["0".into(), "0".into(), "0".into()],
+            joint: Some(crate::model::Joint::Revolute("theta".into())),
+            axis: vec!["0".into(), "1".into(), "0".into()],
+            ..crate::model::Body::default()
+        };
+        let mut model = pendulum();
+        model.bodies.push(link("first"));
+        assert!(model.check().is_ok(), "{:?}", model.check().err());
+        type Spoil = fn(&mut crate::model::Body);
+        let cases: [(&str, Spoil); 7] = [
+            ("is not a body declared before it", |b| {
+                b.parent = Some("later".into())
+            }),
+            ("not a declared coordinate", |b| {
+                b.joint = Some(crate::model::Joint::Prismatic("x".into()))
+            }),
+            ("must be a unit vector", |b| {
+                b.axis = vec!["0".into(), "2".into(), "0".into()]
+            }),
+            ("needs an `axis`", |b| b.axis = vec![]),
+            ("must be constant", |b| {
+                b.origin = vec!["theta".into(), "0".into(), "0".into()]
+            }),
+            ("has a joint and a rotation or position", |b| {
+                b.position = vec!["0".into(); 3]
+            }),
+            (
+                "has `parent`, `axis`, `origin`, `rpy` or `com` but no `joint`",
+                |b| b.joint = None,
+            ),
+        ];
+        for (needle, spoil) in cases {
+            let mut model = pendulum();
+            let mut body = link("first");
+            spoil(&mut body);
+            model.bodies.push(body);
+            let found = messages(&model);
+            assert!(
+                found
+                    .iter()
+                    .any(|(item, m)| *item == Item::Body(0) && m.contains(needle)),
+                "{needle}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
     fn gravity_needs_three_components_and_something_to_act_on() {
         let mut model = pendulum();
         model.gravity = Some(vec!["0".into(), "-g".into(), "0".into()]);

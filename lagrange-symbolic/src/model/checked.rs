@@ -57,11 +57,45 @@ pub struct CheckedBody {
     pub mass: Expr,
     /// The inertia tensor about the centre of mass, body frame.
     pub inertia: Matrix3,
-    /// The orientation (rotation body frame → fixed frame), as it was given: the angular
-    /// velocity has a closed form for the named ones.
-    pub orientation: Orientation,
-    /// The centre of mass.
-    pub position: [Expr; 3],
+    /// Where the body is.
+    pub placement: Placement,
+}
+
+/// How a checked body is placed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Placement {
+    /// By its orientation and the position of its centre of mass.
+    Given {
+        /// The orientation (rotation body frame → fixed frame), as it was given: the
+        /// angular velocity has a closed form for the named ones.
+        orientation: Orientation,
+        /// The centre of mass (also the body's frame origin, for its children).
+        position: [Expr; 3],
+    },
+    /// By a joint to a parent body (an earlier body, `None` for the fixed frame).
+    Jointed {
+        /// Index of the parent among the bodies.
+        parent: Option<usize>,
+        /// The joint's motion.
+        joint: Box<CheckedJoint>,
+        /// The joint's position in the parent's frame.
+        origin: [Expr; 3],
+        /// The joint frame's roll, pitch and yaw in the parent's frame.
+        rpy: [Expr; 3],
+        /// The centre of mass in the body's frame.
+        com: [Expr; 3],
+    },
+}
+
+/// A checked joint: the coordinate it moves by (an index) and its unit axis.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CheckedJoint {
+    /// Rotation about the axis through the coordinate.
+    Revolute(usize, [Expr; 3]),
+    /// Translation along the axis by the coordinate.
+    Prismatic(usize, [Expr; 3]),
+    /// Rigidly attached.
+    Fixed,
 }
 
 /// The Lagrangian of a checked model.

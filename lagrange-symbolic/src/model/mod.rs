@@ -17,8 +17,10 @@ mod written;
 
 pub use bounds::{MAX_CONSTANT_BITS, MAX_DEGREE};
 pub use check::momentum_name;
-pub use checked::{CheckedBody, CheckedModel, Energy, Matrix3, Orientation};
+pub use checked::{
+    CheckedBody, CheckedJoint, CheckedModel, Energy, Matrix3, Orientation, Placement,
+};
 pub use error::{Item, ModelError};
 pub use names::MAX_NAME_LEN;
 pub use rotation::{Axis, Rotation};
-pub use written::{Body, Model, Particle};
+pub use written::{Body, Joint, Model, Particle};

@@ -73,9 +73,11 @@ pub struct Particle {
 }
 
 /// A rigid body: name, mass, inertia tensor about the centre of mass in the body frame
-/// (3 principal moments, or 6 entries `xx, yy, zz, xy, xz, yz`), orientation, and the
-/// position of the centre of mass (3 components).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// (3 principal moments, or 6 entries `xx, yy, zz, xy, xz, yz`), and its placement: an
+/// orientation and the position of the centre of mass (3 components), or a joint to a
+/// parent body (or to the fixed frame) as a URDF describes a link: the joint's origin
+/// and `rpy` in the parent's frame, its axis and the centre of mass in the body's frame.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Body {
     /// The name (for `name.x`, `name.y`, `name.z` in expressions).
@@ -84,10 +86,79 @@ pub struct Body {
     pub mass: String,
     /// The inertia tensor's entries.
     pub inertia: Vec<String>,
-    /// The orientation.
-    pub rotation: Rotation,
-    /// The centre of mass.
+    /// The orientation, for a body placed by `rotation` and `position`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<Rotation>,
+    /// The centre of mass, for a body placed by `rotation` and `position`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub position: Vec<String>,
+    /// The body the joint attaches this one to (none: the fixed frame).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// The joint to the parent, for a body of a kinematic tree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub joint: Option<Joint>,
+    /// The joint's axis, a unit vector in the body's frame (revolute and prismatic).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub axis: Vec<String>,
+    /// The joint's position in the parent's frame (default: its origin).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub origin: Vec<String>,
+    /// The joint frame's orientation in the parent's frame as roll, pitch, yaw about the
+    /// parent's x, y, z axes (`R = R_z(yaw) R_y(pitch) R_x(roll)`, as URDF; default 0).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rpy: Vec<String>,
+    /// The centre of mass in the body's frame (default: its origin).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub com: Vec<String>,
+}
+
+/// A joint of a kinematic tree, written `revolute(q)`, `prismatic(q)` or `fixed`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum Joint {
+    /// A rotation through the coordinate about the axis.
+    Revolute(String),
+    /// A translation by the coordinate along the axis.
+    Prismatic(String),
+    /// No motion relative to the parent.
+    Fixed,
+}
+
+impl From<Joint> for String {
+    fn from(joint: Joint) -> String {
+        match joint {
+            Joint::Revolute(q) => format!("revolute({q})"),
+            Joint::Prismatic(q) => format!("prismatic({q})"),
+            Joint::Fixed => "fixed".into(),
+        }
+    }
+}
+
+impl TryFrom<String> for Joint {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Joint, String> {
+        let call = |name: &str| {
+            text.trim()
+                .strip_prefix(name)
+                .and_then(|rest| rest.trim().strip_prefix('('))
+                .and_then(|rest| rest.trim_end().strip_suffix(')'))
+                .map(|q| q.trim().to_string())
+        };
+        if text.trim() == "fixed" {
+            Ok(Joint::Fixed)
+        } else if let Some(q) = call("revolute") {
+            Ok(Joint::Revolute(q))
+        } else if let Some(q) = call("prismatic") {
+            Ok(Joint::Prismatic(q))
+        } else {
+            Err(format!(
+                "joint `{}`: expected \"revolute(q)\", \"prismatic(q)\" or \"fixed\"",
+                crate::syntax::print::excerpt_text(&text)
+            ))
+        }
+    }
 }
 
 /// `(key, value)` pairs as a map that keeps their order (`force = { q = "…" }`).

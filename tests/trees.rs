@@ -1,0 +1,263 @@
+//! Bodies joined by joints (kinematic trees): positions, orientations and angular
+//! velocities composed down the tree, against the same systems written by hand or placed
+//! body by body.
+
+#[path = "../examples/cartpole_lqr.rs"]
+#[allow(dead_code)]
+mod lqr;
+
+use lagrange::nalgebra::SVector;
+use lagrange::{Check, Lagrangian, LagrangianSystem, Sample};
+
+/// Residuals `M q̈ − f` of `other` at the accelerations of the system under test.
+fn same_equations<H: LagrangianSystem<N>, const N: usize>(other: &H, s: &Sample<N>) -> Vec<f64> {
+    let (m, f) = other.mass_matrix_and_forcing(s.t, &s.q, &s.qd);
+    (m * s.qdd - f).iter().copied().collect()
+}
+
+/// A double pendulum as two links, the second's angle relative to the first, in a field
+/// along `−z`; the joints turn about `y`.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(theta, phi),
+    body(name = upper, mass = "m1", inertia = ["0", "0", "0"], joint = revolute(theta), axis = ["0", "1", "0"],
+         com = ["0", "0", "-l1"]),
+    body(name = lower, mass = "m2", inertia = ["0", "0", "0"], parent = upper, joint = revolute(phi),
+         axis = ["0", "1", "0"], origin = ["0", "0", "-l1"], com = ["0", "0", "-l2"]),
+    gravity = ["0", "0", "-g"],
+)]
+struct LinkedPendulum {
+    m1: f64,
+    m2: f64,
+    l1: f64,
+    l2: f64,
+    g: f64,
+}
+
+/// The same double pendulum by hand, in the relative angle `φ = θ₂ − θ₁`.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(theta, phi),
+    kinetic = "1/2*(m1 + m2)*l1^2*dot(theta)^2 + m2*l1*l2*cos(phi)*dot(theta)*(dot(theta) + dot(phi)) + 1/2*m2*l2^2*(dot(theta) + dot(phi))^2",
+    potential = "-(m1 + m2)*g*l1*cos(theta) - m2*g*l2*cos(theta + phi)"
+)]
+struct RelativePendulum {
+    m1: f64,
+    m2: f64,
+    l1: f64,
+    l2: f64,
+    g: f64,
+}
+
+#[test]
+fn a_chain_of_revolute_joints_is_the_double_pendulum() {
+    let report = Check::new()
+        .all_coordinates(-3.0..3.0)
+        .run(|p: &LinkedPendulum, s| {
+            let hand = RelativePendulum {
+                m1: p.m1,
+                m2: p.m2,
+                l1: p.l1,
+                l2: p.l2,
+                g: p.g,
+            };
+            same_equations(&hand, s)
+        })
+        .unwrap();
+    report.assert_below(1e-12).unwrap();
+}
+
+/// The cart-pole as a tree: a cart on a prismatic joint along `x`, the pole on a revolute
+/// joint about `y` (upright at 0), driven by the input force on the cart.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, theta),
+    body(name = cart, mass = "M", inertia = ["0", "0", "0"], joint = prismatic(x), axis = ["1", "0", "0"]),
+    body(name = pole, mass = "m", inertia = ["0", "0", "0"], parent = cart, joint = revolute(theta),
+         axis = ["0", "1", "0"], com = ["0", "0", "l"]),
+    gravity = ["0", "0", "-g"],
+    force(x = "u"),
+    inputs(u),
+)]
+#[allow(non_snake_case)]
+struct TreeCartPole {
+    M: f64,
+    m: f64,
+    l: f64,
+    g: f64,
+    u: f64,
+}
+
+#[test]
+fn a_prismatic_and_a_revolute_joint_make_the_cart_pole() {
+    let report = Check::new()
+        .all_coordinates(-3.0..3.0)
+        .run(|p: &TreeCartPole, s| {
+            let hand = lqr::CartPole {
+                M: p.M,
+                m: p.m,
+                l: p.l,
+                g: p.g,
+                u: p.u,
+            };
+            same_equations(&hand, s)
+        })
+        .unwrap();
+    report.assert_below(1e-12).unwrap();
+}
+
+/// A spatial two-link arm: a waist turning about `z`, an upper arm on a shoulder about
+/// the waist's `y` (the shoulder raised by `h`, the joint frame turned by `rpy` about z),
+/// full inertia tensors off the centres of mass.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(q1, q2),
+    body(name = waist, mass = "m1", inertia = ["A1", "B1", "C1", "D1", "0", "0"], joint = revolute(q1),
+         axis = ["0", "0", "1"], com = ["a1", "0", "h1"]),
+    body(name = upper, mass = "m2", inertia = ["A2", "B2", "C2", "0", "E2", "F2"], parent = waist,
+         joint = revolute(q2), axis = ["0", "1", "0"], origin = ["0", "0", "h"], rpy = ["0", "0", "c"],
+         com = ["a2", "0", "0"]),
+    gravity = ["0", "0", "-g"],
+)]
+#[allow(non_snake_case)]
+struct Arm {
+    m1: f64,
+    m2: f64,
+    A1: f64,
+    B1: f64,
+    C1: f64,
+    D1: f64,
+    A2: f64,
+    B2: f64,
+    C2: f64,
+    E2: f64,
+    F2: f64,
+    a1: f64,
+    h1: f64,
+    a2: f64,
+    h: f64,
+    c: f64,
+    g: f64,
+}
+
+/// The same arm placed body by body: orientations as products of rotations about axes,
+/// centres of mass written out (`R_z(q₁ + c) R_y(q₂) (a₂, 0, 0)` plus the shoulder).
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(q1, q2),
+    body(name = waist, mass = "m1", inertia = ["A1", "B1", "C1", "D1", "0", "0"], rotation = about_z(q1),
+         position = ["a1*cos(q1)", "a1*sin(q1)", "h1"]),
+    body(name = upper, mass = "m2", inertia = ["A2", "B2", "C2", "0", "E2", "F2"],
+         rotation = about_z("q1 + c") * about_y(q2),
+         position = ["a2*cos(q1 + c)*cos(q2)", "a2*sin(q1 + c)*cos(q2)", "h - a2*sin(q2)"]),
+    potential = "g*(m1*waist.z + m2*upper.z)",
+)]
+#[allow(non_snake_case)]
+struct PlacedArm {
+    m1: f64,
+    m2: f64,
+    A1: f64,
+    B1: f64,
+    C1: f64,
+    D1: f64,
+    A2: f64,
+    B2: f64,
+    C2: f64,
+    E2: f64,
+    F2: f64,
+    a1: f64,
+    h1: f64,
+    a2: f64,
+    h: f64,
+    c: f64,
+    g: f64,
+}
+
+#[test]
+fn a_spatial_arm_composed_down_its_tree_is_the_arm_placed_body_by_body() {
+    let report = Check::new()
+        .all_coordinates(-3.0..3.0)
+        .run(|p: &Arm, s| {
+            let placed = PlacedArm {
+                m1: p.m1,
+                m2: p.m2,
+                A1: p.A1,
+                B1: p.B1,
+                C1: p.C1,
+                D1: p.D1,
+                A2: p.A2,
+                B2: p.B2,
+                C2: p.C2,
+                E2: p.E2,
+                F2: p.F2,
+                a1: p.a1,
+                h1: p.h1,
+                a2: p.a2,
+                h: p.h,
+                c: p.c,
+                g: p.g,
+            };
+            same_equations(&placed, s)
+        })
+        .unwrap();
+    report.assert_below(1e-11).unwrap();
+    // At rest the only generalized forces are gravity's: none about the vertical waist,
+    // and m₂ g a₂ cos q₂ at the shoulder (turning about y lowers the arm: z = h − a₂ sin q₂).
+    let arm = Arm {
+        m1: 1.0,
+        m2: 2.0,
+        A1: 0.1,
+        B1: 0.2,
+        C1: 0.3,
+        D1: 0.01,
+        A2: 0.1,
+        B2: 0.2,
+        C2: 0.3,
+        E2: 0.02,
+        F2: 0.03,
+        a1: 0.1,
+        h1: 0.2,
+        a2: 0.5,
+        h: 0.4,
+        c: 0.3,
+        g: 9.81,
+    };
+    let q = SVector::from([0.7, 0.4]);
+    let f = arm.forcing(0.0, &q, &SVector::zeros());
+    assert!(f[0].abs() < 1e-12, "{f}");
+    assert!(
+        (f[1] - 2.0 * 9.81 * 0.5 * 0.4f64.cos()).abs() < 1e-12,
+        "{f}"
+    );
+}
+
+/// A pendulum whose bob is a second body fixed to the rod's end, turned by `rpy` (which
+/// changes nothing for a point mass), against the simple pendulum.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(theta),
+    body(name = rod, mass = "m", inertia = ["m*l^2/12", "m*l^2/12", "0"], joint = revolute(theta),
+         axis = ["0", "1", "0"], com = ["0", "0", "-l/2"]),
+    body(name = bob, mass = "b", inertia = ["0", "0", "0"], parent = rod, joint = fixed,
+         origin = ["0", "0", "-l"], rpy = ["0.3", "-1.1", "2"]),
+    gravity = ["0", "0", "-g"],
+)]
+struct RodAndBob {
+    m: f64,
+    l: f64,
+    b: f64,
+    g: f64,
+}
+
+#[test]
+fn a_fixed_joint_carries_its_body_rigidly() {
+    // A rod about its end (m l²/3) and a point mass b at l: (m/3 + b) l² θ̈ = −(m/2 + b) g l sin θ.
+    let report = Check::new()
+        .all_coordinates(-3.0..3.0)
+        .run(|p: &RodAndBob, s| {
+            let (m, l, b, g) = (p.m, p.l, p.b, p.g);
+            vec![(m / 3.0 + b) * l * l * s.qdd[0] + (m / 2.0 + b) * g * l * s.q[0].sin()]
+        })
+        .unwrap();
+    report.assert_below(1e-12).unwrap();
+}
