@@ -12,6 +12,7 @@ mod check;
 mod derive;
 mod file;
 mod generate;
+mod import;
 mod interpreted;
 mod prepare;
 mod signal;
@@ -41,6 +42,9 @@ enum Command {
     Linearize(analysis::Args),
     /// Find the equilibrium near a state; print its stability and normal modes.
     Modes(analysis::Args),
+    /// Translate a URDF robot into a model file (on standard output): links as bodies of
+    /// a kinematic tree, movable joints as coordinates, gravity along −z.
+    Import(import::Args),
     /// Write the derivations of every model of a crate to its `.lagrange/` folder, for
     /// builds without the engine.
     Prepare(prepare::Args),
@@ -76,6 +80,7 @@ fn main() -> ExitCode {
         Command::Prepare(args) => prepare::run(args),
         Command::Linearize(args) => analysis::run_linearize(args),
         Command::Modes(args) => analysis::run_modes(args),
+        Command::Import(args) => import::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

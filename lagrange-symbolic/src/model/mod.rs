@@ -21,6 +21,6 @@ pub use checked::{
     CheckedBody, CheckedJoint, CheckedModel, Energy, Matrix3, Orientation, Placement,
 };
 pub use error::{Item, ModelError};
-pub use names::MAX_NAME_LEN;
+pub use names::{MAX_NAME_LEN, problem as name_problem};
 pub use rotation::{Axis, Rotation};
 pub use written::{Body, Joint, Model, Particle};

@@ -96,7 +96,7 @@ const KEYWORDS: [&str; 81] = [
 ];
 
 /// Why `name` cannot name `what` (`a coordinate`), or `None` when it can.
-pub(super) fn problem(name: &str, what: &str) -> Option<String> {
+pub fn problem(name: &str, what: &str) -> Option<String> {
     let shown = excerpt_text(name);
     let identifier = name
         .chars()

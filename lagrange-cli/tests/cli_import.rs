@@ -1,0 +1,179 @@
+//! `lagrange import` end to end on a 3-link spatial arm (`tests/fixtures/arm3.urdf`): the
+//! imported model file moves as the same arm written by hand as a tree (so every origin,
+//! axis, `rpy` and turned inertial frame was carried over), its gravity torques are those of
+//! the potential written out by hand, and what the model cannot use is reported.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use lagrange::nalgebra::{DMatrix, SVector};
+use lagrange::{Lagrangian, LagrangianSystem, linearize};
+use serde_json::Value;
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/arm3.urdf")
+}
+
+fn lagrange(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lagrange"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lagrange-import-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The arm of the fixture written by hand: the upper arm's inertial frame is turned a
+/// quarter about z, so its tensor's xx and yy swap and xy changes sign.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(waist_joint, shoulder, elbow),
+    body(name = waist, mass = "2", inertia = ["0.02", "0.02", "0.01"], joint = revolute(waist_joint),
+         axis = ["0", "0", "1"], origin = ["0", "0", "0.1"], com = ["0", "0", "0.05"]),
+    body(name = upper_arm, mass = "1.5", inertia = ["0.002", "0.03", "0.03", "-0.001", "0", "0"],
+         parent = waist, joint = revolute(shoulder), axis = ["0", "1", "0"], origin = ["0", "0", "0.1"],
+         rpy = ["0", "0", "0.5"], com = ["0.2", "0", "0"]),
+    body(name = forearm, mass = "1", inertia = ["0.001", "0.01", "0.01", "0", "0.0005", "0"],
+         parent = upper_arm, joint = revolute(elbow), axis = ["0", "1", "0"], origin = ["0.4", "0", "0"],
+         com = ["0.15", "0", "0"]),
+    body(name = tool, mass = "0.5", inertia = ["0.0001", "0.0001", "0.0001"], parent = forearm,
+         joint = fixed, origin = ["0.3", "0", "0"]),
+    gravity = ["0", "0", "-g"],
+)]
+struct Arm {
+    g: f64,
+}
+
+#[test]
+fn the_imported_arm_moves_as_the_arm_written_by_hand() {
+    let output = lagrange(&["import", fixture().to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    for ignored in [
+        "visual",
+        "collision",
+        "limit",
+        "transmission",
+        "material",
+        "dynamics",
+        "root link",
+    ] {
+        assert!(
+            stderr.contains(ignored),
+            "`{ignored}` not reported: {stderr}"
+        );
+    }
+    let dir = scratch("arm");
+    let file = dir.join("arm3.toml");
+    std::fs::write(&file, &output.stdout).unwrap();
+    // A state away from any equilibrium: A holds ∂q̈/∂(q, q̇) and the rate q̈ itself.
+    let (q, qd) = ([0.3, -0.7, 1.1], [0.5, -0.2, 0.9]);
+    let at = format!(
+        "waist_joint={},shoulder={},elbow={},dot(waist_joint)={},dot(shoulder)={},dot(elbow)={}",
+        q[0], q[1], q[2], qd[0], qd[1], qd[2]
+    );
+    let run = lagrange(&[
+        "linearize",
+        file.to_str().unwrap(),
+        "--at",
+        &at,
+        "--format",
+        "json",
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&run.stdout).unwrap();
+    let arm = Arm { g: 9.81 };
+    let hand = linearize(&arm, 0.0, &SVector::from(q), &SVector::from(qd)).unwrap();
+    let rate: Vec<f64> = doc["rate"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    for (got, want) in rate.iter().zip(hand.rate.iter()) {
+        assert!(
+            (got - want).abs() < 1e-12 * (1.0 + want.abs()),
+            "{rate:?} vs {}",
+            hand.rate
+        );
+    }
+    let rows: Vec<Vec<f64>> = doc["a"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect()
+        })
+        .collect();
+    let a = DMatrix::from_fn(6, 6, |i, j| rows[i][j]);
+    assert!(
+        (a - &hand.a).amax() < 1e-11 * (1.0 + hand.a.amax()),
+        "{}",
+        hand.a
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_arms_gravity_torques_are_those_of_its_potential() {
+    // V = g Σ m z: the waist's centre stays at 0.15; with s = the shoulder angle about y
+    // (turning x toward −z) the upper arm's centre is at 0.2 − 0.2 sin s, the forearm's at
+    // 0.2 − 0.4 sin s − 0.15 sin(s + e), the tool at 0.2 − 0.4 sin s − 0.3 sin(s + e).
+    // At rest f = −∂V/∂q.
+    let arm = Arm { g: 9.81 };
+    let g = 9.81;
+    for (s, e) in [(0.3, -0.7), (1.2, 0.4), (-0.5, 2.0)] {
+        let q = SVector::from([0.8, s, e]);
+        let f = arm.forcing(0.0, &q, &SVector::zeros());
+        let (c1, c12) = (f64::cos(s), f64::cos(s + e));
+        let shoulder =
+            g * (1.5 * 0.2 * c1 + 1.0 * (0.4 * c1 + 0.15 * c12) + 0.5 * (0.4 * c1 + 0.3 * c12));
+        let elbow = g * (1.0 * 0.15 * c12 + 0.5 * 0.3 * c12);
+        let expected = [0.0, shoulder, elbow];
+        for (got, want) in f.iter().zip(expected) {
+            assert!((got - want).abs() < 1e-12, "{f} vs {expected:?}");
+        }
+    }
+}
+
+#[test]
+fn what_the_model_cannot_express_is_an_error() {
+    let source = std::fs::read_to_string(fixture()).unwrap();
+    let dir = scratch("errors");
+    let cases = [
+        (source.replace("type=\"continuous\"", "type=\"floating\""), "floating"),
+        (source.replace("<axis xyz=\"0 2 0\"/>", "<axis xyz=\"0 2 0\"/><mimic joint=\"shoulder\"/>"), "mimics"),
+        (source.replace("<child link=\"tool\"/>", "<child link=\"forearm\"/>"), "two parent joints"),
+        (source.replace("<parent link=\"forearm\"/>", "<parent link=\"hand\"/>"), "`hand`, which is not defined"),
+        (source.replace("<origin xyz=\"0.4 0 0\"/>", "<origin xyz=\"0.4 0 nan\"/>"), "not three finite numbers"),
+        (source.replace("<robot name=\"arm3\">", "<robt name=\"arm3\">").replace("</robot>", "</robt>"), "not `robot`"),
+        ("<robot><link name=\"a\"/>".to_string(), "not valid XML"),
+        (
+            "<!DOCTYPE r [<!ENTITY a \"aaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]><robot name=\"&b;\"/>".to_string(),
+            "not valid XML",
+        ),
+    ];
+    for (text, needle) in cases {
+        let file = dir.join("bad.urdf");
+        std::fs::write(&file, &text).unwrap();
+        let output = lagrange(&["import", file.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{needle}: succeeded");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(stderr.contains(needle), "{needle}: {stderr}");
+        assert!(output.stdout.is_empty(), "{needle}: wrote a model");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
