@@ -291,13 +291,20 @@ impl Model {
                 Err(e) => errors.extend(e),
             }
         }
-        if !self.constraints.is_empty() && self.constraints.len() >= self.coordinates.len() {
+        // As many constraints as coordinates is a mechanism driven along a prescribed
+        // motion (inverse dynamics: the multipliers are the driving forces), which needs a
+        // constraint that moves; otherwise nothing could move.
+        let moving = constraints.iter().any(|g: &Expr| {
+            let mut time = false;
+            g.for_each_leaf(&mut |leaf| time |= matches!(leaf, Expr::Name(n) if n == TIME));
+            time
+        });
+        let (k, n) = (self.constraints.len(), self.coordinates.len());
+        if k > 0 && (k > n || (k == n && !moving)) {
             errors.push(ModelError {
-                item: Item::Constraint(self.coordinates.len().saturating_sub(1).min(self.constraints.len() - 1)),
+                item: Item::Constraint(n.saturating_sub(1).min(k - 1)),
                 message: format!(
-                    "{} constraints on {} coordinates leave no freedom: give fewer constraints than coordinates",
-                    self.constraints.len(),
-                    self.coordinates.len()
+                    "{k} constraints on {n} coordinates leave no freedom: give fewer constraints than coordinates, or as many with one that moves (a prescribed motion: its multiplier is the driving force)"
                 ),
             });
         }
