@@ -360,3 +360,86 @@ fn the_driving_torque_of_a_four_bar_supplies_its_change_of_energy() {
     );
     assert!((q[0] - w * t).abs() < 1e-10);
 }
+
+/// Residual `M q̈ − f` of a system at a sample's accelerations.
+fn residual<S: LagrangianSystem<N>, const N: usize>(system: &S, s: &Sample<N>) -> SVector<f64, N> {
+    let (m, f) = system.mass_matrix_and_forcing(s.t, &s.q, &s.qd);
+    m * s.qdd - f
+}
+
+#[test]
+fn newton_euler_joint_torques_are_the_lagrange_generalized_forces() {
+    // At random (q, q̇, q̈), two independent derivations: the moment each joint transmits,
+    // along its axis, against M q̈ − f of Lagrange's equations.
+    let report = Check::new()
+        .all_coordinates(-3.0..3.0)
+        .run(|p: &LinkedPendulum, s| {
+            let w = p.joint_wrenches(s.t, &s.q, &s.qd, &s.qdd);
+            let r = residual(p, s);
+            // Both joints turn about y.
+            vec![w[0].moment[1] - r[0], w[1].moment[1] - r[1]]
+        })
+        .unwrap();
+    report.assert_below(1e-12).unwrap();
+    assert_eq!(LinkedPendulum::JOINTED_BODIES, ["upper", "lower"]);
+    let report = Check::new()
+        .all_coordinates(-3.0..3.0)
+        .run(|p: &Arm, s| {
+            let w = p.joint_wrenches(s.t, &s.q, &s.qd, &s.qdd);
+            let r = residual(p, s);
+            // The waist turns about z; the shoulder about the waist's y turned by c.
+            let yaw = s.q[0] + p.c;
+            let shoulder = [-yaw.sin(), yaw.cos(), 0.0];
+            let along = (0..3).map(|k| w[1].moment[k] * shoulder[k]).sum::<f64>();
+            vec![w[0].moment[2] - r[0], along - r[1]]
+        })
+        .unwrap();
+    report.assert_below(1e-11).unwrap();
+}
+
+#[test]
+fn a_fixed_joint_carries_the_weight_of_its_body() {
+    // The bob sits on the rod's end: its joint transmits what moves it and holds it up,
+    // and, about its own origin (the bob's centre), no moment.
+    let p = RodAndBob {
+        m: 1.0,
+        l: 0.8,
+        b: 0.3,
+        g: 9.81,
+    };
+    let (q, zero) = (SVector::from([0.4]), SVector::zeros());
+    let qdd = p.accelerations(0.0, &q, &zero).unwrap();
+    let w = p.joint_wrenches(0.0, &q, &zero, &qdd);
+    // The bob accelerates with the rod's end, at (−l sin θ, 0, −l cos θ): its joint force
+    // is b (a − g).
+    let a = [-p.l * qdd[0] * q[0].cos(), 0.0, p.l * qdd[0] * q[0].sin()];
+    let expected = [p.b * a[0], 0.0, p.b * (a[2] + p.g)];
+    for k in 0..3 {
+        assert!(
+            (w[1].force[k] - expected[k]).abs() < 1e-12,
+            "{} vs {expected:?}",
+            w[1].force
+        );
+        assert!(w[1].moment[k].abs() < 1e-12, "{}", w[1].moment);
+    }
+}
+
+#[test]
+fn the_joint_reactions_of_a_closed_loop_are_the_multipliers_reactions() {
+    use lagrange::ConstrainedSystem;
+    // Along the constrained motion the joints transmit what the loop's constraints exert:
+    // the axis components of the Newton–Euler wrenches equal Σᵢ λᵢ ∇Gᵢ.
+    let report = Check::new()
+        .all_coordinates(-3.0..3.0)
+        .run(|p: &four_bar::FourBar, s| {
+            let motion = p.constrained_motion(s.t, &s.q, &s.qd).unwrap();
+            let w = p.joint_wrenches(s.t, &s.q, &s.qd, &motion.accelerations);
+            let reactions = p.reactions(s.t, &s.q, &s.qd).unwrap();
+            // Every joint turns about −y.
+            (0..3)
+                .map(|i| -w[i].moment[1] - reactions.row(i).sum())
+                .collect()
+        })
+        .unwrap();
+    report.assert_below(1e-10).unwrap();
+}

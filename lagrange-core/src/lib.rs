@@ -21,6 +21,7 @@ pub mod system;
 mod test_systems;
 pub mod trajectory;
 pub mod verify;
+pub mod wrench;
 
 pub use analysis::{
     Linearization, NormalMode, Stability, constrained_equilibrium, constrained_normal_modes,
@@ -40,3 +41,4 @@ pub use system::{
 };
 pub use trajectory::{Invariant, Trajectory};
 pub use verify::{Check, Report, Sample};
+pub use wrench::JointWrench;

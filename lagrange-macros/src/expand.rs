@@ -149,6 +149,38 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
     let nn = n * n;
     let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
     let matrix = quote!(#CORE::nalgebra::SMatrix<f64, #n, #n>);
+    let wrenches = match &eq.joint_wrenches {
+        Some(w) => {
+            let program = body(&w.program)?;
+            let bodies = &w.bodies;
+            let b = bodies.len();
+            let outputs = 6 * b;
+            let elements = (0..b).map(|k| {
+                let (f, m) = (6 * k, 6 * k + 3);
+                quote! {
+                    #CORE::JointWrench {
+                        force: #CORE::nalgebra::Vector3::new(values[#f], values[#f + 1], values[#f + 2]),
+                        moment: #CORE::nalgebra::Vector3::new(values[#m], values[#m + 1], values[#m + 2]),
+                    }
+                }
+            });
+            quote! {
+                /// The jointed bodies, in the order of
+                /// [`joint_wrenches`](Self::joint_wrenches).
+                pub const JOINTED_BODIES: [&'static str; #b] = [#(#bodies),*];
+
+                /// The wrench each joint transmits to its body at `(t, q, q̇, q̈)`: the
+                /// Newton–Euler equations of the bodies summed from the leaves of the tree
+                /// (inertia and the gravity field; other forces are not in them).
+                #[allow(unused_variables, clippy::all)]
+                pub fn joint_wrenches(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> [#CORE::JointWrench; #b] {
+                    let values: [f64; #outputs] = #program;
+                    [#(#elements),*]
+                }
+            }
+        }
+        None => TokenStream::new(),
+    };
     let (constrained_items, constrained_impl) = match &eq.constraints {
         Some(c) => constraint_impls(target, &read_input, c, n, m)?,
         None => (TokenStream::new(), TokenStream::new()),
@@ -160,6 +192,8 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
         #inherent {
             /// What the model declares and what its derivation decided about it.
             pub const INFO: #CORE::ModelInfo = #info;
+
+            #wrenches
         }
 
         #[automatically_derived]

@@ -29,7 +29,7 @@ use crate::model::ModelError;
 pub const ENGINE_VERSION: &str = concat!(
     "lagrange-symbolic ",
     env!("CARGO_PKG_VERSION"),
-    ", format 6"
+    ", format 7"
 );
 
 /// The offline folder, beside a crate's manifest.
@@ -267,6 +267,14 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
         eq.inputs().with_accelerations(0),
         2 * n * n + n * m,
     )?;
+    if let Some(w) = &eq.joint_wrenches {
+        program(
+            &format!("{role}joint_wrenches"),
+            &w.program,
+            eq.inputs().with_accelerations(0),
+            6 * w.bodies.len(),
+        )?;
+    }
     if let Some(c) = &eq.constraints {
         let k = c.text.len();
         program(
@@ -496,6 +504,7 @@ mod tests {
                     },
                 },
                 constraints: None,
+                joint_wrenches: None,
                 symbolic: Symbolic {
                     lagrangian: zero.clone(),
                     mass_matrix: vec![vec![zero.clone()]],

@@ -223,6 +223,17 @@ pub struct ConstraintEquations {
     pub jacobians: Program,
 }
 
+/// The wrenches the joints of a model's kinematic tree transmit to their bodies, by the
+/// Newton–Euler equations summed from the leaves (inertia and the gravity field only).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JointWrenches {
+    /// The jointed bodies, in the model's order.
+    pub bodies: Vec<String>,
+    /// Per body, the force and then the moment about its joint's origin, fixed frame
+    /// (`6` outputs each), over the [`Inputs`] followed by the accelerations.
+    pub program: Program,
+}
+
 /// The equations of motion `M(t, q, q̇) q̈ = f(t, q, q̇)` of a model, with its integrals.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Equations {
@@ -251,6 +262,10 @@ pub struct Equations {
     pub programs: Programs,
     /// The holonomic constraints, if the model has any.
     pub constraints: Option<ConstraintEquations>,
+    /// The wrenches the joints of a kinematic tree transmit, if the model has jointed
+    /// bodies (the full system only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub joint_wrenches: Option<JointWrenches>,
     /// Expression trees.
     pub symbolic: Symbolic,
 }

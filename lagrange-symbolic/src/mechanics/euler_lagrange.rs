@@ -174,6 +174,7 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         conserved,
         programs,
         constraints,
+        joint_wrenches: None,
         symbolic,
     })
 }

@@ -26,13 +26,13 @@ fn translational(s: &Session, mass: &Sym, position: &[Sym], n: usize) -> Sym {
 /// Where a body is and how it turns, as the mechanics needs it.
 pub(crate) struct Pose {
     /// The orientation `R` (body frame → fixed frame).
-    r: [[Sym; 3]; 3],
+    pub(super) r: [[Sym; 3]; 3],
     /// The body-frame angular velocity.
-    omega: [Sym; 3],
+    pub(super) omega: [Sym; 3],
     /// The body frame's origin (where its children's joints are placed from).
-    origin: [Sym; 3],
+    pub(super) origin: [Sym; 3],
     /// The centre of mass.
-    com: [Sym; 3],
+    pub(super) com: [Sym; 3],
 }
 
 /// The poses of the model's bodies, in order: a body placed by `rotation` and `position`
@@ -253,7 +253,7 @@ fn angular_velocity(s: &Session, orientation: &Orientation, n: usize) -> Result<
     })
 }
 
-fn matrix(s: &Session, m: &Matrix3) -> Result<Vec<Vec<Sym>>, String> {
+pub(super) fn matrix(s: &Session, m: &Matrix3) -> Result<Vec<Vec<Sym>>, String> {
     m.iter()
         .map(|row| row.iter().map(|e| s.expr(e)).collect())
         .collect()
