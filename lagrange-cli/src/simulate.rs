@@ -227,16 +227,15 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
             reduced.ignored.join(", "),
             momenta.join(", ")
         );
-        let outputs = Outputs {
-            args,
-            path: &file.path,
-            settings: &settings,
-        };
         return with_reduced_system(
             reduced,
             &state.values,
             IntegrateReduced {
-                outputs,
+                outputs: Outputs {
+                    args,
+                    path: &file.path,
+                    settings: &settings,
+                },
                 state: &state,
                 line,
             },
@@ -246,9 +245,11 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         &derived.full,
         &values,
         Integrate {
-            args,
-            path: &file.path,
-            settings: &settings,
+            outputs: Outputs {
+                args,
+                path: &file.path,
+                settings: &settings,
+            },
             q0: &q0,
             qd0: &qd0,
             signals,
@@ -301,9 +302,7 @@ impl WithReducedSystem for IntegrateReduced<'_> {
 
 /// The integration and its outputs, once the model's sizes are known.
 struct Integrate<'a> {
-    args: &'a Args,
-    path: &'a Path,
-    settings: &'a Settings,
+    outputs: Outputs<'a>,
     q0: &'a [f64],
     qd0: &'a [f64],
     /// The `[inputs]` signals, by parameter index.
@@ -335,7 +334,7 @@ impl WithSystem for Integrate<'_> {
                 .collect::<Vec<f64>>()
         };
         let controlled = Controlled::new(system, controller)
-            .map_err(|e| Failure(format!("{}: {e}", self.path.display())))?;
+            .map_err(|e| Failure(format!("{}: {e}", self.outputs.path.display())))?;
         self.integrate(&controlled)
     }
 }
@@ -343,13 +342,8 @@ impl WithSystem for Integrate<'_> {
 impl Integrate<'_> {
     /// Integrates `system` and writes the outputs.
     fn integrate<S: LagrangianSystem<N>, const N: usize>(&self, system: &S) -> Result<(), Failure> {
-        let Settings { t0, t_end, .. } = *self.settings;
-        let outputs = Outputs {
-            args: self.args,
-            path: self.path,
-            settings: self.settings,
-        };
-        let mut simulation = outputs.simulation(system);
+        let Settings { t0, t_end, .. } = *self.outputs.settings;
+        let mut simulation = self.outputs.simulation(system);
         for event in &self.events {
             simulation = simulation.event(core_event(event, self.values));
         }
@@ -363,7 +357,7 @@ impl Integrate<'_> {
                 t_end,
             );
         bar.finish();
-        outputs.report(system, result, "")
+        self.outputs.report(system, result, "")
     }
 }
 

@@ -597,6 +597,23 @@ fn reduced_heavy_top_agrees_with_the_full_one() {
 }
 
 #[test]
+fn reduced_refuses_events_it_cannot_watch() {
+    let orbit = std::fs::read_to_string(model("central_orbit_routh.toml")).unwrap();
+    let with_event = orbit.replace(
+        "[simulation]",
+        "[[events]]\nname = \"apocentre\"\nwhen = \"dot(r)\"\ndirection = \"falling\"\n\n[simulation]",
+    );
+    assert_ne!(with_event, orbit);
+    let file = model_file("orbit_with_event.toml", &with_event);
+    let output = lagrange(&["simulate", &file, "--reduced"]);
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(message.contains("--reduced runs neither"), "{message}");
+    assert!(!message.contains("panicked"), "{message}");
+    std::fs::remove_file(&file).unwrap();
+}
+
+#[test]
 fn reduced_needs_a_model_that_ignores_coordinates() {
     let output = lagrange(&["simulate", &model("double_pendulum.toml"), "--reduced"]);
     assert!(!output.status.success());
