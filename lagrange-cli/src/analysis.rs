@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::Failure;
 use super::file::{ModelFile, OperatingPoint};
-use super::interpreted::{Interpreted, WithSystem, with_system};
+use super::interpreted::{Interpreted, ReducedState, WithSystem, with_system};
 
 /// Arguments of `lagrange linearize` and `lagrange modes`.
 #[derive(clap::Args)]
@@ -162,33 +162,18 @@ impl<'a> Subject<'a> {
                 reduced: None,
             };
         };
-        let inputs: Vec<f64> = std::iter::once(t)
-            .chain(q.iter().copied())
-            .chain(qd.iter().copied())
-            .chain(values.iter().copied())
-            .collect();
-        let mut momenta = vec![0.0; q.len()];
-        derived
-            .full
-            .programs
-            .momenta
-            .evaluate(&inputs, &mut momenta);
-        let constant: Vec<f64> = reduced
-            .ignored_indices
-            .iter()
-            .map(|&i| momenta[i])
-            .collect();
+        let state = ReducedState::of(&derived.full, reduced, t, &q, &qd, &values);
         let names = &reduced.equations.parameters[values.len()..];
         let reduced_line = format!(
             "reduced over {} with the constant momenta {} of the given state: equilibria of the reduced system are steady motions",
             reduced.ignored.join(", "),
-            assignments(names, &constant)
+            assignments(names, &state.momenta)
         );
         Subject {
             equations: &reduced.equations,
-            values: values.into_iter().chain(constant).collect(),
-            q: reduced.retained.iter().map(|&i| q[i]).collect(),
-            qd: reduced.retained.iter().map(|&i| qd[i]).collect(),
+            values: state.values,
+            q: state.q,
+            qd: state.qd,
             reduced: Some(reduced_line),
         }
     }

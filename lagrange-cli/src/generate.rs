@@ -3,10 +3,11 @@
 //!
 //! The Rust target is a std-only Cargo crate, the C target a header, its source and a
 //! `main.c`; both integrate the full system (a model's `ignore` is not applied) with
-//! fixed-step RK4 and write the trajectory as CSV. Models with holonomic constraints are
-//! refused (the templates carry no constrained solve or projection), and so are models
-//! whose inputs follow `[inputs]` signals or that have `[[events]]` (the templates do not
-//! evaluate them).
+//! fixed-step RK4 and write the trajectory as CSV. For a model with holonomic constraints
+//! they solve for the accelerations and multipliers through the Schur complement and
+//! project onto the constraints after each step, as the runtime does
+//! (`lagrange_core::constrained`). Models whose inputs follow `[inputs]` signals or that
+//! have `[[events]]` are refused (the templates do not evaluate them).
 //! `templates/README.md` describes the context the templates receive.
 
 mod code;
@@ -15,6 +16,8 @@ mod output;
 
 use std::path::{Path, PathBuf};
 
+use lagrange_core::__private::CONSISTENCY_TOLERANCE;
+use lagrange_core::constrained::{PROJECTION_ITERATIONS, PROJECTION_TOLERANCE};
 use lagrange_symbolic::equations::Equations;
 use serde::Serialize;
 
@@ -118,17 +121,6 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     }
     let derived = file.derive()?;
     let eq = &derived.full;
-    if let Some(constraints) = &eq.constraints {
-        return Err(Failure(format!(
-            "{}: cannot generate a solver for the model `{}`: it has holonomic constraints \
-             ({}), and the templates have no constrained solve (Schur complement) or \
-             projection onto the constraints; integrate it with `lagrange simulate`, or \
-             choose independent coordinates",
-            file.path.display(),
-            eq.name,
-            constraints.text.join(", ")
-        )));
-    }
     let lang = match args.target {
         Target::Rust => Lang::Rust,
         Target::C => Lang::C,
@@ -277,8 +269,36 @@ struct Context {
     /// `n`-output programs: `p = ∂L/∂q̇` and `ṗ`.
     momenta: Rendered,
     momentum_rate: Rendered,
+    /// The holonomic constraints, if the model has any.
+    constraints: Option<Constraints>,
     /// Whether some statement calls `lagrange_powi` (C only: the helper is then defined).
     uses_powi: bool,
+}
+
+/// The holonomic constraints `G(t, q) = 0` of the context, with the runtime's settings of
+/// the consistency check and the projection.
+#[derive(Serialize)]
+struct Constraints {
+    /// Number of constraints.
+    k: usize,
+    /// Each `Gᵢ` as text.
+    text: Vec<String>,
+    /// `G` (`k` results).
+    values: Rendered,
+    /// `J = ∂G/∂q`: the program, its results row by row.
+    jacobian: Split,
+    /// `∂G/∂t` (`k` results).
+    time_derivative: Rendered,
+    /// `Ġ = J q̇ + ∂G/∂t` (`k` results).
+    velocities: Rendered,
+    /// `J` (rows) and the bias `c` of `G̈ = J q̈ + c`, from one program.
+    dynamics: Split,
+    /// Relative tolerance of the check of the initial state, as a literal.
+    consistency_tolerance: String,
+    /// Newton iterations allowed in the projection.
+    projection_iterations: usize,
+    /// Convergence threshold of the projection's Newton steps, as a literal.
+    projection_tolerance: String,
 }
 
 /// A coordinate of the context.
@@ -312,6 +332,29 @@ struct Dynamics {
     statements: Vec<code::Statement>,
     mass: Vec<Vec<String>>,
     forcing: Vec<String>,
+}
+
+/// A program whose leading results form a matrix: `rows` of `columns` results each, then
+/// the `rest`.
+#[derive(Serialize)]
+struct Split {
+    declarations: Vec<String>,
+    statements: Vec<code::Statement>,
+    rows: Vec<Vec<String>>,
+    rest: Vec<String>,
+}
+
+impl Split {
+    /// `rendered` with its first `rows · columns` results as rows.
+    fn new(rendered: Rendered, rows: usize, columns: usize) -> Split {
+        let (matrix, rest) = rendered.results.split_at(rows * columns);
+        Split {
+            rows: matrix.chunks(columns).map(<[String]>::to_vec).collect(),
+            rest: rest.to_vec(),
+            declarations: rendered.declarations,
+            statements: rendered.statements,
+        }
+    }
 }
 
 impl Context {
@@ -360,6 +403,22 @@ impl Context {
             momenta?,
             momentum_rate?,
         );
+        let constraints = eq
+            .constraints
+            .as_ref()
+            .map(|c| -> Result<_, Failure> {
+                Ok((
+                    c,
+                    [
+                        program(&c.values)?,
+                        program(&c.jacobian)?,
+                        program(&c.time_derivative)?,
+                        program(&c.velocities)?,
+                        program(&c.dynamics)?,
+                    ],
+                ))
+            })
+            .transpose()?;
         let uses_powi = [
             &dynamics,
             &lagrangian,
@@ -368,9 +427,27 @@ impl Context {
             &momenta,
             &momentum_rate,
         ]
-        .iter()
+        .into_iter()
+        .chain(constraints.iter().flat_map(|(_, programs)| programs))
         .flat_map(|r| &r.statements)
         .any(|s| s.value.contains("lagrange_powi("));
+        let constraints = constraints.map(
+            |(c, [values, jacobian, time_derivative, velocities, dynamics])| {
+                let k = c.text.len();
+                Constraints {
+                    k,
+                    text: c.text.clone(),
+                    values,
+                    jacobian: Split::new(jacobian, k, n),
+                    time_derivative,
+                    velocities,
+                    dynamics: Split::new(dynamics, k, n),
+                    consistency_tolerance: code::float_literal(CONSISTENCY_TOLERANCE, lang),
+                    projection_iterations: PROJECTION_ITERATIONS,
+                    projection_tolerance: code::float_literal(PROJECTION_TOLERANCE, lang),
+                }
+            },
+        );
         Ok(Context {
             name: eq.name.clone(),
             macro_prefix: crate_name.to_ascii_uppercase(),
@@ -432,6 +509,7 @@ impl Context {
             jacobi_integral,
             momenta,
             momentum_rate,
+            constraints,
             uses_powi,
         })
     }

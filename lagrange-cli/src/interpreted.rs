@@ -5,7 +5,8 @@
 //! bits (see `tests/cli_generate.rs`).
 //!
 //! The runtime is generic over the coordinate count `N` and the constraint count `K`;
-//! [`with_system`] picks the instantiation for a model at run time.
+//! [`with_system`] picks the instantiation for a model at run time, and
+//! [`with_reduced_system`] for a reduced model (Routh) with `J` ignored coordinates.
 
 use std::sync::Arc;
 
@@ -14,9 +15,9 @@ use lagrange_core::jacobians;
 use lagrange_core::nalgebra::{DMatrix, SMatrix, SVector};
 use lagrange_core::{
     AccelerationJacobians, Conserved, ConstrainedSystem, ConstraintInfo, ConstraintJacobians,
-    Error, LagrangianSystem, ModelInfo, ResidualJacobians,
+    Error, LagrangianSystem, ModelInfo, ReducedSystem, ResidualJacobians,
 };
-use lagrange_symbolic::equations::{self, ConstraintEquations, Equations};
+use lagrange_symbolic::equations::{self, ConstraintEquations, Equations, Reduced};
 use lagrange_symbolic::ir::Program;
 
 use super::Failure;
@@ -25,11 +26,14 @@ use super::Failure;
 struct Model {
     equations: Equations,
     info: ModelInfo,
+    /// For a reduced model: the names of the ignored coordinates and `χ̇(t, q, q̇, C)`.
+    ignored: Option<(Vec<String>, Program)>,
 }
 
-/// A model's equations with parameter values, evaluated by interpreting the IR.
+/// A model's equations with parameter values, evaluated by interpreting the IR; `J` is
+/// the number of ignored coordinates of a reduced model (0 otherwise).
 #[derive(Clone)]
-pub(crate) struct Interpreted<const N: usize, const K: usize> {
+pub(crate) struct Interpreted<const N: usize, const K: usize, const J: usize = 0> {
     model: Arc<Model>,
     values: Vec<f64>,
 }
@@ -61,6 +65,7 @@ pub(crate) fn with_system<W: WithSystem>(
     let model = Arc::new(Model {
         info: model_info(equations)?,
         equations: equations.clone(),
+        ignored: None,
     });
     let values = values.to_vec();
     let n = equations.coordinates.len();
@@ -106,6 +111,106 @@ pub(crate) fn with_system<W: WithSystem>(
     )
 }
 
+/// Work to do with a reduced model's system once its sizes are known.
+pub(crate) trait WithReducedSystem {
+    /// The work's result.
+    type Output;
+    /// Does the work.
+    fn call<const N: usize, const J: usize>(self, system: Interpreted<N, 0, J>) -> Self::Output;
+}
+
+/// [`with_system`] for the reduced model `reduced`, whose parameter `values` are the
+/// model's followed by the constant momenta; the system also gives the ignored
+/// coordinates' velocities (a [`ReducedSystem`]). Handles up to 4 retained and 2 ignored
+/// coordinates.
+pub(crate) fn with_reduced_system<W: WithReducedSystem>(
+    reduced: &Reduced,
+    values: &[f64],
+    work: W,
+) -> Result<W::Output, Failure> {
+    let equations = &reduced.equations;
+    if values.len() != equations.parameters.len() {
+        return Err(Failure(format!(
+            "the reduced {} takes {} parameter values, got {}",
+            equations.name,
+            equations.parameters.len(),
+            values.len()
+        )));
+    }
+    let model = Arc::new(Model {
+        info: model_info(equations)?,
+        equations: equations.clone(),
+        ignored: Some((reduced.ignored.clone(), reduced.ignored_velocities.clone())),
+    });
+    let values = values.to_vec();
+    let (n, j) = (equations.coordinates.len(), reduced.ignored.len());
+    macro_rules! dispatch {
+        ($(($n:literal, $j:literal)),*) => {
+            match (n, j) {
+                $(($n, $j) => Ok(work.call(Interpreted::<$n, 0, $j> { model, values })),)*
+                _ => Err(Failure(format!(
+                    "{}: the lagrange command runs reduced systems of up to 4 retained and 2 ignored coordinates (this one has {n} and {j}); run the full system, or use #[derive(Lagrangian)]",
+                    equations.name
+                ))),
+            }
+        };
+    }
+    dispatch!(
+        (1, 1),
+        (2, 1),
+        (3, 1),
+        (4, 1),
+        (1, 2),
+        (2, 2),
+        (3, 2),
+        (4, 2)
+    )
+}
+
+/// The reduced state (Routh) of a full state `(t, q, q̇)` of a model that ignores
+/// coordinates, with the model's parameter `values`.
+pub(crate) struct ReducedState {
+    /// The reduced system's parameter values: the model's, then the constant momenta.
+    pub(crate) values: Vec<f64>,
+    /// The momenta of the ignored coordinates at the state.
+    pub(crate) momenta: Vec<f64>,
+    /// The retained coordinates and velocities.
+    pub(crate) q: Vec<f64>,
+    pub(crate) qd: Vec<f64>,
+    /// The ignored coordinates.
+    pub(crate) ignored: Vec<f64>,
+}
+
+impl ReducedState {
+    /// Splits the state of `full` and takes the momenta `∂L/∂χ̇` of the ignored
+    /// coordinates from its momenta program.
+    pub(crate) fn of(
+        full: &Equations,
+        reduced: &Reduced,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        values: &[f64],
+    ) -> ReducedState {
+        let inputs: Vec<f64> = std::iter::once(t)
+            .chain(q.iter().copied())
+            .chain(qd.iter().copied())
+            .chain(values.iter().copied())
+            .collect();
+        let mut all = vec![0.0; q.len()];
+        full.programs.momenta.evaluate(&inputs, &mut all);
+        let pick = |v: &[f64], indices: &[usize]| indices.iter().map(|&i| v[i]).collect();
+        let momenta: Vec<f64> = pick(&all, &reduced.ignored_indices);
+        ReducedState {
+            values: values.iter().chain(&momenta).copied().collect(),
+            momenta,
+            q: pick(q, &reduced.retained),
+            qd: pick(qd, &reduced.retained),
+            ignored: pick(q, &reduced.ignored_indices),
+        }
+    }
+}
+
 /// The [`ModelInfo`] of derived equations, owned; errors if the engine names a conserved
 /// integral the runtime does not know.
 fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
@@ -139,7 +244,7 @@ fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
     })
 }
 
-impl<const N: usize, const K: usize> Interpreted<N, K> {
+impl<const N: usize, const K: usize, const J: usize> Interpreted<N, K, J> {
     /// The derived equations.
     pub(crate) fn equations(&self) -> &Equations {
         &self.model.equations
@@ -217,7 +322,7 @@ impl<const N: usize, const K: usize> Interpreted<N, K> {
     }
 }
 
-impl<const N: usize, const K: usize> LagrangianSystem<N> for Interpreted<N, K> {
+impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Interpreted<N, K, J> {
     fn info(&self) -> &ModelInfo {
         &self.model.info
     }
@@ -380,7 +485,9 @@ impl<const N: usize, const K: usize> LagrangianSystem<N> for Interpreted<N, K> {
     }
 }
 
-impl<const N: usize, const K: usize> ConstrainedSystem<N, K> for Interpreted<N, K> {
+impl<const N: usize, const K: usize, const J: usize> ConstrainedSystem<N, K>
+    for Interpreted<N, K, J>
+{
     fn constraint_values(&self, t: f64, q: &SVector<f64, N>) -> SVector<f64, K> {
         let values = self.run_dynamic(&self.constraints().values, t, q, &SVector::zeros());
         SVector::from_column_slice(&values)
@@ -439,5 +546,30 @@ impl<const N: usize, const K: usize> ConstrainedSystem<N, K> for Interpreted<N, 
             reaction_coordinates: Self::matrix(&values[rq..rp]),
             reaction_parameters: DMatrix::from_row_slice(N, m, &values[rp..]),
         }
+    }
+}
+
+impl<const N: usize, const J: usize> ReducedSystem<N, J> for Interpreted<N, 0, J> {
+    fn ignored_names(&self) -> [&str; J] {
+        std::array::from_fn(|i| self.ignored().0[i].as_str())
+    }
+
+    fn ignored_velocities(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> SVector<f64, J> {
+        SVector::from(self.run::<J>(&self.ignored().1, t, q, qd))
+    }
+}
+
+impl<const N: usize, const J: usize> Interpreted<N, 0, J> {
+    /// The ignored coordinates' names and velocities program.
+    fn ignored(&self) -> &(Vec<String>, Program) {
+        self.model
+            .ignored
+            .as_ref()
+            .expect("J > 0 only for reduced models")
     }
 }

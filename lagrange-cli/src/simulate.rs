@@ -1,5 +1,7 @@
 //! `lagrange simulate`: integrates a model file with the runtime's integrators, prints a
-//! summary, and writes the trajectory as CSV and as an SVG plot.
+//! summary, and writes the trajectory as CSV and as an SVG plot. With `--reduced`, a model
+//! that ignores coordinates runs its reduced system (Routh) instead, with the ignored
+//! coordinates recovered by quadrature (`Simulation::run_reduced`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -12,7 +14,9 @@ use lagrange_core::{
 use super::Failure;
 use super::file::ModelFile;
 use super::file::{Action, Direction, FileEvent, Target};
-use super::interpreted::{Interpreted, WithSystem, with_system};
+use super::interpreted::{
+    Interpreted, ReducedState, WithReducedSystem, WithSystem, with_reduced_system, with_system,
+};
 use super::signal::Signal;
 
 mod plot;
@@ -57,6 +61,11 @@ pub(crate) struct Args {
     /// Plot the coordinates and the invariants' relative drift as SVG.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// Integrate the reduced system (Routh) of a model with `ignore`: the ignored
+    /// coordinates' momenta keep their initial values, and the coordinates follow by
+    /// quadrature (CSV columns after the velocities).
+    #[arg(long)]
+    reduced: bool,
 }
 
 /// An integration method by name.
@@ -193,13 +202,54 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let signals = file.input_signals()?;
     let events = file.events()?;
     let derived = file.derive()?;
+    if args.reduced {
+        let path = file.path.display();
+        let reduced = derived.reduced.as_ref().ok_or_else(|| {
+            Failure(format!(
+                "{path}: --reduced needs a model that ignores coordinates (`ignore = [...]` in [model])"
+            ))
+        })?;
+        if !signals.is_empty() || !events.is_empty() {
+            return Err(Failure(format!(
+                "{path}: --reduced runs neither [inputs] signals nor [[events]]; run the full system"
+            )));
+        }
+        let t0 = settings.t0;
+        let state = ReducedState::of(&derived.full, reduced, t0, &q0, &qd0, &values);
+        let names = &reduced.equations.parameters[values.len()..];
+        let momenta: Vec<String> = names
+            .iter()
+            .zip(&state.momenta)
+            .map(|(name, p)| format!("{name} = {p:?}"))
+            .collect();
+        let line = format!(
+            "reduced over {} with the constant momenta {} of the initial state\n",
+            reduced.ignored.join(", "),
+            momenta.join(", ")
+        );
+        return with_reduced_system(
+            reduced,
+            &state.values,
+            IntegrateReduced {
+                outputs: Outputs {
+                    args,
+                    path: &file.path,
+                    settings: &settings,
+                },
+                state: &state,
+                line,
+            },
+        )?;
+    }
     with_system(
         &derived.full,
         &values,
         Integrate {
-            args,
-            path: &file.path,
-            settings: &settings,
+            outputs: Outputs {
+                args,
+                path: &file.path,
+                settings: &settings,
+            },
             q0: &q0,
             qd0: &qd0,
             signals,
@@ -209,11 +259,50 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     )?
 }
 
-/// The integration and its outputs, once the model's sizes are known.
-struct Integrate<'a> {
+/// What a run writes and prints, and where.
+struct Outputs<'a> {
     args: &'a Args,
     path: &'a Path,
     settings: &'a Settings,
+}
+
+/// The integration of a reduced system from a reduced state, and its outputs.
+struct IntegrateReduced<'a> {
+    outputs: Outputs<'a>,
+    state: &'a ReducedState,
+    /// The summary's line about the reduction.
+    line: String,
+}
+
+impl WithReducedSystem for IntegrateReduced<'_> {
+    type Output = Result<(), Failure>;
+
+    fn call<const N: usize, const J: usize>(self, system: Interpreted<N, 0, J>) -> Self::Output {
+        let Settings { t0, t_end, .. } = *self.outputs.settings;
+        let mut bar = progress::Progress::new(t0, t_end);
+        let result = self
+            .outputs
+            .simulation(&system)
+            .on_progress(|t| bar.update(t))
+            .run_reduced(
+                t0,
+                SVector::from_column_slice(&self.state.q),
+                SVector::from_column_slice(&self.state.qd),
+                SVector::<f64, J>::from_column_slice(&self.state.ignored),
+                t_end,
+            )
+            .map_err(|error| Stopped {
+                error,
+                partial: None,
+            });
+        bar.finish();
+        self.outputs.report(&system, result, &self.line)
+    }
+}
+
+/// The integration and its outputs, once the model's sizes are known.
+struct Integrate<'a> {
+    outputs: Outputs<'a>,
     q0: &'a [f64],
     qd0: &'a [f64],
     /// The `[inputs]` signals, by parameter index.
@@ -245,7 +334,7 @@ impl WithSystem for Integrate<'_> {
                 .collect::<Vec<f64>>()
         };
         let controlled = Controlled::new(system, controller)
-            .map_err(|e| Failure(format!("{}: {e}", self.path.display())))?;
+            .map_err(|e| Failure(format!("{}: {e}", self.outputs.path.display())))?;
         self.integrate(&controlled)
     }
 }
@@ -253,13 +342,10 @@ impl WithSystem for Integrate<'_> {
 impl Integrate<'_> {
     /// Integrates `system` and writes the outputs.
     fn integrate<S: LagrangianSystem<N>, const N: usize>(&self, system: &S) -> Result<(), Failure> {
-        let Settings { t0, t_end, .. } = *self.settings;
-        let mut simulation = Simulation::new(system).integrator(self.settings.integrator());
+        let Settings { t0, t_end, .. } = *self.outputs.settings;
+        let mut simulation = self.outputs.simulation(system);
         for event in &self.events {
             simulation = simulation.event(core_event(event, self.values));
-        }
-        if let Some(dt) = self.settings.output_interval() {
-            simulation = simulation.output_interval(dt);
         }
         let mut bar = progress::Progress::new(t0, t_end);
         let result = simulation
@@ -271,6 +357,31 @@ impl Integrate<'_> {
                 t_end,
             );
         bar.finish();
+        self.outputs.report(system, result, "")
+    }
+}
+
+impl Outputs<'_> {
+    /// The simulation of `system` with the settings' integrator and output interval.
+    fn simulation<'s, S: LagrangianSystem<N>, const N: usize>(
+        &self,
+        system: &'s S,
+    ) -> Simulation<'s, S, N> {
+        let simulation = Simulation::new(system).integrator(self.settings.integrator());
+        match self.settings.output_interval() {
+            Some(dt) => simulation.output_interval(dt),
+            None => simulation,
+        }
+    }
+
+    /// Writes the CSV and the plot of a run of `system`, warns of drift, and prints the
+    /// summary, after `line` (empty, or a line about the run).
+    fn report<S: LagrangianSystem<N>, const N: usize>(
+        &self,
+        system: &S,
+        result: Result<Trajectory<N>, Stopped<N>>,
+        line: &str,
+    ) -> Result<(), Failure> {
         let path = self.path.display();
         let (trajectory, error) = match result {
             Ok(trajectory) => (trajectory, None),
@@ -304,7 +415,7 @@ impl Integrate<'_> {
             return Err(stopped(&path.to_string(), &trajectory, &error, &written));
         }
         print!(
-            "{}",
+            "{line}{}",
             summary(name, &path.to_string(), self.settings, &trajectory)
         );
         print!("{}", event_summary(&trajectory));

@@ -521,3 +521,106 @@ qd = { x = 0.0 }
     assert_eq!(stderr(&fine), "");
     std::fs::remove_file(&file).unwrap();
 }
+
+/// A CSV's columns by name.
+fn columns(csv: &str) -> std::collections::BTreeMap<String, Vec<f64>> {
+    let (header, rows) = parse(csv);
+    header
+        .split(',')
+        .enumerate()
+        .map(|(i, name)| (name.to_string(), rows.iter().map(|r| r[i]).collect()))
+        .collect()
+}
+
+/// `simulate --reduced` against the full run of the same file with the same tolerance:
+/// the retained coordinates and velocities, and the ignored coordinates recovered by
+/// quadrature, agree to the integration tolerance (`tolerance` is the file's). The
+/// momenta the reduced run holds are the full state's at the start, bit for bit (the
+/// full run's `p_…` column there), and the full run's own stay within the tolerance.
+fn reduced_agrees_with_full(file: &str, tolerance: f64, ignored: &[&str]) {
+    let path = model(file);
+    let full = columns(&simulate_csv(&path, &[]));
+    let csv = temp(&format!("{file}-reduced.csv"));
+    let csv_arg = csv.display().to_string();
+    let output = lagrange(&["simulate", &path, "--reduced", "--out", &csv_arg]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let reduced = columns(&std::fs::read_to_string(&csv).unwrap());
+    std::fs::remove_file(&csv).unwrap();
+    let summary = String::from_utf8(output.stdout).unwrap();
+    let line = summary.lines().next().unwrap();
+    assert!(line.starts_with("reduced over "), "{summary}");
+
+    assert_eq!(reduced["t"], full["t"], "{file}: sample times");
+    let mut compared = 0;
+    for (name, values) in &reduced {
+        if name == "t" || name == "jacobi_integral" {
+            continue;
+        }
+        let expected = &full[name];
+        for (k, (a, b)) in values.iter().zip(expected).enumerate() {
+            let bound = 100.0 * tolerance * b.abs().max(1.0);
+            assert!(
+                (a - b).abs() <= bound,
+                "{file}: {name} at t = {}: reduced {a} vs full {b}",
+                full["t"][k]
+            );
+        }
+        compared += 1;
+    }
+    // The retained coordinates and velocities, and the ignored coordinates.
+    assert_eq!(
+        compared,
+        full.len() - 2 - 2 * ignored.len(),
+        "{file}: {reduced:?}"
+    );
+    for chi in ignored {
+        assert!(reduced.contains_key(*chi), "{file}: no column {chi}");
+        let initial = full[&format!("p_{chi}")][0];
+        assert!(
+            line.contains(&format!("p_{chi} = {initial:?}")),
+            "{file}: p_{chi} = {initial:?} is not the held momentum: {line}"
+        );
+        for p in &full[&format!("p_{chi}")] {
+            assert!((p - initial).abs() <= 100.0 * tolerance * initial.abs().max(1.0));
+        }
+    }
+}
+
+#[test]
+fn reduced_orbit_agrees_with_the_full_one() {
+    reduced_agrees_with_full("central_orbit_routh.toml", 1e-10, &["phi"]);
+}
+
+#[test]
+fn reduced_heavy_top_agrees_with_the_full_one() {
+    reduced_agrees_with_full("heavy_top.toml", 1e-12, &["phi", "psi"]);
+}
+
+#[test]
+fn reduced_refuses_events_it_cannot_watch() {
+    let orbit = std::fs::read_to_string(model("central_orbit_routh.toml")).unwrap();
+    let with_event = orbit.replace(
+        "[simulation]",
+        "[[events]]\nname = \"apocentre\"\nwhen = \"dot(r)\"\ndirection = \"falling\"\n\n[simulation]",
+    );
+    assert_ne!(with_event, orbit);
+    let file = model_file("orbit_with_event.toml", &with_event);
+    let output = lagrange(&["simulate", &file, "--reduced"]);
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(message.contains("--reduced runs neither"), "{message}");
+    assert!(!message.contains("panicked"), "{message}");
+    std::fs::remove_file(&file).unwrap();
+}
+
+#[test]
+fn reduced_needs_a_model_that_ignores_coordinates() {
+    let output = lagrange(&["simulate", &model("double_pendulum.toml"), "--reduced"]);
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(
+        message.contains("--reduced needs a model that ignores"),
+        "{message}"
+    );
+    assert!(!message.contains("panicked"), "{message}");
+}

@@ -14,7 +14,11 @@ use crate::linalg;
 use crate::system::{ConstraintInfo, LagrangianSystem};
 
 /// Newton iterations allowed when projecting onto `G = 0`.
-const PROJECTION_ITERATIONS: usize = 20;
+pub const PROJECTION_ITERATIONS: usize = 20;
+
+/// The projection onto `G = 0` has converged when its last Newton step is at most this
+/// fraction of `1 + |q|`.
+pub const PROJECTION_TOLERANCE: f64 = 1e-15;
 
 /// The accelerations of a constrained system at a state, with the multipliers.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -210,7 +214,7 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
             let j = self.constraint_jacobian(t, &q);
             let step = correction(&j, g)?;
             q -= step;
-            if step.norm() <= 1e-15 * (1.0 + q.norm()) {
+            if step.norm() <= PROJECTION_TOLERANCE * (1.0 + q.norm()) {
                 break;
             }
             if iteration == PROJECTION_ITERATIONS {
