@@ -7,8 +7,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use lagrange::nalgebra::{DMatrix, SVector};
-use lagrange::{Lagrangian, LagrangianSystem, linearize};
+use lagrange::{LagrangianSystem, linearize};
 use serde_json::Value;
+
+#[path = "../../examples/urdf_arm.rs"]
+#[allow(dead_code)]
+mod urdf_arm;
+
+use urdf_arm::Arm;
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/arm3.urdf")
@@ -25,27 +31,6 @@ fn scratch(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("lagrange-import-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// The arm of the fixture written by hand: the upper arm's inertial frame is turned a
-/// quarter about z, so its tensor's xx and yy swap and xy changes sign.
-#[derive(Lagrangian)]
-#[lagrangian(
-    coordinates(waist_joint, shoulder, elbow),
-    body(name = waist, mass = "2", inertia = ["0.02", "0.02", "0.01"], joint = revolute(waist_joint),
-         axis = ["0", "0", "1"], origin = ["0", "0", "0.1"], com = ["0", "0", "0.05"]),
-    body(name = upper_arm, mass = "1.5", inertia = ["0.002", "0.03", "0.03", "-0.001", "0", "0"],
-         parent = waist, joint = revolute(shoulder), axis = ["0", "1", "0"], origin = ["0", "0", "0.1"],
-         rpy = ["0", "0", "0.5"], com = ["0.2", "0", "0"]),
-    body(name = forearm, mass = "1", inertia = ["0.001", "0.01", "0.01", "0", "0.0005", "0"],
-         parent = upper_arm, joint = revolute(elbow), axis = ["0", "1", "0"], origin = ["0.4", "0", "0"],
-         com = ["0.15", "0", "0"]),
-    body(name = tool, mass = "0.5", inertia = ["0.0001", "0.0001", "0.0001"], parent = forearm,
-         joint = fixed, origin = ["0.3", "0", "0"]),
-    gravity = ["0", "0", "-g"],
-)]
-struct Arm {
-    g: f64,
 }
 
 #[test]
