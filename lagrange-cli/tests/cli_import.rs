@@ -3,6 +3,8 @@
 //! axis, `rpy` and turned inertial frame was carried over), its gravity torques are those of
 //! the potential written out by hand, and what the model cannot use is reported.
 
+#![allow(unreachable_pub)] // the included example's items are public for its own crate
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
