@@ -443,3 +443,147 @@ fn the_joint_reactions_of_a_closed_loop_are_the_multipliers_reactions() {
         .unwrap();
     report.assert_below(1e-10).unwrap();
 }
+
+/// A floating body on a `free` joint (6 coordinates), in a field, with a full inertia
+/// tensor and its centre of mass off the joint's origin.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, y, z, a, b, c),
+    body(name = craft, mass = "m", inertia = ["A", "B", "C", "D", "E", "F"], joint = free(x, y, z, a, b, c),
+         com = ["p", "0", "r"]),
+    gravity = ["0", "0", "-g"],
+)]
+#[allow(non_snake_case)]
+struct Floating {
+    m: f64,
+    A: f64,
+    B: f64,
+    C: f64,
+    D: f64,
+    E: f64,
+    F: f64,
+    p: f64,
+    r: f64,
+    g: f64,
+}
+
+/// The same body placed by hand: `R = R_z(a) R_y(b) R_x(c)` and the centre of mass at
+/// `(x, y, z) + R (p, 0, r)`.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, y, z, a, b, c),
+    body(name = craft, mass = "m", inertia = ["A", "B", "C", "D", "E", "F"],
+         rotation = about_z(a) * about_y(b) * about_x(c),
+         position = ["x + p*cos(a)*cos(b) + r*(cos(a)*sin(b)*cos(c) + sin(a)*sin(c))",
+                     "y + p*sin(a)*cos(b) + r*(sin(a)*sin(b)*cos(c) - cos(a)*sin(c))",
+                     "z - p*sin(b) + r*cos(b)*cos(c)"]),
+    potential = "m*g*craft.z",
+)]
+#[allow(non_snake_case)]
+struct PlacedFloating {
+    m: f64,
+    A: f64,
+    B: f64,
+    C: f64,
+    D: f64,
+    E: f64,
+    F: f64,
+    p: f64,
+    r: f64,
+    g: f64,
+}
+
+#[test]
+fn a_free_joint_is_the_body_placed_by_hand() {
+    let report = Check::new()
+        .all_coordinates(-1.2..1.2)
+        .run(|f: &Floating, s| {
+            let placed = PlacedFloating {
+                m: f.m,
+                A: f.A,
+                B: f.B,
+                C: f.C,
+                D: f.D,
+                E: f.E,
+                F: f.F,
+                p: f.p,
+                r: f.r,
+                g: f.g,
+            };
+            same_equations(&placed, s)
+        })
+        .unwrap();
+    report.assert_below(1e-11).unwrap();
+}
+
+/// A spherical pendulum hung on a ball joint below a turning arm: the parent's motion
+/// composes with the three angles.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(phi, a, b, c),
+    body(name = arm, mass = "M", inertia = ["0", "J", "J"], joint = revolute(phi), axis = ["0", "0", "1"],
+         com = ["L/2", "0", "0"]),
+    body(name = bob, mass = "m", inertia = ["I1", "I2", "I3"], parent = arm, joint = spherical(a, b, c),
+         origin = ["L", "0", "0"], com = ["0", "0", "-l"]),
+    gravity = ["0", "0", "-g"],
+)]
+#[allow(non_snake_case)]
+struct BallJoint {
+    M: f64,
+    J: f64,
+    L: f64,
+    m: f64,
+    I1: f64,
+    I2: f64,
+    I3: f64,
+    l: f64,
+    g: f64,
+}
+
+/// The same placed by hand: the bob turned by `R_z(φ + a) R_y(b) R_x(c)`, hanging from
+/// the arm's end `L (cos φ, sin φ, 0)`.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(phi, a, b, c),
+    body(name = arm, mass = "M", inertia = ["0", "J", "J"], rotation = about_z(phi),
+         position = ["L/2*cos(phi)", "L/2*sin(phi)", "0"]),
+    body(name = bob, mass = "m", inertia = ["I1", "I2", "I3"], rotation = about_z("phi + a") * about_y(b) * about_x(c),
+         position = ["L*cos(phi) - l*(cos(phi + a)*sin(b)*cos(c) + sin(phi + a)*sin(c))",
+                     "L*sin(phi) - l*(sin(phi + a)*sin(b)*cos(c) - cos(phi + a)*sin(c))",
+                     "-l*cos(b)*cos(c)"]),
+    potential = "m*g*bob.z",
+)]
+#[allow(non_snake_case)]
+struct PlacedBallJoint {
+    M: f64,
+    J: f64,
+    L: f64,
+    m: f64,
+    I1: f64,
+    I2: f64,
+    I3: f64,
+    l: f64,
+    g: f64,
+}
+
+#[test]
+fn a_spherical_joint_below_a_turning_arm_is_the_bob_placed_by_hand() {
+    let report = Check::new()
+        .all_coordinates(-1.2..1.2)
+        .run(|p: &BallJoint, s| {
+            let placed = PlacedBallJoint {
+                M: p.M,
+                J: p.J,
+                L: p.L,
+                m: p.m,
+                I1: p.I1,
+                I2: p.I2,
+                I3: p.I3,
+                l: p.l,
+                g: p.g,
+            };
+            same_equations(&placed, s)
+        })
+        .unwrap();
+    report.assert_below(1e-11).unwrap();
+}

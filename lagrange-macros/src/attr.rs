@@ -388,9 +388,9 @@ fn expression(e: &syn::Expr) -> syn::Result<String> {
     }
 }
 
-/// `revolute(q)`, `prismatic(q)` or `fixed`.
+/// `revolute(q)`, `prismatic(q)`, `fixed`, `spherical(a, b, c)` or `free(x, y, z, a, b, c)`.
 fn joint(e: &syn::Expr) -> syn::Result<Joint> {
-    let expected = "expected a joint: revolute(q), prismatic(q) or fixed";
+    let expected = "expected a joint: revolute(q), prismatic(q), fixed, spherical(a, b, c) or free(x, y, z, a, b, c)";
     match e {
         syn::Expr::Path(p) if p.path.is_ident("fixed") => Ok(Joint::Fixed),
         syn::Expr::Call(call) => {
@@ -398,15 +398,22 @@ fn joint(e: &syn::Expr) -> syn::Result<Joint> {
                 syn::Expr::Path(p) => p.path.get_ident().map(Ident::to_string).unwrap_or_default(),
                 _ => String::new(),
             };
-            let q = match call.args.iter().collect::<Vec<_>>().as_slice() {
-                [syn::Expr::Path(p)] => p.path.get_ident().map(Ident::to_string),
+            let names: Option<Vec<String>> = call
+                .args
+                .iter()
+                .map(|a| match a {
+                    syn::Expr::Path(p) => p.path.get_ident().map(Ident::to_string),
+                    _ => None,
+                })
+                .collect();
+            let joint = match (name.as_str(), names) {
+                ("revolute", Some(q)) if q.len() == 1 => Some(Joint::Revolute(q[0].clone())),
+                ("prismatic", Some(q)) if q.len() == 1 => Some(Joint::Prismatic(q[0].clone())),
+                ("spherical", Some(q)) => <[String; 3]>::try_from(q).ok().map(Joint::Spherical),
+                ("free", Some(q)) => <[String; 6]>::try_from(q).ok().map(Joint::Free),
                 _ => None,
             };
-            match (name.as_str(), q) {
-                ("revolute", Some(q)) => Ok(Joint::Revolute(q)),
-                ("prismatic", Some(q)) => Ok(Joint::Prismatic(q)),
-                _ => Err(syn::Error::new(call.span(), expected)),
-            }
+            joint.ok_or_else(|| syn::Error::new(call.span(), expected))
         }
         other => Err(syn::Error::new(other.span(), expected)),
     }

@@ -144,7 +144,9 @@ fn sources(checked: &CheckedModel, written: &Model) -> Vec<(Item, Vec<Expr>)> {
                     CheckedJoint::Revolute(_, axis) | CheckedJoint::Prismatic(_, axis) => {
                         axis.to_vec()
                     }
-                    CheckedJoint::Fixed => Vec::new(),
+                    CheckedJoint::Fixed | CheckedJoint::Spherical(_) | CheckedJoint::Free(_) => {
+                        Vec::new()
+                    }
                 };
                 axis.into_iter()
                     .chain(origin.iter().chain(rpy).chain(com).cloned())

@@ -4,7 +4,7 @@
 
 use super::rotation;
 use crate::cas::{Session, Sym, Var};
-use crate::model::{CheckedJoint, CheckedModel, Matrix3, Orientation, Placement};
+use crate::model::{Axis, CheckedJoint, CheckedModel, Matrix3, Orientation, Placement};
 use crate::syntax::Expr;
 
 /// `de/dt = ∂e/∂t + Σⱼ ∂e/∂qⱼ q̇ⱼ` over the model's `n` coordinates.
@@ -63,6 +63,20 @@ pub(crate) fn poses(s: &Session, model: &CheckedModel) -> Result<Vec<Pose>, Stri
             std::array::from_fn(|j| rows[i][j].clone())
         }))
     };
+    // The rotation `R_z(a) R_y(b) R_x(c)` of a spherical joint after `r`, and the
+    // body-frame angular velocity `ω ← Rᵢᵀ ω + eᵢ q̇ᵢ` factor by factor from `omega`.
+    let turn = |r: &[[Sym; 3]; 3], mut omega: [Sym; 3], [a, b, c]: [usize; 3]| {
+        let mut r = r.clone();
+        for (axis, q) in [(Axis::Z, a), (Axis::Y, b), (Axis::X, c)] {
+            let angle = Expr::Name(model.coordinates[q].clone());
+            let factor = fixed(&rotation::about(axis, &angle))?;
+            r = product(&r, &factor);
+            omega = transposed_times(&factor, &omega);
+            let k = axis as usize;
+            omega[k] = &omega[k] + &s.var(Var::Velocity(q));
+        }
+        Ok::<_, String>((r, omega))
+    };
     let mut poses: Vec<Pose> = Vec::new();
     for body in &model.bodies {
         let pose = match &body.placement {
@@ -120,6 +134,16 @@ pub(crate) fn poses(s: &Session, model: &CheckedModel) -> Result<Vec<Pose>, Stri
                         (r_joint_frame, omega_joint_frame, frame_origin)
                     }
                     CheckedJoint::Fixed => (r_joint_frame, omega_joint_frame, joint_origin),
+                    CheckedJoint::Spherical([a, b, c]) => {
+                        let (r, omega) = turn(&r_joint_frame, omega_joint_frame, [*a, *b, *c])?;
+                        (r, omega, joint_origin)
+                    }
+                    CheckedJoint::Free([x, y, z, a, b, c]) => {
+                        let shift: [Sym; 3] = [*x, *y, *z].map(|k| s.var(Var::Coordinate(k)));
+                        let frame_origin = plus(&joint_origin, &times(&r_joint_frame, &shift));
+                        let (r, omega) = turn(&r_joint_frame, omega_joint_frame, [*a, *b, *c])?;
+                        (r, omega, frame_origin)
+                    }
                 };
                 let com = plus(&frame_origin, &times(&r, &vector(com)?));
                 Pose {

@@ -297,7 +297,23 @@ impl Model {
                     }
                 }
             };
+        let many = |names: &[String], fail: &mut dyn FnMut(String)| -> Option<Vec<usize>> {
+            let found: Vec<Option<usize>> = names.iter().map(|q| coordinate(q, fail)).collect();
+            found.into_iter().collect()
+        };
+        let several = match joint {
+            super::Joint::Spherical(angles) => Some(many(angles, &mut fail)?),
+            super::Joint::Free(coordinates) => Some(many(coordinates, &mut fail)?),
+            _ => None,
+        };
+        if several.is_some() && !body.axis.is_empty() {
+            fail(format!(
+                "the joint of body `{shown}` turns about every axis: it takes no `axis`"
+            ));
+            return None;
+        }
         let moving = match joint {
+            super::Joint::Spherical(_) | super::Joint::Free(_) => None,
             super::Joint::Revolute(q) | super::Joint::Prismatic(q) => {
                 let index = coordinate(q, &mut fail)?;
                 if body.axis.len() != 3 {
@@ -363,6 +379,14 @@ impl Model {
         let joint = match (joint, moving, axis) {
             (super::Joint::Revolute(_), Some(q), Some(axis)) => CheckedJoint::Revolute(q, axis),
             (super::Joint::Prismatic(_), Some(q), Some(axis)) => CheckedJoint::Prismatic(q, axis),
+            (super::Joint::Spherical(_), ..) => {
+                let q = several.expect("resolved above");
+                CheckedJoint::Spherical([q[0], q[1], q[2]])
+            }
+            (super::Joint::Free(_), ..) => {
+                let q = several.expect("resolved above");
+                CheckedJoint::Free([q[0], q[1], q[2], q[3], q[4], q[5]])
+            }
             _ => CheckedJoint::Fixed,
         };
         Some(Placement::Jointed {

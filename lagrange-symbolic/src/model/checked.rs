@@ -96,6 +96,11 @@ pub enum CheckedJoint {
     Prismatic(usize, [Expr; 3]),
     /// Rigidly attached.
     Fixed,
+    /// The rotation `R_z R_y R_x` through the three coordinates.
+    Spherical([usize; 3]),
+    /// The translation by the first three coordinates in the joint's frame, then the
+    /// rotation of a spherical joint through the last three.
+    Free([usize; 6]),
 }
 
 /// The Lagrangian of a checked model.

@@ -113,7 +113,8 @@ pub struct Body {
     pub com: Vec<String>,
 }
 
-/// A joint of a kinematic tree, written `revolute(q)`, `prismatic(q)` or `fixed`.
+/// A joint of a kinematic tree, written `revolute(q)`, `prismatic(q)`, `fixed`,
+/// `spherical(a, b, c)` or `free(x, y, z, a, b, c)`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub enum Joint {
@@ -123,6 +124,11 @@ pub enum Joint {
     Prismatic(String),
     /// No motion relative to the parent.
     Fixed,
+    /// A ball joint: the rotation `R_z(a) R_y(b) R_x(c)` through the three coordinates.
+    Spherical([String; 3]),
+    /// A floating base: the translation `(x, y, z)` in the joint's frame, then the
+    /// rotation of a spherical joint.
+    Free([String; 6]),
 }
 
 impl From<Joint> for String {
@@ -131,6 +137,8 @@ impl From<Joint> for String {
             Joint::Revolute(q) => format!("revolute({q})"),
             Joint::Prismatic(q) => format!("prismatic({q})"),
             Joint::Fixed => "fixed".into(),
+            Joint::Spherical(angles) => format!("spherical({})", angles.join(", ")),
+            Joint::Free(coordinates) => format!("free({})", coordinates.join(", ")),
         }
     }
 }
@@ -146,15 +154,23 @@ impl TryFrom<String> for Joint {
                 .and_then(|rest| rest.trim_end().strip_suffix(')'))
                 .map(|q| q.trim().to_string())
         };
+        let list = |name: &str| -> Option<Vec<String>> {
+            let inner = call(name)?;
+            Some(inner.split(',').map(|q| q.trim().to_string()).collect())
+        };
         if text.trim() == "fixed" {
             Ok(Joint::Fixed)
-        } else if let Some(q) = call("revolute") {
+        } else if let Some(Ok(angles)) = list("spherical").map(<[String; 3]>::try_from) {
+            Ok(Joint::Spherical(angles))
+        } else if let Some(Ok(coordinates)) = list("free").map(<[String; 6]>::try_from) {
+            Ok(Joint::Free(coordinates))
+        } else if let Some(q) = call("revolute").filter(|q| !q.contains(',')) {
             Ok(Joint::Revolute(q))
-        } else if let Some(q) = call("prismatic") {
+        } else if let Some(q) = call("prismatic").filter(|q| !q.contains(',')) {
             Ok(Joint::Prismatic(q))
         } else {
             Err(format!(
-                "joint `{}`: expected \"revolute(q)\", \"prismatic(q)\" or \"fixed\"",
+                "joint `{}`: expected \"revolute(q)\", \"prismatic(q)\", \"fixed\", \"spherical(a, b, c)\" or \"free(x, y, z, a, b, c)\"",
                 crate::syntax::print::excerpt_text(&text)
             ))
         }
@@ -198,5 +214,28 @@ mod ordered_map {
             }
         }
         d.deserialize_map(Pairs)
+    }
+}
+
+#[cfg(test)]
+mod joint_tests {
+    use super::Joint;
+
+    #[test]
+    fn joints_read_and_print_back() {
+        for text in [
+            "revolute(q1)",
+            "prismatic(x)",
+            "fixed",
+            "spherical(a, b, c)",
+            "free(x, y, z, a, b, c)",
+        ] {
+            let joint = Joint::try_from(text.to_string()).unwrap();
+            assert_eq!(String::from(joint), text);
+        }
+        for bad in ["revolute(a, b)", "spherical(a, b)", "free(x)", "hinge(q)", "revolute"] {
+            let e = Joint::try_from(bad.to_string()).unwrap_err();
+            assert!(e.starts_with("joint `"), "{bad}: {e}");
+        }
     }
 }
