@@ -1,13 +1,13 @@
 //! How the derivation and the generated code scale with the size of the model: planar
 //! n-link chains (n = 2, 4, 8, 16, 32; `derive_scale/chains.rs`, written by
 //! `derive_scale/generate.py`). For each chain, one table row: the time
-//! `lagrange_symbolic::derive` takes for the model the struct was derived from (in the
-//! profile this bench is built in, optimized with `cargo bench`), the operations in the
-//! generated `M` and `f`, and the time of one `accelerations` call (median over batches).
+//! `lagrange_symbolic::derive` takes for the model the struct was derived from (with the
+//! engine built in this bench's profile), the operations in the generated `M` and `f`, and
+//! the time of one `accelerations` call (median over batches).
 //!
-//! `cargo bench --bench derive_scale`; `-- 8` limits the rows to chains of at most 8 links.
-//! The expansion's cost in a user's debug build is measured by building, not here: see the
-//! README's "Build times".
+//! `cargo bench --bench derive_scale --features derive-timing`; `-- 8` limits the rows to
+//! chains of at most 8 links. The expansion's cost in a user's debug build is measured by
+//! building, not here: see the README's "Build times".
 
 use lagrange::nalgebra::SVector;
 use lagrange::{FromParameterValues, Lagrangian};
