@@ -233,7 +233,13 @@ mod joint_tests {
             let joint = Joint::try_from(text.to_string()).unwrap();
             assert_eq!(String::from(joint), text);
         }
-        for bad in ["revolute(a, b)", "spherical(a, b)", "free(x)", "hinge(q)", "revolute"] {
+        for bad in [
+            "revolute(a, b)",
+            "spherical(a, b)",
+            "free(x)",
+            "hinge(q)",
+            "revolute",
+        ] {
             let e = Joint::try_from(bad.to_string()).unwrap_err();
             assert!(e.starts_with("joint `"), "{bad}: {e}");
         }
