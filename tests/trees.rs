@@ -11,8 +11,7 @@ use lagrange::{Check, Lagrangian, LagrangianSystem, Sample};
 
 /// Residuals `M q̈ − f` of `other` at the accelerations of the system under test.
 fn same_equations<H: LagrangianSystem<N>, const N: usize>(other: &H, s: &Sample<N>) -> Vec<f64> {
-    let (m, f) = other.mass_matrix_and_forcing(s.t, &s.q, &s.qd);
-    (m * s.qdd - f).iter().copied().collect()
+    residual(other, s).iter().copied().collect()
 }
 
 /// A double pendulum as two links, the second's angle relative to the first, in a field
