@@ -2,7 +2,7 @@
 //! engine session for the equations (and Routh's reduction), then the checks that need
 //! the derived programs (orientations are rotations, the mass matrix is regular).
 
-use crate::cas::{self, Names, Session, Var};
+use crate::cas::{self, Names, Session};
 use crate::equations::{Derived, Equations, JointWrenches};
 use crate::ir::Program;
 use crate::mechanics::{self, System};
@@ -43,8 +43,9 @@ fn derive_in(
     sources: &[(Item, Vec<Expr>)],
 ) -> Result<(Derived, Vec<Program>), Vec<ModelError>> {
     let system = System::of_model(s, model).map_err(|m| blame(s, sources, m))?;
+    let tree = mechanics::recursive_dynamics(s, model, &system).map_err(ModelError::whole_model)?;
     let mut full =
-        mechanics::equations(s, &system, &model.name).map_err(ModelError::whole_model)?;
+        mechanics::equations(s, &system, &model.name, tree).map_err(ModelError::whole_model)?;
     full.joint_wrenches = joint_wrenches(s, model, &system).map_err(ModelError::whole_model)?;
     let reduced = if model.ignored.is_empty() {
         None
@@ -70,21 +71,16 @@ fn joint_wrenches(
     model: &CheckedModel,
     system: &System,
 ) -> Result<Option<JointWrenches>, String> {
-    let Some(outputs) = mechanics::joint_wrenches(s, model)? else {
+    let Some(program) = mechanics::joint_wrenches(s, model, system.inputs().len())? else {
         return Ok(None);
     };
-    let mut inputs = system.inputs();
-    inputs.extend((0..model.coordinates.len()).map(Var::Acceleration));
     let bodies = model
         .bodies
         .iter()
         .filter(|b| matches!(b.placement, Placement::Jointed { .. }))
         .map(|b| b.name.clone())
         .collect();
-    Ok(Some(JointWrenches {
-        bodies,
-        program: s.compile(&outputs, &inputs)?,
-    }))
+    Ok(Some(JointWrenches { bodies, program }))
 }
 
 /// Every checked expression with the item it was written in (forces in the order

@@ -29,7 +29,7 @@ use crate::model::ModelError;
 pub const ENGINE_VERSION: &str = concat!(
     "lagrange-symbolic ",
     env!("CARGO_PKG_VERSION"),
-    ", format 7"
+    ", format 8"
 );
 
 /// The offline folder, beside a crate's manifest.
@@ -504,6 +504,7 @@ mod tests {
                     },
                 },
                 constraints: None,
+                dynamics_by_recursion: false,
                 joint_wrenches: None,
                 symbolic: Symbolic {
                     lagrangian: zero.clone(),

@@ -260,6 +260,11 @@ pub struct Equations {
     pub conserved: Conserved,
     /// Evaluators.
     pub programs: Programs,
+    /// Whether `programs.dynamics` comes from a kinematic tree's composite-rigid-body and
+    /// recursive Newton–Euler algorithms (traced into code) rather than from the symbolic
+    /// `M` and `f` that `symbolic` prints.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dynamics_by_recursion: bool,
     /// The holonomic constraints, if the model has any.
     pub constraints: Option<ConstraintEquations>,
     /// The wrenches the joints of a kinematic tree transmit, if the model has jointed

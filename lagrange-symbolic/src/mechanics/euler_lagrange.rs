@@ -5,12 +5,19 @@
 //! `fᵢ = ∂L/∂qᵢ − Σⱼ ∂²L/∂q̇ᵢ∂qⱼ q̇ⱼ − ∂²L/∂q̇ᵢ∂t + Qᵢ − ∂F/∂q̇ᵢ`.
 //! `M` is never inverted symbolically: the generated code solves for `q̈` numerically.
 
-use super::System;
+use super::{System, Traced};
 use crate::cas::{Session, Sym, Var};
 use crate::equations::{Conserved, Equations, Linearized, Programs, Symbolic};
 
-/// Lagrange's equations and integrals of `system`, lowered to programs.
-pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equations, String> {
+/// Lagrange's equations and integrals of `system`, lowered to programs. `traced`, when
+/// given, holds `M`, `f` and the residual's derivatives derived another way (a kinematic
+/// tree's recursions), used instead of lowering the symbolic ones.
+pub(crate) fn equations(
+    s: &Session,
+    system: &System,
+    name: &str,
+    traced: Option<Traced>,
+) -> Result<Equations, String> {
     let n = system.coordinates.len();
     let q = |i: usize| Var::Coordinate(system.coordinates[i].0);
     let v = |i: usize| Var::Velocity(system.coordinates[i].0);
@@ -108,15 +115,35 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
     };
 
     let inputs = system.inputs();
-    let residual_jacobians = residual_jacobians(s, system, &mass, &forcing);
+    // A traced tree's derivatives are traced too; the symbolic ones are then derived
+    // only to print a small model's linearization.
+    let small = traced
+        .as_ref()
+        .is_none_or(|t| t.dynamics.instructions.len() <= LINEARIZATION_SOURCE);
+    let residual_jacobians = if small {
+        residual_jacobians(s, system, &mass, &forcing)
+    } else {
+        Vec::new()
+    };
     let mut jacobian_inputs = inputs.clone();
     jacobian_inputs.extend((0..n).map(|i| Var::Acceleration(system.coordinates[i].0)));
     let flat_mass: Vec<Sym> = mass.iter().flatten().cloned().collect();
     let dynamics_outputs: Vec<Sym> = flat_mass.iter().chain(&forcing).cloned().collect();
     let flat_momentum_jacobian: Vec<Sym> = momentum_jacobian.into_iter().flatten().collect();
     let compile = |outputs: &[Sym]| s.compile(outputs, &inputs);
+    let dynamics_by_recursion = traced.is_some();
+    let (dynamics, jacobians) = match traced {
+        Some(Traced {
+            dynamics,
+            residual_jacobians,
+        }) => (dynamics, residual_jacobians),
+        None => (
+            compile(&dynamics_outputs)?,
+            s.compile(&residual_jacobians, &jacobian_inputs)?,
+        ),
+    };
     let programs = Programs {
-        dynamics: compile(&dynamics_outputs)?,
+        dynamics,
         lagrangian: compile(std::slice::from_ref(lagrangian))?,
         energy: compile(std::slice::from_ref(&energy))?,
         jacobi_integral: compile(std::slice::from_ref(&jacobi))?,
@@ -124,7 +151,7 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         momentum_rate: compile(&momentum_rate)?,
         momentum_jacobian: compile(&flat_momentum_jacobian)?,
         lagrangian_hessian: compile(&hessian)?,
-        residual_jacobians: s.compile(&residual_jacobians, &jacobian_inputs)?,
+        residual_jacobians: jacobians,
     };
 
     let constraints = if system.constraints.is_empty() {
@@ -142,7 +169,7 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
     };
     let show = |x: &Sym| s.to_expr(&x.printable());
     let show_all = |xs: &[Sym]| xs.iter().map(show).collect::<Result<Vec<_>, _>>();
-    let linearization = if programs.dynamics.instructions.len() <= LINEARIZATION_SOURCE {
+    let linearization = if small && programs.dynamics.instructions.len() <= LINEARIZATION_SOURCE {
         linearized(s, system, &residual_jacobians)?
     } else {
         None
@@ -173,6 +200,7 @@ pub(crate) fn equations(s: &Session, system: &System, name: &str) -> Result<Equa
         cyclic,
         conserved,
         programs,
+        dynamics_by_recursion,
         constraints,
         joint_wrenches: None,
         symbolic,

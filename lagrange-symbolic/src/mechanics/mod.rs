@@ -5,13 +5,13 @@
 mod constraints;
 mod euler_lagrange;
 mod kinetic;
-mod newton_euler;
+mod recursive;
 mod rotation;
 mod routh;
 mod system;
 
 pub(crate) use euler_lagrange::equations;
 pub(crate) use kinetic::orthogonality;
-pub(crate) use newton_euler::joint_wrenches;
+pub(crate) use recursive::{Traced, dynamics as recursive_dynamics, joint_wrenches};
 pub(crate) use routh::reduce;
 pub(crate) use system::System;

@@ -46,12 +46,12 @@ pub(super) fn about(axis: Axis, angle: &Expr) -> Matrix3 {
     }
 }
 
-/// The rotation through `angle` about the unit `axis` (Rodrigues):
-/// `R = cos α I + sin α [a]× + (1 − cos α) a aᵀ`.
+/// The rotation through `angle` about the unit `axis` (Rodrigues), written
+/// `R = cos α (I − a aᵀ) + sin α [a]× + a aᵀ` so that a numeric axis leaves each entry
+/// with the fewest terms (about z: `R₃₃ = 1`, not `cos α + (1 − cos α)`).
 pub(super) fn about_axis(axis: &[Expr; 3], angle: &Expr) -> Matrix3 {
     let c = Expr::Call(Func::Cos, Box::new(angle.clone()));
     let s = Expr::Call(Func::Sin, Box::new(angle.clone()));
-    let versine = Expr::Add(vec![num(1), Expr::Neg(Box::new(c.clone()))]);
     // [a]× row by row: (0, −a₃, a₂), (a₃, 0, −a₁), (−a₂, a₁, 0).
     let cross = |i: usize, j: usize| -> Expr {
         match (i, j) {
@@ -66,11 +66,15 @@ pub(super) fn about_axis(axis: &[Expr; 3], angle: &Expr) -> Matrix3 {
     };
     std::array::from_fn(|i| {
         std::array::from_fn(|j| {
-            let identity = if i == j { c.clone() } else { num(0) };
+            let outer = Expr::Mul(vec![axis[i].clone(), axis[j].clone()]);
+            let projector = Expr::Add(vec![
+                num(i128::from(i == j)),
+                Expr::Neg(Box::new(outer.clone())),
+            ]);
             Expr::Add(vec![
-                identity,
+                Expr::Mul(vec![c.clone(), projector]),
                 Expr::Mul(vec![s.clone(), cross(i, j)]),
-                Expr::Mul(vec![versine.clone(), axis[i].clone(), axis[j].clone()]),
+                outer,
             ])
         })
     })

@@ -120,7 +120,7 @@ pub(crate) fn reduce(
             .collect(),
     };
     let name = format!("{}Reduced", model.name);
-    let equations = super::equations(s, &reduced, &name).map_err(ModelError::whole_model)?;
+    let equations = super::equations(s, &reduced, &name, None).map_err(ModelError::whole_model)?;
     let ignored_velocities = s
         .compile(&velocities, &reduced.inputs())
         .map_err(ModelError::whole_model)?;
