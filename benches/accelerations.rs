@@ -1,5 +1,6 @@
 //! Generated `accelerations` against a hand-written closed form, planar n-link chains
-//! declared with the derive (n = 2, 4, 8), and the exact derivatives of the 8-link
+//! declared with the derive (n = 2, 4, 8 from `T` and `V`; n = 6 as a kinematic tree), a
+//! UR5-like 6-joint arm, and the exact derivatives of the 8-link
 //! chain's accelerations (what `linearize` costs) against central differences of the
 //! accelerations in `q` and `q̇`, measured side by side in one run:
 //! `cargo bench --bench accelerations`.
@@ -88,6 +89,62 @@ pub struct Chain8 {
     g: f64,
 }
 
+/// A UR5-like arm as a kinematic tree: the UR5's joint placements and link masses as the
+/// `ur_description` package publishes them, diagonal inertias of our own. Its `M` and `f`
+/// come from the composite-body and Newton–Euler recursions traced into code.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(q1, q2, q3, q4, q5, q6),
+    body(name = shoulder, mass = "3.7", inertia = ["0.0103", "0.0103", "0.00666"],
+         joint = revolute(q1), axis = ["0", "0", "1"], origin = ["0", "0", "0.089159"]),
+    body(name = upper_arm, mass = "8.393", inertia = ["0.2269", "0.2269", "0.0151"], parent = shoulder,
+         joint = revolute(q2), axis = ["0", "1", "0"], origin = ["0", "0.13585", "0"],
+         rpy = ["0", "pi/2", "0"], com = ["0", "0", "0.28"]),
+    body(name = forearm, mass = "2.275", inertia = ["0.0494", "0.0494", "0.004"], parent = upper_arm,
+         joint = revolute(q3), axis = ["0", "1", "0"], origin = ["0", "-0.1197", "0.425"],
+         com = ["0", "0", "0.25"]),
+    body(name = wrist_1, mass = "1.219", inertia = ["0.00111", "0.00111", "0.00219"], parent = forearm,
+         joint = revolute(q4), axis = ["0", "1", "0"], origin = ["0", "0", "0.39225"],
+         rpy = ["0", "pi/2", "0"]),
+    body(name = wrist_2, mass = "1.219", inertia = ["0.00111", "0.00111", "0.00219"], parent = wrist_1,
+         joint = revolute(q5), axis = ["0", "0", "1"], origin = ["0", "0.093", "0"]),
+    body(name = wrist_3, mass = "0.1879", inertia = ["0.000171", "0.000171", "0.000033"],
+         parent = wrist_2, joint = revolute(q6), axis = ["0", "1", "0"], origin = ["0", "0", "0.09465"]),
+    gravity = ["0", "0", "-g"],
+)]
+pub struct Ur5Arm {
+    g: f64,
+}
+
+/// The planar 6-link chain as a kinematic tree (relative angles, point masses at the
+/// links' ends), traced like the arm.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(q1, q2, q3, q4, q5, q6),
+    body(name = b1, mass = "m1", inertia = ["0", "0", "0"], joint = revolute(q1), axis = ["0", "0", "1"], com = ["l1", "0", "0"]),
+    body(name = b2, mass = "m2", inertia = ["0", "0", "0"], parent = b1, joint = revolute(q2), axis = ["0", "0", "1"], origin = ["l1", "0", "0"], com = ["l2", "0", "0"]),
+    body(name = b3, mass = "m3", inertia = ["0", "0", "0"], parent = b2, joint = revolute(q3), axis = ["0", "0", "1"], origin = ["l2", "0", "0"], com = ["l3", "0", "0"]),
+    body(name = b4, mass = "m4", inertia = ["0", "0", "0"], parent = b3, joint = revolute(q4), axis = ["0", "0", "1"], origin = ["l3", "0", "0"], com = ["l4", "0", "0"]),
+    body(name = b5, mass = "m5", inertia = ["0", "0", "0"], parent = b4, joint = revolute(q5), axis = ["0", "0", "1"], origin = ["l4", "0", "0"], com = ["l5", "0", "0"]),
+    body(name = b6, mass = "m6", inertia = ["0", "0", "0"], parent = b5, joint = revolute(q6), axis = ["0", "0", "1"], origin = ["l5", "0", "0"], com = ["l6", "0", "0"]),
+    gravity = ["0", "-g", "0"],
+)]
+pub struct TreeChain6 {
+    m1: f64,
+    m2: f64,
+    m3: f64,
+    m4: f64,
+    m5: f64,
+    m6: f64,
+    l1: f64,
+    l2: f64,
+    l3: f64,
+    l4: f64,
+    l5: f64,
+    l6: f64,
+    g: f64,
+}
+
 fn state<const N: usize>() -> (SVector<f64, N>, SVector<f64, N>) {
     (
         SVector::from_fn(|i, _| 0.3 + 0.1 * i as f64),
@@ -124,6 +181,12 @@ fn accelerations(c: &mut Criterion) {
     chain::<Chain2, 2>(c, "chain/n=2");
     chain::<Chain4, 4>(c, "chain/n=4");
     chain::<Chain8, 8>(c, "chain/n=8");
+    chain::<TreeChain6, 6>(c, "chain as a tree/n=6");
+    let arm = Ur5Arm { g: 9.81 };
+    let (q, qd) = state::<6>();
+    c.bench_function("arm/UR5-like, 6 joints", |b| {
+        b.iter(|| arm.accelerations(0.0, black_box(&q), black_box(&qd)))
+    });
     jacobians(c);
 }
 

@@ -185,6 +185,12 @@ fn equations_text(out: &mut String, eq: &Equations) {
         t(&eq.symbolic.jacobi_integral)
     );
     let _ = writeln!(out, "Conserved: {}", conserved(eq));
+    if eq.dynamics_by_recursion {
+        let _ = writeln!(
+            out,
+            "Evaluated: M by the composite-rigid-body algorithm, f and the derivatives by recursive Newton-Euler, traced into code (an independent derivation of the equations above)"
+        );
+    }
     let cyclic = cyclic(eq);
     let _ = writeln!(
         out,

@@ -110,6 +110,13 @@ fn the_imported_arm_moves_as_the_arm_written_by_hand() {
         "{}",
         hand.a
     );
+    // The imported tree is evaluated by the recursions, and `derive` says so.
+    let derived = lagrange(&["derive", file.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&derived.stdout);
+    assert!(
+        text.contains("Evaluated: M by the composite-rigid-body algorithm"),
+        "{text}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
