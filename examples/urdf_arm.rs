@@ -1,6 +1,6 @@
 //! The 3-link spatial arm of `lagrange-cli/tests/fixtures/arm3.urdf`, as `lagrange import`
 //! translates it, written as a derive: a waist about z, a shoulder and an elbow about y, a
-//! tool fixed at the forearm's end. At rest, the moment each joint transmits along its axis
+//! tool fixed at the forearm's end, the elbow damped (`<dynamics damping="0.1">`). At rest, the moment each joint transmits along its axis
 //! is the torque its motor must hold against gravity; the rest of the wrench is the
 //! bearing's load.
 //!
@@ -25,6 +25,7 @@ use lagrange::nalgebra::Vector3;
     body(name = tool, mass = "0.5", inertia = ["0.0001", "0.0001", "0.0001"], parent = forearm,
          joint = fixed, origin = ["0.3", "0", "0"]),
     gravity = ["0", "0", "-g"],
+    dissipation = "1/2*0.1*dot(elbow)^2",
 )]
 pub struct Arm {
     pub g: f64,

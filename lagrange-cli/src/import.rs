@@ -4,7 +4,9 @@
 //! What a URDF says about dynamics is kept: links' inertial data (mass, centre of mass,
 //! inertia tensor, turned into the link's frame when the inertial frame is rotated),
 //! joints' parent and child, origin (`xyz`, `rpy`), axis and type (`revolute`,
-//! `continuous`, `prismatic`, `fixed`). The root link is the fixed frame. What is not
+//! `continuous`, `prismatic`, `fixed`), and their viscous damping (`<dynamics damping>`,
+//! as the Rayleigh dissipation `½ d q̇²`; Coulomb friction is reported as ignored). The
+//! root link is the fixed frame. What is not
 //! dynamics (visuals, collisions, materials, limits, transmissions, plugins) is listed on
 //! standard error as ignored; what the model cannot express (`floating` and `planar`
 //! joints, `mimic`, a link with two parents) is an error.
@@ -89,6 +91,8 @@ struct UrdfJoint {
     xyz: [f64; 3],
     rpy: [f64; 3],
     axis: [f64; 3],
+    /// Viscous damping (`<dynamics damping>`): the torque or force `−d q̇`.
+    damping: f64,
 }
 
 /// What the model file holds besides the model.
@@ -302,7 +306,7 @@ fn joint(
     let (parent, child_link) = (link_of("parent")?, link_of("child")?);
     for c in node.children().filter(|c| c.is_element()) {
         match c.tag_name().name() {
-            "parent" | "child" | "origin" | "axis" => {}
+            "parent" | "child" | "origin" | "axis" | "dynamics" => {}
             "mimic" => {
                 return Err(format!(
                     "{}: joint `{shown}` mimics another: coupled joints are not supported (declare one coordinate and a constraint)",
@@ -313,6 +317,21 @@ fn joint(
                 ignored.insert(other.to_string());
             }
         }
+    }
+    let dynamics = child(node, "dynamics");
+    let damping = match dynamics {
+        Some(d) => number(d, "damping", &at(d))?.unwrap_or(0.0),
+        None => 0.0,
+    };
+    if damping < 0.0 {
+        return Err(format!(
+            "{here}: joint `{shown}` has a negative damping ({damping}), which would feed energy in"
+        ));
+    }
+    if let Some(d) = dynamics
+        && number(d, "friction", &at(d))?.is_some_and(|f| f != 0.0)
+    {
+        ignored.insert("dynamics friction (Coulomb friction is not a dissipation function)".into());
     }
     let origin = child(node, "origin");
     let axis = triple(child(node, "axis"), "xyz", [1.0, 0.0, 0.0], &here)?;
@@ -328,6 +347,7 @@ fn joint(
         xyz: triple(origin, "xyz", [0.0; 3], &here)?,
         rpy: triple(origin, "rpy", [0.0; 3], &here)?,
         axis: axis.map(|a| if length > 0.0 { a / length } else { a }),
+        damping,
     })
 }
 
@@ -424,6 +444,7 @@ fn model_file(
     let mut body_names: HashMap<&str, String> = HashMap::new();
     let mut coordinates = Vec::new();
     let mut bodies = Vec::new();
+    let mut dissipation = Vec::new();
     for j in &order {
         let body = identifier(&j.child, "link", &mut taken)?;
         let joint = match j.kind.as_str() {
@@ -431,6 +452,10 @@ fn model_file(
             kind => {
                 let q = identifier(&j.name, "joint", &mut taken)?;
                 coordinates.push(q.clone());
+                if j.damping > 0.0 {
+                    // Rayleigh's F = ½ d q̇², whose −∂F/∂q̇ is the damping torque.
+                    dissipation.push(format!("1/2*{}*dot({q})^2", decimal(j.damping)));
+                }
                 if kind == "prismatic" {
                     Joint::Prismatic(q)
                 } else {
@@ -474,6 +499,7 @@ fn model_file(
         coordinates: coordinates.clone(),
         parameters: vec!["g".into()],
         gravity: Some(vec!["0".into(), "0".into(), "-g".into()]),
+        dissipation: (!dissipation.is_empty()).then(|| dissipation.join(" + ")),
         bodies,
         ..Model::default()
     };
