@@ -8,7 +8,8 @@
 //! as the Rayleigh dissipation `½ d q̇²`; Coulomb friction is reported as ignored). The
 //! root link is the fixed frame. What is not
 //! dynamics (visuals, collisions, materials, limits, transmissions, plugins) is listed on
-//! standard error as ignored; what the model cannot express (`floating` and `planar`
+//! standard error as ignored (and, with `--fixed-joint-merge`, each fixed joint whose link
+//! was folded into its parent); what the model cannot express (`floating` and `planar`
 //! joints, `mimic`, a link with two parents) is an error.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -29,6 +30,11 @@ const MAX_URDF_BYTES: u64 = 16 << 20;
 pub(crate) struct Args {
     /// The URDF file.
     urdf: PathBuf,
+    /// Fold each link attached by a `fixed` joint into its parent (one body with the
+    /// combined mass, centre of mass and inertia; its children re-attached to the parent),
+    /// so the model has one body per moving part.
+    #[arg(long)]
+    fixed_joint_merge: bool,
 }
 
 /// Runs `lagrange import`: the model file on standard output, notes on standard error.
@@ -44,7 +50,8 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     }
     let text = std::fs::read_to_string(&args.urdf)
         .map_err(|e| Failure(format!("cannot read `{shown}`: {e}")))?;
-    let imported = import(&text).map_err(|e| Failure(format!("{shown}: {e}")))?;
+    let imported =
+        import(&text, args.fixed_joint_merge).map_err(|e| Failure(format!("{shown}: {e}")))?;
     if !imported.ignored.is_empty() {
         eprintln!(
             "note: ignored (not dynamics): {}",
@@ -108,8 +115,9 @@ struct Initial {
     q: BTreeMap<String, f64>,
 }
 
-/// Translates the URDF `text` into a model file.
-pub(crate) fn import(text: &str) -> Result<Imported, String> {
+/// Translates the URDF `text` into a model file; with `merge`, links on fixed joints are
+/// folded into their parents.
+pub(crate) fn import(text: &str, merge: bool) -> Result<Imported, String> {
     let document = roxmltree::Document::parse(text).map_err(|e| format!("not valid XML: {e}"))?;
     let robot = document.root_element();
     if !robot.has_tag_name("robot") {
@@ -135,7 +143,7 @@ pub(crate) fn import(text: &str) -> Result<Imported, String> {
         }
     }
     let name = robot.attribute("name").unwrap_or("robot");
-    let (file, root_mass) = model_file(name, &links, &joints)?;
+    let (file, root_mass) = model_file(name, &links, &joints, merge, &mut ignored)?;
     if root_mass != 0.0 {
         ignored.insert("inertial of the root link (it is the fixed frame)".into());
     }
@@ -237,14 +245,10 @@ fn link(
     ))
 }
 
-/// `R I Rᵀ`: an inertia tensor given in a frame turned by `rpy`, in the link's frame.
-fn turned(entries: [f64; 6], rpy: [f64; 3]) -> [f64; 6] {
-    if rpy == [0.0; 3] {
-        return entries;
-    }
-    let [xx, yy, zz, xy, xz, yz] = entries;
-    let i = [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
-    let (r, p, y) = (rpy[0], rpy[1], rpy[2]);
+type Matrix = [[f64; 3]; 3];
+
+/// URDF's `rpy` as a matrix, `R_z(yaw) R_y(pitch) R_x(roll)`.
+fn rpy_matrix([r, p, y]: [f64; 3]) -> Matrix {
     let rz = [
         [y.cos(), -y.sin(), 0.0],
         [y.sin(), y.cos(), 0.0],
@@ -260,13 +264,132 @@ fn turned(entries: [f64; 6], rpy: [f64; 3]) -> [f64; 6] {
         [0.0, r.cos(), -r.sin()],
         [0.0, r.sin(), r.cos()],
     ];
-    let mul = |a: [[f64; 3]; 3], b: [[f64; 3]; 3]| -> [[f64; 3]; 3] {
-        std::array::from_fn(|i| std::array::from_fn(|j| (0..3).map(|k| a[i][k] * b[k][j]).sum()))
-    };
-    let rot = mul(mul(rz, ry), rx);
-    let rt = std::array::from_fn(|i| std::array::from_fn(|j| rot[j][i]));
-    let t = mul(mul(rot, i), rt);
+    mul(mul(rz, ry), rx)
+}
+
+/// The `rpy` of a rotation matrix (inverse of [`rpy_matrix`]; at pitch ±π/2, roll 0).
+fn rpy_of(m: Matrix) -> [f64; 3] {
+    let cos_pitch = m[0][0].hypot(m[1][0]);
+    let pitch = (-m[2][0]).atan2(cos_pitch);
+    if cos_pitch > 1e-12 {
+        [m[2][1].atan2(m[2][2]), pitch, m[1][0].atan2(m[0][0])]
+    } else {
+        [0.0, pitch, (-m[0][1]).atan2(m[1][1])]
+    }
+}
+
+fn mul(a: Matrix, b: Matrix) -> Matrix {
+    std::array::from_fn(|i| std::array::from_fn(|j| (0..3).map(|k| a[i][k] * b[k][j]).sum()))
+}
+
+fn transposed(a: Matrix) -> Matrix {
+    std::array::from_fn(|i| std::array::from_fn(|j| a[j][i]))
+}
+
+fn apply(a: Matrix, v: [f64; 3]) -> [f64; 3] {
+    std::array::from_fn(|i| (0..3).map(|k| a[i][k] * v[k]).sum())
+}
+
+fn tensor([xx, yy, zz, xy, xz, yz]: [f64; 6]) -> Matrix {
+    [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]]
+}
+
+fn entries(t: Matrix) -> [f64; 6] {
     [t[0][0], t[1][1], t[2][2], t[0][1], t[0][2], t[1][2]]
+}
+
+/// `R I Rᵀ`: an inertia tensor given in a frame turned by `rpy`, in the link's frame.
+fn turned(entries_given: [f64; 6], rpy: [f64; 3]) -> [f64; 6] {
+    if rpy == [0.0; 3] {
+        return entries_given;
+    }
+    let rot = rpy_matrix(rpy);
+    entries(mul(mul(rot, tensor(entries_given)), transposed(rot)))
+}
+
+/// The links on fixed joints folded into the nearest link that moves (or the fixed
+/// frame): the movable joints re-attached to it with composed placements, and each
+/// remaining link's inertial data combined with what was folded into it. `order` lists
+/// the joints parents first.
+fn merge_fixed(
+    order: &[&UrdfJoint],
+    inertial: &HashMap<&str, &Inertial>,
+    root: &str,
+    ignored: &mut BTreeSet<String>,
+) -> (Vec<UrdfJoint>, HashMap<String, Inertial>) {
+    const IDENTITY: Matrix = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    // Per link: the link it is rigidly part of, and its frame there (rotation, origin).
+    let mut part_of: HashMap<String, (String, Matrix, [f64; 3])> = HashMap::new();
+    part_of.insert(root.to_string(), (root.to_string(), IDENTITY, [0.0; 3]));
+    let mut joints = Vec::new();
+    for j in order {
+        let (owner, rotation, origin) = part_of[&j.parent].clone();
+        let placed_rotation = mul(rotation, rpy_matrix(j.rpy));
+        let offset = apply(rotation, j.xyz);
+        let placed_origin: [f64; 3] = std::array::from_fn(|i| origin[i] + offset[i]);
+        if j.kind == "fixed" {
+            ignored.insert(format!(
+                "fixed joint `{}` (link `{}` merged into `{}`)",
+                j.name,
+                j.child,
+                if owner == root {
+                    "the fixed frame"
+                } else {
+                    owner.as_str()
+                }
+            ));
+            part_of.insert(j.child.clone(), (owner, placed_rotation, placed_origin));
+        } else {
+            let mut moved = (*j).clone();
+            if owner != j.parent {
+                moved.xyz = placed_origin;
+                moved.rpy = rpy_of(placed_rotation);
+            }
+            moved.parent = owner;
+            joints.push(moved);
+            part_of.insert(j.child.clone(), (j.child.clone(), IDENTITY, [0.0; 3]));
+        }
+    }
+    // Mass, first moment and inertia about each owner's origin, then about the centre.
+    let mut sums: HashMap<String, (f64, [f64; 3], Matrix)> = HashMap::new();
+    for (link, (owner, rotation, origin)) in &part_of {
+        let part = inertial[link.as_str()];
+        let turned_com = apply(*rotation, part.com);
+        let c: [f64; 3] = std::array::from_fn(|i| origin[i] + turned_com[i]);
+        let spin = mul(mul(*rotation, tensor(part.inertia)), transposed(*rotation));
+        let entry = sums
+            .entry(owner.clone())
+            .or_insert((0.0, [0.0; 3], [[0.0; 3]; 3]));
+        entry.0 += part.mass;
+        let m = part.mass;
+        let cc = c.iter().map(|x| x * x).sum::<f64>();
+        for i in 0..3 {
+            entry.1[i] += m * c[i];
+            for k in 0..3 {
+                let shift = m * (if i == k { cc } else { 0.0 } - c[i] * c[k]);
+                entry.2[i][k] += spin[i][k] + shift;
+            }
+        }
+    }
+    let merged = sums
+        .into_iter()
+        .map(|(owner, (m, h, about_origin))| {
+            let com: [f64; 3] = if m > 0.0 { h.map(|x| x / m) } else { [0.0; 3] };
+            let cc = com.iter().map(|x| x * x).sum::<f64>();
+            let about_com: Matrix = std::array::from_fn(|i| {
+                std::array::from_fn(|k| {
+                    about_origin[i][k] - m * (if i == k { cc } else { 0.0 } - com[i] * com[k])
+                })
+            });
+            let data = Inertial {
+                mass: m,
+                com,
+                inertia: entries(about_com),
+            };
+            (owner, data)
+        })
+        .collect();
+    (joints, merged)
 }
 
 fn joint(
@@ -393,6 +516,8 @@ fn model_file(
     robot: &str,
     links: &[(String, Inertial)],
     joints: &[UrdfJoint],
+    merge: bool,
+    ignored: &mut BTreeSet<String>,
 ) -> Result<(String, f64), String> {
     let inertial: HashMap<&str, &Inertial> = links.iter().map(|(n, i)| (n.as_str(), i)).collect();
     let mut parent_of: HashMap<&str, &UrdfJoint> = HashMap::new();
@@ -440,6 +565,22 @@ fn model_file(
             "the joints form a cycle: a kinematic loop needs a constraint (not imported)".into(),
         );
     }
+    let (merged_joints, merged_inertial) = if merge {
+        merge_fixed(&order, &inertial, root, ignored)
+    } else {
+        (Vec::new(), HashMap::new())
+    };
+    let (order, inertial): (Vec<&UrdfJoint>, HashMap<&str, &Inertial>) = if merge {
+        (
+            merged_joints.iter().collect(),
+            merged_inertial
+                .iter()
+                .map(|(k, v)| (k.as_str(), v))
+                .collect(),
+        )
+    } else {
+        (order, inertial)
+    };
     let mut taken: BTreeSet<String> = ["g".to_string()].into();
     let mut body_names: HashMap<&str, String> = HashMap::new();
     let mut coordinates = Vec::new();
@@ -519,4 +660,31 @@ fn model_file(
     };
     let text = toml::to_string(&file).map_err(|e| format!("cannot write the model file: {e}"))?;
     Ok((text, root_mass))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rpy_of_inverts_rpy_matrix_including_gimbal_lock() {
+        let half_pi = std::f64::consts::FRAC_PI_2;
+        for rpy in [
+            [0.3, -0.4, 0.5],
+            [-2.9, 1.2, 3.0],
+            [0.0, half_pi, 0.7],
+            [0.4, -half_pi, -1.1],
+        ] {
+            let m = rpy_matrix(rpy);
+            let back = rpy_matrix(rpy_of(m));
+            for i in 0..3 {
+                for j in 0..3 {
+                    assert!(
+                        (m[i][j] - back[i][j]).abs() < 1e-12,
+                        "{rpy:?}: {m:?} vs {back:?}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -172,3 +172,96 @@ fn what_the_model_cannot_express_is_an_error() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `A` and `ẋ` of `lagrange linearize` for the model file `file` at `at`.
+fn linearized(file: &Path, at: &str) -> (Vec<f64>, Vec<Vec<f64>>) {
+    let run = lagrange(&[
+        "linearize",
+        file.to_str().unwrap(),
+        "--at",
+        at,
+        "--format",
+        "json",
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&run.stdout).unwrap();
+    let numbers = |v: &Value| -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    let a = doc["a"].as_array().unwrap().iter().map(numbers).collect();
+    (numbers(&doc["rate"]), a)
+}
+
+#[test]
+fn merging_fixed_joints_keeps_the_motion_with_fewer_bodies() {
+    // The arm with its fixed tool turned by rpy and a gripper hinged on the tool: merged,
+    // the tool becomes part of the forearm and the gripper hangs from the forearm.
+    let source = std::fs::read_to_string(fixture()).unwrap();
+    let source = source
+        .replace(
+            "<origin xyz=\"0.3 0 0\"/>",
+            "<origin xyz=\"0.3 0 0.05\" rpy=\"0.3 -0.4 0.5\"/>",
+        )
+        .replace(
+            "</robot>",
+            r#"<link name="gripper"><inertial><origin xyz="0.04 0.01 0" rpy="0.2 0 0"/><mass value="0.2"/>
+                 <inertia ixx="0.0002" ixy="0.00001" ixz="0" iyy="0.0003" iyz="0" izz="0.0001"/></inertial></link>
+               <joint name="grip" type="revolute"><parent link="tool"/><child link="gripper"/>
+                 <origin xyz="0.05 0.02 0" rpy="0.1 0 0.2"/><axis xyz="0 0 1"/></joint>
+               <link name="camera"><inertial><mass value="0.3"/><inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
+               <joint name="camera_mount" type="fixed"><parent link="base_link"/><child link="camera"/><origin xyz="1 0 0"/></joint>
+               </robot>"#,
+        );
+    let dir = scratch("merge");
+    let urdf = dir.join("arm4.urdf");
+    std::fs::write(&urdf, source).unwrap();
+    let mut files = Vec::new();
+    for (name, flags) in [("kept", &[][..]), ("merged", &["--fixed-joint-merge"][..])] {
+        let mut args = vec!["import", urdf.to_str().unwrap()];
+        args.extend(flags);
+        let output = lagrange(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        let text = String::from_utf8(output.stdout).unwrap();
+        let bodies = text.matches("[[model.body]]").count();
+        if flags.is_empty() {
+            assert_eq!(bodies, 6, "{text}");
+        } else {
+            assert_eq!(bodies, 4, "{text}");
+            assert!(stderr.contains("`tool` merged into `forearm`"), "{stderr}");
+            assert!(
+                stderr.contains("`camera` merged into `the fixed frame`"),
+                "{stderr}"
+            );
+        }
+        let file = dir.join(format!("{name}.toml"));
+        std::fs::write(&file, text).unwrap();
+        files.push(file);
+    }
+    let at = "waist_joint=0.3,shoulder=-0.7,elbow=1.1,grip=0.4,dot(waist_joint)=0.5,dot(shoulder)=-0.2,dot(elbow)=0.9,dot(grip)=-1.3";
+    let (rate_kept, a_kept) = linearized(&files[0], at);
+    let (rate_merged, a_merged) = linearized(&files[1], at);
+    for (x, y) in rate_kept.iter().zip(&rate_merged) {
+        assert!(
+            (x - y).abs() < 1e-10 * (1.0 + x.abs()),
+            "{rate_kept:?} vs {rate_merged:?}"
+        );
+    }
+    for (row_kept, row_merged) in a_kept.iter().zip(&a_merged) {
+        for (x, y) in row_kept.iter().zip(row_merged) {
+            assert!(
+                (x - y).abs() < 1e-9 * (1.0 + x.abs()),
+                "{a_kept:?} vs {a_merged:?}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
