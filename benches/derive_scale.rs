@@ -1,6 +1,10 @@
 //! How the derivation and the generated code scale with the size of the model: planar
 //! n-link chains (n = 2, 4, 8, 16, 32; `derive_scale/chains.rs`, written by
-//! `derive_scale/generate.py`). For each chain, one table row: the time
+//! `derive_scale/generate.py`), each declared twice: by `T` and `V` written from the
+//! masses' positions in absolute angles (derived by expanding the Lagrangian), and as a
+//! kinematic tree of revolute joints in relative angles (derived by the composite-body and
+//! Newton–Euler recursions, expanded too up to `EXPANDED_TREE_DEPTH` links). For each
+//! chain, one table row: the time
 //! `lagrange_symbolic::derive` takes for the model the struct was derived from (with the
 //! engine built in this bench's profile), the operations in the generated `M` and `f`, and
 //! the time of one `accelerations` call (median over batches).
@@ -11,19 +15,17 @@
 
 use lagrange::nalgebra::SVector;
 use lagrange::{FromParameterValues, Lagrangian};
-use lagrange_symbolic::model::Model;
+use lagrange_symbolic::model::{Body, Joint, Model};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-/// A derived chain together with the energies it was derived from.
+/// A derived chain together with the model it was derived from.
 trait Chain<const N: usize>: FromParameterValues<N> {
-    /// The kinetic energy as written in the struct's attribute.
-    const KINETIC: &'static str;
-    /// The potential energy as written in the struct's attribute.
-    const POTENTIAL: &'static str;
+    /// The written model, as the attribute gives it.
+    fn model(&self) -> Model;
 }
 
-/// Declares a chain that derives `Lagrangian` and keeps its energies for [`Chain`].
+/// Declares a chain by `T` and `V` that derives `Lagrangian`.
 macro_rules! chain {
     ($name:ident, [$($q:ident),*], $kinetic:tt, $potential:tt, [$($p:ident),*]) => {
         /// Planar chain of point masses on massless rods, absolute angles.
@@ -34,27 +36,74 @@ macro_rules! chain {
         }
 
         impl Chain<{ [$(stringify!($q)),*].len() }> for $name {
-            const KINETIC: &'static str = $kinetic;
-            const POTENTIAL: &'static str = $potential;
+            fn model(&self) -> Model {
+                let info = self.info();
+                Model {
+                    name: info.name.to_string(),
+                    coordinates: info.coordinates.iter().map(|c| c.to_string()).collect(),
+                    parameters: info.parameters.iter().map(|p| p.to_string()).collect(),
+                    kinetic: Some($kinetic.into()),
+                    potential: Some($potential.into()),
+                    ..Model::default()
+                }
+            }
         }
     };
 }
 
-include!("derive_scale/chains.rs");
+/// Declares a chain as a kinematic tree that derives `Lagrangian`: body `bₖ` (mass `mₖ`
+/// at `(lₖ, 0, 0)` in its frame) turns through `qₖ` about z at `(lₖ₋₁, 0, 0)` of its parent.
+macro_rules! tree_chain {
+    ($name:ident, [$($q:ident),*], [$($body:tt)*], [$($p:ident),*]) => {
+        /// Planar chain of point masses on massless rods, relative angles, as a tree.
+        #[derive(Lagrangian)]
+        #[lagrangian(coordinates($($q),*), $($body)* gravity = ["g", "0", "0"])]
+        pub struct $name {
+            $($p: f64),*
+        }
 
-/// The written model of a chain: its coordinates and parameters as the derive recorded
-/// them, its energies as the attribute wrote them.
-fn model<S: Chain<N>, const N: usize>(system: &S) -> Model {
-    let info = system.info();
+        impl Chain<{ [$(stringify!($q)),*].len() }> for $name {
+            fn model(&self) -> Model {
+                tree_model(self.info().name, [$(stringify!($q)),*].len())
+            }
+        }
+    };
+}
+
+/// The written model of `tree_chain!`'s chain of `n` links.
+fn tree_model(name: &str, n: usize) -> Model {
+    let three = |x: &str| vec![x.to_string(), "0".into(), "0".into()];
     Model {
-        name: info.name.to_string(),
-        coordinates: info.coordinates.iter().map(|c| c.to_string()).collect(),
-        parameters: info.parameters.iter().map(|p| p.to_string()).collect(),
-        kinetic: Some(S::KINETIC.into()),
-        potential: Some(S::POTENTIAL.into()),
+        name: name.to_string(),
+        coordinates: (1..=n).map(|k| format!("q{k}")).collect(),
+        parameters: (1..=n)
+            .map(|k| format!("m{k}"))
+            .chain((1..=n).map(|k| format!("l{k}")))
+            .chain(["g".to_string()])
+            .collect(),
+        gravity: Some(three("g")),
+        bodies: (1..=n)
+            .map(|k| Body {
+                name: format!("b{k}"),
+                mass: format!("m{k}"),
+                inertia: vec!["0".into(); 3],
+                parent: (k > 1).then(|| format!("b{}", k - 1)),
+                joint: Some(Joint::Revolute(format!("q{k}"))),
+                axis: vec!["0".into(), "0".into(), "1".into()],
+                origin: if k > 1 {
+                    three(&format!("l{}", k - 1))
+                } else {
+                    Vec::new()
+                },
+                com: three(&format!("l{k}")),
+                ..Body::default()
+            })
+            .collect(),
         ..Model::default()
     }
 }
+
+include!("derive_scale/chains.rs");
 
 /// Median of the times `run` takes, over `runs` runs.
 fn median(runs: usize, mut run: impl FnMut()) -> Duration {
@@ -70,12 +119,12 @@ fn median(runs: usize, mut run: impl FnMut()) -> Duration {
 }
 
 /// One table row for the chain `S` of `N` links.
-fn row<S: Chain<N>, const N: usize>() {
+fn row<S: Chain<N>, const N: usize>(form: &str) {
     let values: Vec<f64> = (0..S::PARAMETER_COUNT)
         .map(|i| 1.0 + 0.01 * i as f64)
         .collect();
     let system = S::from_parameter_values(&values).expect("parameter count");
-    let model = model(&system);
+    let model = system.model();
 
     let derive_runs = if N <= 8 { 5 } else { 1 };
     let mut operations = 0;
@@ -100,7 +149,7 @@ fn row<S: Chain<N>, const N: usize>() {
     let per_call = batch.as_secs_f64() / f64::from(calls);
 
     println!(
-        "| {N:>2} | {:>10.3} s | {operations:>10} | {:>10.1} ns |",
+        "| {N:>2} | {form:<4} | {:>10.3} s | {operations:>10} | {:>10.1} ns |",
         derive.as_secs_f64(),
         per_call * 1e9
     );
@@ -112,16 +161,21 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(usize::MAX);
-    println!("|  n |     derive   | operations | accelerations |");
-    println!("|---:|-------------:|-----------:|--------------:|");
-    let rows: [(usize, fn()); 5] = [
+    println!("|  n | form |     derive   | operations | accelerations |");
+    println!("|---:|------|-------------:|-----------:|--------------:|");
+    let rows: [(usize, fn(&str)); 10] = [
         (2, row::<Chain2, 2>),
+        (2, row::<TreeChain2, 2>),
         (4, row::<Chain4, 4>),
+        (4, row::<TreeChain4, 4>),
         (8, row::<Chain8, 8>),
+        (8, row::<TreeChain8, 8>),
         (16, row::<Chain16, 16>),
+        (16, row::<TreeChain16, 16>),
         (32, row::<Chain32, 32>),
+        (32, row::<TreeChain32, 32>),
     ];
-    for (_, row) in rows.iter().filter(|(n, _)| *n <= largest) {
-        row();
+    for (k, (_, row)) in rows.iter().enumerate().filter(|(_, (n, _))| *n <= largest) {
+        row(if k % 2 == 0 { "T, V" } else { "tree" });
     }
 }

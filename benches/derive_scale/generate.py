@@ -1,6 +1,7 @@
-"""Writes chains.rs: planar n-link chains of point masses on massless rods, absolute
-angles, T and V written from the positions of the masses (as in benches/accelerations.rs),
-for n = 2, 4, 8, 16, 32. Run from this folder: python3 generate.py"""
+"""Writes chains.rs: planar n-link chains of point masses on massless rods for
+n = 2, 4, 8, 16, 32, each twice: in absolute angles with T and V written from the
+positions of the masses (as in benches/accelerations.rs), and as a kinematic tree of
+revolute joints in relative angles. Run from this folder: python3 generate.py"""
 
 SIZES = [2, 4, 8, 16, 32]
 
@@ -24,6 +25,21 @@ def chain(n):
     return f'chain!(\n    Chain{n},\n    [{coordinates}],\n    "{kinetic}",\n    "-g*({heights})",\n    [{parameters}]\n);\n'
 
 
+def tree_chain(n):
+    def body(k):
+        parent = f"parent = b{k - 1}, " if k > 1 else ""
+        origin = f'origin = ["l{k - 1}", "0", "0"], ' if k > 1 else ""
+        return (
+            f'body(name = b{k}, mass = "m{k}", inertia = ["0", "0", "0"], {parent}'
+            f'joint = revolute(q{k}), axis = ["0", "0", "1"], {origin}com = ["l{k}", "0", "0"]),'
+        )
+
+    coordinates = ", ".join(f"q{i}" for i in range(1, n + 1))
+    bodies = "\n        ".join(body(k) for k in range(1, n + 1))
+    parameters = ", ".join([f"m{i}" for i in range(1, n + 1)] + [f"l{i}" for i in range(1, n + 1)] + ["g"])
+    return f"tree_chain!(\n    TreeChain{n},\n    [{coordinates}],\n    [\n        {bodies}\n    ],\n    [{parameters}]\n);\n"
+
+
 with open("chains.rs", "w") as out:
     out.write("// Written by generate.py; do not edit.\n\n")
-    out.write("\n".join(chain(n) for n in SIZES))
+    out.write("\n".join(chain(n) + "\n" + tree_chain(n) for n in SIZES))

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use lagrange_symbolic::equations::{Conserved, Derived, Equations, Reduced};
+use lagrange_symbolic::equations::{Conserved, Derived, Equations, Reduced, Symbolic};
 use lagrange_symbolic::syntax::Expr;
 use lagrange_symbolic::syntax::print;
 use serde::Serialize;
@@ -99,8 +99,8 @@ fn json(
 
 /// The upper triangle of the (symmetric) mass matrix without its zero entries:
 /// `(i, j, Mᵢⱼ)`.
-fn mass_entries(eq: &Equations) -> impl Iterator<Item = (usize, usize, &Expr)> {
-    eq.symbolic
+fn mass_entries(symbolic: &Symbolic) -> impl Iterator<Item = (usize, usize, &Expr)> {
+    symbolic
         .mass_matrix
         .iter()
         .enumerate()
@@ -146,17 +146,14 @@ fn text(derived: &Derived) -> String {
     out.trim_end().to_string()
 }
 
-/// Appends the sections of one system to `out`.
-fn equations_text(out: &mut String, eq: &Equations) {
+/// Appends the expanded equations, mass matrix, forcing, momenta and energies.
+fn symbolic_text(out: &mut String, eq: &Equations, symbolic: &Symbolic) {
     let t = print::text;
     let indent = |s: String| s.lines().map(|l| format!("  {l}\n")).collect::<String>();
-    let _ = writeln!(out, "{}", eq.name);
-    let _ = writeln!(out, "  coordinates: {}", eq.coordinates.join(", "));
-    let _ = writeln!(out, "  parameters: {}\n", eq.parameters.join(", "));
-    let _ = writeln!(out, "Lagrangian:\n  L = {}\n", t(&eq.symbolic.lagrangian));
+    let _ = writeln!(out, "Lagrangian:\n  L = {}\n", t(&symbolic.lagrangian));
     let _ = writeln!(out, "Equations of motion:\n{}", indent(eq.text()));
     let _ = writeln!(out, "Mass matrix M (symmetric; zero entries omitted):");
-    for (i, j, m) in mass_entries(eq) {
+    for (i, j, m) in mass_entries(symbolic) {
         let _ = writeln!(
             out,
             "  M[{}, {}] = {}",
@@ -166,11 +163,11 @@ fn equations_text(out: &mut String, eq: &Equations) {
         );
     }
     let _ = writeln!(out, "\nForcing f (M q'' = f):");
-    for (q, f) in eq.coordinates.iter().zip(&eq.symbolic.forcing) {
+    for (q, f) in eq.coordinates.iter().zip(&symbolic.forcing) {
         let _ = writeln!(out, "  f[{q}] = {}", t(f));
     }
     let _ = writeln!(out, "\nMomenta:");
-    for (q, p) in eq.coordinates.iter().zip(&eq.symbolic.momenta) {
+    for (q, p) in eq.coordinates.iter().zip(&symbolic.momenta) {
         let _ = writeln!(out, "  p[{q}] = {}", t(p));
     }
     let energy = if eq.from_kinetic_potential {
@@ -178,14 +175,33 @@ fn equations_text(out: &mut String, eq: &Equations) {
     } else {
         "Energy (the Jacobi integral of L)"
     };
-    let _ = writeln!(out, "\n{energy}:\n  E = {}", t(&eq.symbolic.energy));
+    let _ = writeln!(out, "\n{energy}:\n  E = {}", t(&symbolic.energy));
     let _ = writeln!(
         out,
         "Jacobi integral:\n  h = {}",
-        t(&eq.symbolic.jacobi_integral)
+        t(&symbolic.jacobi_integral)
     );
+}
+
+/// Appends the sections of one system to `out`.
+fn equations_text(out: &mut String, eq: &Equations) {
+    let t = print::text;
+    let indent = |s: String| s.lines().map(|l| format!("  {l}\n")).collect::<String>();
+    let _ = writeln!(out, "{}", eq.name);
+    let _ = writeln!(out, "  coordinates: {}", eq.coordinates.join(", "));
+    let _ = writeln!(out, "  parameters: {}\n", eq.parameters.join(", "));
+    match &eq.symbolic {
+        Some(symbolic) => symbolic_text(out, eq, symbolic),
+        None => {
+            let _ = writeln!(out, "Equations of motion:\n{}", indent(eq.text()));
+            let _ = writeln!(
+                out,
+                "  (`lagrange linearize` and `simulate` evaluate them; the printed forms of a tree this deep would not fit on a page)\n"
+            );
+        }
+    }
     let _ = writeln!(out, "Conserved: {}", conserved(eq));
-    if eq.dynamics_by_recursion {
+    if eq.dynamics_by_recursion && eq.symbolic.is_some() {
         let _ = writeln!(
             out,
             "Evaluated: M by the composite-rigid-body algorithm, f and the derivatives by recursive Newton-Euler, traced into code (an independent derivation of the equations above)"
@@ -201,7 +217,7 @@ fn equations_text(out: &mut String, eq: &Equations) {
             format!("{} (their momenta are conserved)", cyclic.join(", "))
         }
     );
-    match &eq.symbolic.linearization {
+    match eq.symbolic.as_ref().and_then(|s| s.linearization.as_ref()) {
         Some(_) => {
             let _ = writeln!(
                 out,
@@ -231,7 +247,7 @@ fn equations_text(out: &mut String, eq: &Equations) {
 /// The non-zero entries of the printed linearization, as (matrix, row, column, value):
 /// `K` and `C` by coordinates, `B` by coordinate and input.
 fn linearization_entries(eq: &Equations) -> Vec<(&'static str, &str, &str, &Expr)> {
-    let Some(l) = &eq.symbolic.linearization else {
+    let Some(l) = eq.symbolic.as_ref().and_then(|s| s.linearization.as_ref()) else {
         return Vec::new();
     };
     let inputs: Vec<&str> = eq
@@ -340,6 +356,12 @@ struct Constraint {
 
 impl LatexSystem {
     fn new(eq: &Equations, reduced: Option<&Reduced>) -> Result<LatexSystem, Failure> {
+        let Some(symbolic) = &eq.symbolic else {
+            return Err(Failure(format!(
+                "`{}` is a kinematic tree too deep to expand: its equations have no printed form (the text and JSON formats say what was derived)",
+                eq.name
+            )));
+        };
         let names = |names: &[String]| names.iter().map(|n| print::latex_name(n)).collect();
         let q = |i: usize| print::latex_name(&eq.coordinates[i]);
         let per_coordinate = |symbol: &str, values: &[Expr]| {
@@ -373,19 +395,19 @@ impl LatexSystem {
             name: latex_text(&eq.name),
             coordinates: names(&eq.coordinates),
             parameters: names(&eq.parameters),
-            lagrangian: print::latex(&eq.symbolic.lagrangian),
+            lagrangian: print::latex(&symbolic.lagrangian),
             equations: eq.latex(),
-            mass_matrix: mass_entries(eq)
+            mass_matrix: mass_entries(symbolic)
                 .map(|(i, j, m)| Entry {
                     name: format!("M_{{{} {}}}", q(i), q(j)),
                     value: print::latex(m),
                 })
                 .collect(),
-            forcing: per_coordinate("f", &eq.symbolic.forcing),
-            momenta: per_coordinate("p", &eq.symbolic.momenta),
+            forcing: per_coordinate("f", &symbolic.forcing),
+            momenta: per_coordinate("p", &symbolic.momenta),
             from_kinetic_potential: eq.from_kinetic_potential,
-            energy: print::latex(&eq.symbolic.energy),
-            jacobi_integral: print::latex(&eq.symbolic.jacobi_integral),
+            energy: print::latex(&symbolic.energy),
+            jacobi_integral: print::latex(&symbolic.jacobi_integral),
             conserved: eq.conserved.name().unwrap_or("none"),
             cyclic: cyclic(eq).into_iter().map(print::latex_name).collect(),
             constraints,
@@ -400,7 +422,7 @@ impl LatexSystem {
                     value: print::latex(value),
                 })
                 .collect(),
-            linearization_printed: eq.symbolic.linearization.is_some(),
+            linearization_printed: symbolic.linearization.is_some(),
             ignored: reduced.map_or_else(Vec::new, |r| names(&r.ignored)),
             routhian: reduced.map(|r| print::latex(&r.routhian)),
         })

@@ -265,3 +265,57 @@ fn merging_fixed_joints_keeps_the_motion_with_fewer_bodies() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_arm_too_deep_to_expand_derives_by_its_recursions() {
+    // Seven links with alternating axes: deeper than the engine expands, within the
+    // command's eight coordinates.
+    let mut urdf = String::from("<robot name=\"snake\"><link name=\"l0\"/>");
+    for k in 1..=7 {
+        let axis = if k % 2 == 0 { "0 1 0" } else { "0 0 1" };
+        urdf.push_str(&format!(
+            "<link name=\"l{k}\"><inertial><origin xyz=\"0.1 0 0\"/><mass value=\"1\"/>\
+             <inertia ixx=\"0.001\" ixy=\"0\" ixz=\"0\" iyy=\"0.002\" iyz=\"0\" izz=\"0.002\"/></inertial></link>\
+             <joint name=\"j{k}\" type=\"revolute\"><parent link=\"l{}\"/><child link=\"l{k}\"/>\
+             <origin xyz=\"0.2 0 0\"/><axis xyz=\"{axis}\"/></joint>",
+            k - 1
+        ));
+    }
+    urdf.push_str("</robot>");
+    let dir = scratch("snake");
+    let path = dir.join("snake.urdf");
+    std::fs::write(&path, urdf).unwrap();
+    let output = lagrange(&["import", path.to_str().unwrap()]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let file = dir.join("snake.toml");
+    std::fs::write(&file, &output.stdout).unwrap();
+    let derived = lagrange(&["derive", file.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&derived.stdout);
+    assert!(
+        derived.status.success(),
+        "{}",
+        String::from_utf8_lossy(&derived.stderr)
+    );
+    assert!(text.contains("too deep to expand"), "{text}");
+    assert!(text.contains("Cyclic coordinates: j1"), "{text}");
+    let latex = lagrange(&["derive", file.to_str().unwrap(), "--format", "latex"]);
+    let stderr = String::from_utf8_lossy(&latex.stderr);
+    assert!(
+        !latex.status.success() && stderr.contains("too deep to expand"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // Its linearization runs from the traced programs.
+    let at = (1..=7)
+        .map(|k| format!("j{k}=0.{k}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    let (rate, a) = linearized(&file, &at);
+    assert_eq!((rate.len(), a.len()), (14, 14));
+    assert!(rate.iter().all(|x| x.is_finite()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

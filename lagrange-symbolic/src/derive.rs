@@ -42,10 +42,26 @@ fn derive_in(
     model: &CheckedModel,
     sources: &[(Item, Vec<Expr>)],
 ) -> Result<(Derived, Vec<Program>), Vec<ModelError>> {
-    let system = System::of_model(s, model).map_err(|m| blame(s, sources, m))?;
-    let tree = mechanics::recursive_dynamics(s, model, &system).map_err(ModelError::whole_model)?;
-    let mut full =
-        mechanics::equations(s, &system, &model.name, tree).map_err(ModelError::whole_model)?;
+    // A deep tree is derived by its recursions alone (its expanded form would not fit);
+    // others symbolically, a tree's dynamics traced beside.
+    let deep = mechanics::too_deep_to_expand(model);
+    let mut system = System::of_model(s, model, !deep).map_err(|m| blame(s, sources, m))?;
+    let recursive = if deep {
+        mechanics::recursive_equations(s, model, &system).map_err(ModelError::whole_model)?
+    } else {
+        None
+    };
+    let mut full = match recursive {
+        Some(equations) => equations,
+        None => {
+            if deep {
+                system = System::of_model(s, model, true).map_err(|m| blame(s, sources, m))?;
+            }
+            let tree = mechanics::recursive_dynamics(s, model, &system)
+                .map_err(ModelError::whole_model)?;
+            mechanics::equations(s, &system, &model.name, tree).map_err(ModelError::whole_model)?
+        }
+    };
     full.joint_wrenches = joint_wrenches(s, model, &system).map_err(ModelError::whole_model)?;
     let reduced = if model.ignored.is_empty() {
         None

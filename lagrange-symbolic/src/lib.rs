@@ -24,3 +24,5 @@ pub mod syntax;
 
 #[cfg(feature = "engine")]
 pub use derive::derive;
+#[cfg(feature = "engine")]
+pub use mechanics::EXPANDED_TREE_DEPTH;

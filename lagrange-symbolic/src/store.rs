@@ -299,21 +299,21 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
             program(&format!("{role}constraint {name}"), prog, inputs, outputs)?;
         }
     }
-    let s = &eq.symbolic;
-    if eq.cyclic.iter().any(|&i| i >= n)
-        || s.mass_matrix.len() != n
-        || s.mass_matrix.iter().any(|row| row.len() != n)
-        || s.forcing.len() != n
-        || s.momenta.len() != n
-        || s.linearization.as_ref().is_some_and(|l| {
-            let misshapen = |rows: &[Vec<crate::syntax::Expr>], width: usize| {
-                rows.len() != n || rows.iter().any(|r| r.len() != width)
-            };
-            misshapen(&l.coordinates, n)
-                || misshapen(&l.velocities, n)
-                || misshapen(&l.inputs, eq.inputs.len())
-        })
-    {
+    let misshapen_print = eq.symbolic.as_ref().is_some_and(|s| {
+        s.mass_matrix.len() != n
+            || s.mass_matrix.iter().any(|row| row.len() != n)
+            || s.forcing.len() != n
+            || s.momenta.len() != n
+            || s.linearization.as_ref().is_some_and(|l| {
+                let misshapen = |rows: &[Vec<crate::syntax::Expr>], width: usize| {
+                    rows.len() != n || rows.iter().any(|r| r.len() != width)
+                };
+                misshapen(&l.coordinates, n)
+                    || misshapen(&l.velocities, n)
+                    || misshapen(&l.inputs, eq.inputs.len())
+            })
+    });
+    if eq.cyclic.iter().any(|&i| i >= n) || misshapen_print {
         return Err(format!(
             "the {role}equations' sizes do not match their {n} coordinates"
         ));
@@ -506,7 +506,7 @@ mod tests {
                 constraints: None,
                 dynamics_by_recursion: false,
                 joint_wrenches: None,
-                symbolic: Symbolic {
+                symbolic: Some(Symbolic {
                     lagrangian: zero.clone(),
                     mass_matrix: vec![vec![zero.clone()]],
                     forcing: vec![zero.clone()],
@@ -515,7 +515,7 @@ mod tests {
                     jacobi_integral: zero,
                     velocity_split: None,
                     linearization: None,
-                },
+                }),
             },
             reduced: None,
         }

@@ -42,7 +42,9 @@ fn check(eq: &Equations, m: impl Fn(&[f64; 5]) -> f64, f: impl Fn(&[f64; 5]) -> 
             Expr::Name(n) if n == "c" => Some(state[4]),
             _ => None,
         };
-        let printed = eq.symbolic.forcing[0].evaluate(&leaf).unwrap();
+        let printed = eq.symbolic.as_ref().unwrap().forcing[0]
+            .evaluate(&leaf)
+            .unwrap();
         assert!(
             close(printed, f(state)),
             "printed f: {printed} vs {}",

@@ -295,7 +295,9 @@ fn derive_and_verify(potential: &str) -> Option<usize> {
             Expr::Velocity(_) => Some(0.0),
             _ => None,
         };
-        let printed = eq.symbolic.forcing[0].evaluate(&leaf).unwrap();
+        let printed = eq.symbolic.as_ref().unwrap().forcing[0]
+            .evaluate(&leaf)
+            .unwrap();
         assert!(
             (printed - f).abs() <= 1e-9 * f.abs().max(1.0),
             "{potential:?}: printed f = {printed}, program f = {f}"

@@ -58,7 +58,9 @@ fn agree(model: &Model, parameters: &[f64], states: usize) -> usize {
         let scale = out.iter().fold(1.0f64, |m, x| m.max(x.abs()));
         for i in 0..n {
             for j in 0..n {
-                let symbolic = eq.symbolic.mass_matrix[i][j].evaluate(&leaf).unwrap();
+                let symbolic = eq.symbolic.as_ref().unwrap().mass_matrix[i][j]
+                    .evaluate(&leaf)
+                    .unwrap();
                 let traced = out[i * n + j];
                 assert!(
                     (symbolic - traced).abs() <= 1e-12 * scale,
@@ -66,7 +68,9 @@ fn agree(model: &Model, parameters: &[f64], states: usize) -> usize {
                     model.name
                 );
             }
-            let symbolic = eq.symbolic.forcing[i].evaluate(&leaf).unwrap();
+            let symbolic = eq.symbolic.as_ref().unwrap().forcing[i]
+                .evaluate(&leaf)
+                .unwrap();
             let traced = out[n * n + i];
             assert!(
                 (symbolic - traced).abs() <= 1e-12 * scale,
@@ -149,8 +153,67 @@ fn a_spatial_six_joint_arm() {
     agree(&arm, &[9.81], 5);
 }
 
-/// A planar chain of `n` point masses on massless rods, relative angles, as a tree.
-fn chain(n: usize) -> (Model, Vec<f64>) {
+/// A floating base with a flap on `joint` (`fixed`, or `revolute(f)` with `f` declared
+/// as the last of `extra` coordinates).
+fn floating_json(joint: &str, extra: &str) -> String {
+    format!(
+        r#"{{
+        "name": "Floating", "coordinates": ["x","y","z","a","b","c"{extra}], "parameters": ["g"],
+        "gravity": ["0","0","-g"],
+        "body": [
+          {{"name":"base","mass":"3","inertia":["0.3","0.4","0.5","0.01","0.02","0.03"],"joint":"free(x, y, z, a, b, c)","origin":["0","0","1"],"com":["0.1","0","0"]}},
+          {{"name":"flap","mass":"0.5","inertia":["0.01","0.02","0.03"],"parent":"base","joint":"{joint}",{}"origin":["0.2","0","0.1"],"com":["0","0","0.2"]}}
+        ]}}"#,
+        if joint == "fixed" {
+            { "" }
+        } else {
+            { r#""axis":["0.6","0.8","0"],"# }
+        }
+    )
+}
+
+/// `T` from the links' velocities (half the sum of the energy and the Lagrangian
+/// programs) against `½ q̇ᵀ M q̇` with `M` from the composite bodies, at `x`.
+fn kinetic_energy_matches_the_mass_matrix(eq: &lagrange_symbolic::equations::Equations, x: &[f64]) {
+    let n = eq.coordinates.len();
+    let kinetic = (run(&eq.programs.energy, x)[0] + run(&eq.programs.lagrangian, x)[0]) / 2.0;
+    let dynamics = run(&eq.programs.dynamics, x);
+    let qd = &x[1 + n..1 + 2 * n];
+    let quadratic: f64 = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| qd[i] * dynamics[i * n + j] * qd[j])
+                .sum::<f64>()
+        })
+        .sum::<f64>()
+        / 2.0;
+    assert!(
+        (kinetic - quadratic).abs() < 1e-12 * (1.0 + kinetic.abs()),
+        "{}: T = {kinetic} from velocities, {quadratic} from M",
+        eq.name
+    );
+}
+
+#[test]
+fn a_floating_base_with_a_hinged_flap_is_too_deep_to_expand() {
+    let floating = model(&floating_json("revolute(f)", r#","f""#));
+    let eq = derive(&floating).unwrap().full;
+    assert!(eq.symbolic.is_none());
+    // Gravity along z: the base's x and y are cyclic, and the tracer proves it.
+    assert_eq!(eq.cyclic, vec![0, 1]);
+    let mut sample = Sample(5);
+    for _ in 0..3 {
+        let mut x = vec![0.0];
+        x.extend((0..14).map(|_| 2.0 * sample.next()));
+        x.push(9.81);
+        kinetic_energy_matches_the_mass_matrix(&eq, &x);
+    }
+    jacobians_match_differences(&eq, &[9.81], &mut sample);
+}
+
+/// A planar chain of `n` point masses on massless rods, relative angles, as a tree, in
+/// the field `gravity`.
+fn chain_in(n: usize, gravity: &str) -> (Model, Vec<f64>) {
     let coordinates: Vec<String> = (1..=n).map(|i| format!("\"q{i}\"")).collect();
     let bodies: Vec<String> = (1..=n)
         .map(|i| {
@@ -167,7 +230,7 @@ fn chain(n: usize) -> (Model, Vec<f64>) {
         .chain(["\"g\"".to_string()])
         .collect();
     let json = format!(
-        r#"{{"name":"Chain{n}","coordinates":[{}],"parameters":[{}],"gravity":["0","-g","0"],"body":[{}]}}"#,
+        r#"{{"name":"Chain{n}","coordinates":[{}],"parameters":[{}],"gravity":{gravity},"body":[{}]}}"#,
         coordinates.join(","),
         parameters.join(","),
         bodies.join(",")
@@ -178,6 +241,10 @@ fn chain(n: usize) -> (Model, Vec<f64>) {
         .chain([9.81])
         .collect();
     (model(&json), values)
+}
+
+fn chain(n: usize) -> (Model, Vec<f64>) {
+    chain_in(n, r#"["0","-g","0"]"#)
 }
 
 #[test]
@@ -220,14 +287,168 @@ fn every_joint_with_written_terms() {
         ]}"#,
     );
     agree(&ball, &[9.81], 4);
-    let floating = model(
-        r#"{
-        "name": "Floating", "coordinates": ["x","y","z","a","b","c","f"], "parameters": ["g"],
-        "gravity": ["0","0","-g"],
-        "body": [
-          {"name":"base","mass":"3","inertia":["0.3","0.4","0.5","0.01","0.02","0.03"],"joint":"free(x, y, z, a, b, c)","origin":["0","0","1"],"com":["0.1","0","0"]},
-          {"name":"flap","mass":"0.5","inertia":["0.01","0.02","0.03"],"parent":"base","joint":"revolute(f)","axis":["0.6","0.8","0"],"origin":["0.2","0","0.1"],"com":["0","0","0.2"]}
-        ]}"#,
-    );
+    // A floating body (six degrees of freedom deep) with a flap fixed to it.
+    let floating = model(&floating_json("fixed", ""));
     agree(&floating, &[9.81], 3);
+}
+
+/// The same chain in absolute angles `θₖ = q₁ + … + qₖ`, `T` and `V` written from the
+/// masses' positions `Σⱼ≤ₖ lⱼ (sin θⱼ, −cos θⱼ)`: derived by expanding its Lagrangian.
+fn absolute_chain(n: usize) -> Model {
+    let sum =
+        |f: &dyn Fn(usize) -> String, k: usize| (1..=k).map(f).collect::<Vec<_>>().join(" + ");
+    let kinetic = (1..=n)
+        .map(|k| {
+            let x = sum(&|j| format!("l{j}*cos(t{j})*dot(t{j})"), k);
+            let y = sum(&|j| format!("l{j}*sin(t{j})*dot(t{j})"), k);
+            format!("1/2*m{k}*(({x})^2 + ({y})^2)")
+        })
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let height = |k| format!("m{k}*({})", sum(&|j| format!("l{j}*cos(t{j})"), k));
+    let potential = format!(
+        "-g*({})",
+        (1..=n).map(height).collect::<Vec<_>>().join(" + ")
+    );
+    Model {
+        name: format!("Absolute{n}"),
+        coordinates: (1..=n).map(|i| format!("t{i}")).collect(),
+        parameters: (1..=n)
+            .map(|i| format!("m{i}"))
+            .chain((1..=n).map(|i| format!("l{i}")))
+            .chain(["g".to_string()])
+            .collect(),
+        kinetic: Some(kinetic),
+        potential: Some(potential),
+        ..Model::default()
+    }
+}
+
+fn run(program: &lagrange_symbolic::ir::Program, inputs: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; program.outputs];
+    program.evaluate(inputs, &mut out);
+    out
+}
+
+/// Central differences of `program`'s outputs along input `k`, row-major by output.
+fn differences(program: &lagrange_symbolic::ir::Program, x: &[f64], k: usize) -> Vec<f64> {
+    let h = 1e-6;
+    let (mut up, mut down) = (x.to_vec(), x.to_vec());
+    up[k] += h;
+    down[k] -= h;
+    run(program, &up)
+        .iter()
+        .zip(run(program, &down))
+        .map(|(a, b)| (a - b) / (2.0 * h))
+        .collect()
+}
+
+#[test]
+fn a_chain_too_deep_to_expand_moves_as_the_chain_in_absolute_angles() {
+    use lagrange_symbolic::EXPANDED_TREE_DEPTH;
+    use lagrange_symbolic::equations::Conserved;
+    let n = EXPANDED_TREE_DEPTH + 2;
+    // Gravity along x: the tree's masses sit at Σ lⱼ (cos θⱼ, sin θⱼ).
+    let (tree, parameters) = chain_in(n, r#"["g","0","0"]"#);
+    let start = std::time::Instant::now();
+    let traced = derive(&tree).unwrap();
+    eprintln!("chain of {n} as a tree derived in {:?}", start.elapsed());
+    let traced = traced.full;
+    assert!(traced.symbolic.is_none() && traced.dynamics_by_recursion);
+    assert_eq!(traced.conserved, Conserved::Energy);
+    assert!(traced.cyclic.is_empty());
+    let expanded = derive(&absolute_chain(n)).unwrap().full;
+    let mut sample = Sample(17);
+    for _ in 0..4 {
+        let q: Vec<f64> = (0..n).map(|_| 2.0 * sample.next()).collect();
+        let qd: Vec<f64> = (0..n).map(|_| sample.next()).collect();
+        let qdd: Vec<f64> = (0..n).map(|_| sample.next()).collect();
+        let cumulative = |x: &[f64]| -> Vec<f64> {
+            x.iter()
+                .scan(0.0, |acc, v| {
+                    *acc += v;
+                    Some(*acc)
+                })
+                .collect()
+        };
+        let state = |q: &[f64], qd: &[f64]| -> Vec<f64> {
+            let mut x = vec![0.0];
+            x.extend(q);
+            x.extend(qd);
+            x.extend(&parameters);
+            x
+        };
+        let (x_tree, x_abs) = (state(&q, &qd), state(&cumulative(&q), &cumulative(&qd)));
+        kinetic_energy_matches_the_mass_matrix(&traced, &x_tree);
+        let close = |a: f64, b: f64, what: &str| {
+            assert!(
+                (a - b).abs() < 1e-11 * (1.0 + b.abs()),
+                "{what}: {a} traced, {b} expanded"
+            );
+        };
+        for (program, other, what) in [
+            (
+                &traced.programs.lagrangian,
+                &expanded.programs.lagrangian,
+                "L",
+            ),
+            (&traced.programs.energy, &expanded.programs.energy, "E"),
+            (
+                &traced.programs.jacobi_integral,
+                &expanded.programs.jacobi_integral,
+                "h",
+            ),
+        ] {
+            close(run(program, &x_tree)[0], run(other, &x_abs)[0], what);
+        }
+        // Generalized forces and momenta transform with Aᵀ: (Aᵀ v)ᵢ = Σₖ≥ᵢ vₖ.
+        let suffix = |v: &[f64]| -> Vec<f64> { (0..n).map(|i| v[i..].iter().sum()).collect() };
+        let residual = |dynamics: &[f64], a: &[f64]| -> Vec<f64> {
+            (0..n)
+                .map(|i| {
+                    (0..n).map(|j| dynamics[i * n + j] * a[j]).sum::<f64>() - dynamics[n * n + i]
+                })
+                .collect()
+        };
+        let r_tree = residual(&run(&traced.programs.dynamics, &x_tree), &qdd);
+        let r_abs = residual(&run(&expanded.programs.dynamics, &x_abs), &cumulative(&qdd));
+        for (a, b) in r_tree.iter().zip(suffix(&r_abs)) {
+            close(*a, b, "M q'' - f");
+        }
+        let p_abs = run(&expanded.programs.momenta, &x_abs);
+        for (a, b) in run(&traced.programs.momenta, &x_tree)
+            .iter()
+            .zip(suffix(&p_abs))
+        {
+            close(*a, b, "p");
+        }
+        // The traced derivatives against differences of the traced programs.
+        let rate = run(&traced.programs.momentum_rate, &x_tree);
+        let jacobian = run(&traced.programs.momentum_jacobian, &x_tree);
+        let hessian = run(&traced.programs.lagrangian_hessian, &x_tree);
+        for j in 0..n {
+            let dl = differences(&traced.programs.lagrangian, &x_tree, 1 + j);
+            assert!(
+                (rate[j] - dl[0]).abs() < 1e-6 * (1.0 + dl[0].abs()),
+                "dL/dq{j}"
+            );
+            let dp = differences(&traced.programs.momenta, &x_tree, 1 + j);
+            let dg = differences(&traced.programs.momentum_rate, &x_tree, 1 + j);
+            for i in 0..n {
+                assert!(
+                    (jacobian[i * n + j] - dp[i]).abs() < 1e-6 * (1.0 + dp[i].abs()),
+                    "dp{i}/dq{j}"
+                );
+                assert!(
+                    (hessian[i * n + j] - dg[i]).abs() < 1e-5 * (1.0 + dg[i].abs()),
+                    "d2L/dq{i}dq{j}"
+                );
+            }
+        }
+    }
+    jacobians_match_differences(&traced, &parameters, &mut sample);
+    // Without gravity the first joint is cyclic, and the tracer proves it.
+    let (free, _) = chain_in(n, r#"["0","0","0"]"#);
+    let free = derive(&free).unwrap().full;
+    assert_eq!(free.cyclic, vec![0]);
 }

@@ -271,8 +271,9 @@ pub struct Equations {
     /// bodies (the full system only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub joint_wrenches: Option<JointWrenches>,
-    /// Expression trees.
-    pub symbolic: Symbolic,
+    /// Expression trees; `None` for a kinematic tree too deep to expand (its programs are
+    /// traced from the recursions alone).
+    pub symbolic: Option<Symbolic>,
 }
 
 impl Equations {

@@ -1,15 +1,18 @@
 //! The derived equations printed as text (one line per coordinate, in the model syntax)
 //! and as LaTeX, with the reactions of any constraints.
 
-use super::Equations;
+use super::{Equations, Symbolic};
 use crate::syntax::print::{latex, latex_name, text};
 use crate::syntax::{Expr, Rational};
 
+/// What stands for the equations of a tree that is not expanded.
+const NOT_EXPANDED: &str = "M(q) q'' = f(t, q, q'), a kinematic tree evaluated by its composite-rigid-body and Newton-Euler recursions (too deep to expand)";
+
 /// Left-hand side `Σⱼ Mᵢⱼ q̈ⱼ` of equation `i`, skipping zero entries.
-fn inertia_terms(eq: &Equations, i: usize) -> Expr {
-    let terms: Vec<Expr> = eq.symbolic.mass_matrix[i]
+fn inertia_terms(symbolic: &Symbolic, coordinates: &[String], i: usize) -> Expr {
+    let terms: Vec<Expr> = symbolic.mass_matrix[i]
         .iter()
-        .zip(&eq.coordinates)
+        .zip(coordinates)
         .filter(|(m, _)| !m.is_zero())
         .map(|(m, q)| {
             let a = Expr::Acceleration(q.clone());
@@ -35,17 +38,23 @@ impl Equations {
                 .map(|k| format!(" + lambda{k}*dG{k}/d{q}"))
                 .collect::<String>()
         };
-        let mut lines: Vec<String> = (0..eq.coordinates.len())
-            .map(|i| {
-                let (forcing, reactions) =
-                    (text(&eq.symbolic.forcing[i]), reactions(&eq.coordinates[i]));
-                let rhs = match reactions.strip_prefix(" + ") {
-                    Some(only) if forcing == "0" => only.to_string(),
-                    _ => format!("{forcing}{reactions}"),
-                };
-                format!("{} = {rhs}", text(&inertia_terms(eq, i)))
-            })
-            .collect();
+        let mut lines: Vec<String> = match &eq.symbolic {
+            Some(symbolic) => (0..eq.coordinates.len())
+                .map(|i| {
+                    let (forcing, reactions) =
+                        (text(&symbolic.forcing[i]), reactions(&eq.coordinates[i]));
+                    let rhs = match reactions.strip_prefix(" + ") {
+                        Some(only) if forcing == "0" => only.to_string(),
+                        _ => format!("{forcing}{reactions}"),
+                    };
+                    format!(
+                        "{} = {rhs}",
+                        text(&inertia_terms(symbolic, &eq.coordinates, i))
+                    )
+                })
+                .collect(),
+            None => vec![NOT_EXPANDED.to_string()],
+        };
         if let Some(c) = &eq.constraints {
             lines.extend(
                 c.text
@@ -71,12 +80,15 @@ impl Equations {
                 })
                 .collect::<String>()
         };
+        let Some(symbolic) = &eq.symbolic else {
+            return format!("&\\text{{{NOT_EXPANDED}}}");
+        };
         (0..eq.coordinates.len())
             .map(|i| {
                 format!(
                     "{} &= {}{}",
-                    latex(&inertia_terms(eq, i)),
-                    latex(&eq.symbolic.forcing[i]),
+                    latex(&inertia_terms(symbolic, &eq.coordinates, i)),
+                    latex(&symbolic.forcing[i]),
                     reactions(&eq.coordinates[i])
                 )
             })

@@ -203,7 +203,7 @@ pub(crate) fn equations(
         dynamics_by_recursion,
         constraints,
         joint_wrenches: None,
-        symbolic,
+        symbolic: Some(symbolic),
     })
 }
 
@@ -347,6 +347,8 @@ mod tests {
         let eq = crate::derive(&model).unwrap().full;
         let l = eq
             .symbolic
+            .as_ref()
+            .expect("printed")
             .linearization
             .clone()
             .expect("a small model's is printed");
@@ -414,7 +416,13 @@ mod tests {
         };
         let eq = crate::derive(&model).unwrap().full;
         assert_eq!(eq.conserved, Conserved::JacobiIntegral);
-        let [t2, t1, t0] = eq.symbolic.velocity_split.clone().unwrap();
+        let [t2, t1, t0] = eq
+            .symbolic
+            .as_ref()
+            .unwrap()
+            .velocity_split
+            .clone()
+            .unwrap();
         let expected = [
             "1/2*m*(dot(x)^2 + dot(y)^2)",
             "m*w*(x*dot(y) - y*dot(x))",

@@ -12,6 +12,10 @@ mod system;
 
 pub(crate) use euler_lagrange::equations;
 pub(crate) use kinetic::orthogonality;
-pub(crate) use recursive::{Traced, dynamics as recursive_dynamics, joint_wrenches};
+pub use recursive::EXPANDED_TREE_DEPTH;
+pub(crate) use recursive::{
+    Traced, dynamics as recursive_dynamics, equations as recursive_equations, joint_wrenches,
+    too_deep_to_expand,
+};
 pub(crate) use routh::reduce;
 pub(crate) use system::System;

@@ -20,7 +20,8 @@
 
 use super::System;
 use super::rotation;
-use crate::cas::{Session, Var};
+use crate::cas::{Session, Sym, Var};
+use crate::equations::{Conserved, Equations, Programs};
 use crate::ir::trace::{Tracer, Value};
 use crate::ir::{Intrinsic, Program, Slot};
 use crate::model::{CheckedJoint, CheckedModel, Energy, Matrix3, Placement};
@@ -99,64 +100,330 @@ pub(crate) fn dynamics(
     let inputs = system.inputs().len();
 
     // M by the composite bodies; f = −(C q̇ + g) + the written terms.
+    let Some(dynamics) = program(s, model, system, inputs, &|t, tree, q, qd| {
+        let placed = place(t, &tree.links, q);
+        let mass = composite_mass_matrix(t, &tree.links, &tree.inertials, &placed, n);
+        let bias = newton_euler(t, tree, &placed, qd, &vec![Value::ZERO; n]).tau;
+        let forcing: Vec<Value> = bias
+            .into_iter()
+            .zip(&tree.extra)
+            .map(|(b, &extra)| t.sub(extra, b))
+            .collect();
+        mass.into_iter().flatten().chain(forcing).collect()
+    })?
+    else {
+        return Ok(None);
+    };
+    // r = τ(q, q̇, q̈) − the written terms (the accelerations read after the layout).
+    let Some(residual) = program(s, model, system, inputs + n, &|t, tree, q, qd| {
+        let qdd: Vec<Value> = (0..n).map(|i| t.input(inputs + i)).collect();
+        let placed = place(t, &tree.links, q);
+        let tau = newton_euler(t, tree, &placed, qd, &qdd).tau;
+        tau.into_iter()
+            .zip(&tree.extra)
+            .map(|(tau, &extra)| t.sub(tau, extra))
+            .collect()
+    })?
+    else {
+        return Ok(None);
+    };
+    // Directions: the coordinates, the velocities, the parameters (inputs 1 … inputs−1).
+    let blocks = [
+        (1..=n).collect(),
+        (1 + n..=2 * n).collect(),
+        (1 + 2 * n..inputs).collect(),
+    ];
+    Ok(Some(Traced {
+        dynamics,
+        residual_jacobians: derivatives(&residual, &blocks).0,
+    }))
+}
+
+/// The derivatives of `program`'s outputs along its inputs, by forward mode: for each
+/// block of input indices, row-major (one row per output, one column per input of the
+/// block). Also the derivative values, to see which folded to a known 0.
+fn derivatives(program: &Program, blocks: &[Vec<usize>]) -> (Program, Vec<Value>) {
+    let mut t = Tracer::new(program.inputs);
+    let values: Vec<Value> = (0..program.inputs).map(|i| t.input(i)).collect();
+    let directions: Vec<usize> = blocks.iter().flatten().copied().collect();
+    let seeds: Vec<Vec<Value>> = (0..program.inputs)
+        .map(|i| {
+            directions
+                .iter()
+                .map(|&k| if i == k { Value::ONE } else { Value::ZERO })
+                .collect()
+        })
+        .collect();
+    let derived = t.differentiate(program, &values, &seeds);
+    let mut outputs = Vec::new();
+    let mut start = 0;
+    for block in blocks {
+        for (_, tangents) in &derived {
+            outputs.extend_from_slice(&tangents[start..start + block.len()]);
+        }
+        start += block.len();
+    }
+    (t.finish(&outputs), outputs)
+}
+
+/// Trees at most this many degrees of freedom deep also get the symbolic route's
+/// expanded equations (to print, and to derive `M` and `f` a second way). Deeper ones are
+/// derived by the recursions alone: the expanded expressions of a chain grow about
+/// fourfold per link (a planar chain of 6 links derives in 7 s in a debug build, of 8 in
+/// 100 s).
+pub const EXPANDED_TREE_DEPTH: usize = 6;
+
+/// Whether `model` is a tree deeper than [`EXPANDED_TREE_DEPTH`] that
+/// [`equations`] derives without expanding (when its data lower).
+pub(crate) fn too_deep_to_expand(model: &CheckedModel) -> bool {
+    let mut depth: Vec<usize> = Vec::with_capacity(model.bodies.len());
+    for body in &model.bodies {
+        let Placement::Jointed { parent, joint, .. } = &body.placement else {
+            return false;
+        };
+        let own = match &**joint {
+            CheckedJoint::Revolute(..) | CheckedJoint::Prismatic(..) => 1,
+            CheckedJoint::Fixed => 0,
+            CheckedJoint::Spherical(_) => 3,
+            CheckedJoint::Free(_) => 6,
+        };
+        depth.push(own + parent.map_or(0, |p| depth[p]));
+    }
+    model.ignored.is_empty() && depth.into_iter().max().unwrap_or(0) > EXPANDED_TREE_DEPTH
+}
+
+/// The equations of a tree from its recursions alone, every program traced: `L`, the
+/// energy and the momenta from the links' velocities and positions, `ṗ`, `∂p/∂q` and
+/// `∂²L/∂q²` by forward-mode differentiation, nothing printed. `None` when the model is
+/// not a tree whose data and written terms lower, or its written potential depends on
+/// the velocities (then `T + V` would not be the energy).
+pub(crate) fn equations(
+    s: &Session,
+    model: &CheckedModel,
+    system: &System,
+) -> Result<Option<Equations>, String> {
+    let Energy::KineticPotential { potential, .. } = &model.energy else {
+        return Ok(None);
+    };
+    let n = model.coordinates.len();
+    let written_potential = s.expr(potential)?;
+    if (0..n).any(|i| written_potential.contains(Var::Velocity(i))) {
+        return Ok(None);
+    }
+    let Some(traced) = dynamics(s, model, system)? else {
+        return Ok(None);
+    };
+    let inputs = system.inputs().len();
+    let q_block: Vec<usize> = (1..=n).collect();
+
+    // L, T + V and p = M q̇.
+    let trace = |build: Build<'_>| {
+        program(s, model, system, inputs, build)?
+            .ok_or_else(|| "the tree lowered once only".to_string())
+    };
+    let lagrangian = trace(&|t, tree, q, qd| {
+        let placed = place(t, &tree.links, q);
+        let (kinetic, gravity) = energies(t, tree, &placed, qd);
+        let v = t.add(gravity, tree.potential);
+        vec![t.sub(kinetic, v)]
+    })?;
+    let energy = trace(&|t, tree, q, qd| {
+        let placed = place(t, &tree.links, q);
+        let (kinetic, gravity) = energies(t, tree, &placed, qd);
+        let v = t.add(gravity, tree.potential);
+        vec![t.add(kinetic, v)]
+    })?;
+    let momenta = trace(&|t, tree, q, qd| {
+        let placed = place(t, &tree.links, q);
+        let m = composite_mass_matrix(t, &tree.links, &tree.inertials, &placed, n);
+        m.iter()
+            .map(|row| {
+                let terms: Vec<Value> = row.iter().zip(qd).map(|(&a, &b)| t.mul(a, b)).collect();
+                t.sum(terms)
+            })
+            .collect()
+    })?;
+    // ∂L/∂q, then ṗ = ∂L/∂q + Q − ∂F/∂q̇ and ∂²L/∂q².
+    let (gradient, gradient_values) = derivatives(&lagrangian, std::slice::from_ref(&q_block));
+    let momentum_rate = trace(&|t, tree, _, _| {
+        let values: Vec<Value> = (0..inputs).map(|i| t.input(i)).collect();
+        let spliced = splice(t, &gradient, &values);
+        spliced
+            .into_iter()
+            .zip(&tree.applied)
+            .map(|(g, &a)| t.add(g, a))
+            .collect()
+    })?;
+    let momentum_jacobian = derivatives(&momenta, std::slice::from_ref(&q_block)).0;
+    let lagrangian_hessian = derivatives(&gradient, &[q_block]).0;
+
+    // What is conserved: the tree's T is a quadratic form in q̇ and its data constant.
+    let explicit_time = written_potential.contains(Var::Time)
+        || system
+            .forces
+            .iter()
+            .flatten()
+            .any(|f| f.contains(Var::Time))
+        || system
+            .dissipation
+            .as_ref()
+            .is_some_and(|d| d.contains(Var::Time))
+        || system.constraints.iter().any(|g| g.contains(Var::Time));
+    // Every input occurs in the model (checked before the derivation): it drives it.
+    let forced_or_dissipative = system.forces.iter().any(Option::is_some)
+        || system.dissipation.is_some()
+        || !system.inputs.is_empty();
+    let dissipation_rates: Vec<Sym> = match &system.dissipation {
+        Some(d) => (0..n).map(|i| d.diff(Var::Velocity(i))).collect(),
+        None => Vec::new(),
+    };
+    let undissipated = s.vanishing(&dissipation_rates)?;
+    // A coordinate is cyclic when ∂L/∂q folded to a known 0 while tracing: a proof, not
+    // a sample (a cancellation the tracer cannot see leaves it uncounted).
+    let cyclic: Vec<usize> = (0..n)
+        .filter(|&i| {
+            gradient_values[i] == Value::ZERO
+                && system.forces[i].is_none()
+                && undissipated.get(i).copied().unwrap_or(true)
+                && !system
+                    .constraints
+                    .iter()
+                    .any(|g| g.contains(Var::Coordinate(i)))
+        })
+        .collect();
+    let conserved = if forced_or_dissipative || explicit_time {
+        Conserved::None
+    } else {
+        Conserved::Energy
+    };
+    let constraints = if system.constraints.is_empty() {
+        None
+    } else {
+        let coordinates: Vec<usize> = (0..n).collect();
+        let parameters: Vec<Var> = system.parameters.iter().map(|(var, _)| *var).collect();
+        Some(super::constraints::derive(
+            s,
+            &system.constraints,
+            &coordinates,
+            &parameters,
+            &system.inputs(),
+        )?)
+    };
+    Ok(Some(Equations {
+        name: model.name.clone(),
+        coordinates: model.coordinates.clone(),
+        parameters: model.parameters.clone(),
+        from_kinetic_potential: true,
+        forced_or_dissipative,
+        inputs: model.inputs.clone(),
+        explicit_time,
+        cyclic,
+        conserved,
+        programs: Programs {
+            dynamics: traced.dynamics,
+            lagrangian,
+            jacobi_integral: energy.clone(),
+            energy,
+            momenta,
+            momentum_rate,
+            momentum_jacobian,
+            lagrangian_hessian,
+            residual_jacobians: traced.residual_jacobians,
+        },
+        dynamics_by_recursion: true,
+        constraints,
+        joint_wrenches: None,
+        symbolic: None,
+    }))
+}
+
+/// What a traced program computes from a tree's data at `(q, q̇)`.
+type Build<'a> = &'a dyn Fn(&mut Tracer, &Tree, &[Value], &[Value]) -> Vec<Value>;
+
+/// The program `build` traces over `inputs` input slots (the layout's, then any more),
+/// or `None` when the tree does not lower.
+fn program(
+    s: &Session,
+    model: &CheckedModel,
+    system: &System,
+    inputs: usize,
+    build: Build<'_>,
+) -> Result<Option<Program>, String> {
+    let n = model.coordinates.len();
     let mut t = Tracer::new(inputs);
     let Some(tree) = Tree::trace(s, model, system, &mut t)? else {
         return Ok(None);
     };
     let q: Vec<Value> = (0..n).map(|i| t.input(1 + i)).collect();
     let qd: Vec<Value> = (0..n).map(|i| t.input(1 + n + i)).collect();
-    let placed = place(&mut t, &tree.links, &q);
-    let mass = composite_mass_matrix(&mut t, &tree.links, &tree.inertials, &placed, n);
-    let bias = newton_euler(&mut t, &tree, &placed, &qd, &vec![Value::ZERO; n]).tau;
-    let forcing: Vec<Value> = bias
-        .into_iter()
-        .zip(&tree.extra)
-        .map(|(b, &extra)| t.sub(extra, b))
-        .collect();
-    let outputs: Vec<Value> = mass.into_iter().flatten().chain(forcing).collect();
-    let dynamics = t.finish(&outputs);
+    let outputs = build(&mut t, &tree, &q, &qd);
+    Ok(Some(t.finish(&outputs)))
+}
 
-    // r = τ(q, q̇, q̈) − the written terms, then its derivatives by forward mode.
-    let mut t = Tracer::new(inputs + n);
-    let Some(tree) = Tree::trace(s, model, system, &mut t)? else {
-        return Ok(None);
-    };
-    let q: Vec<Value> = (0..n).map(|i| t.input(1 + i)).collect();
-    let qd: Vec<Value> = (0..n).map(|i| t.input(1 + n + i)).collect();
-    let qdd: Vec<Value> = (0..n).map(|i| t.input(inputs + i)).collect();
-    let placed = place(&mut t, &tree.links, &q);
-    let tau = newton_euler(&mut t, &tree, &placed, &qd, &qdd).tau;
-    let residual: Vec<Value> = tau
+/// `program`'s outputs computed inside `t` from `inputs`.
+fn splice(t: &mut Tracer, program: &Program, inputs: &[Value]) -> Vec<Value> {
+    let seeds = vec![Vec::new(); inputs.len()];
+    t.differentiate(program, inputs, &seeds)
         .into_iter()
-        .zip(&tree.extra)
-        .map(|(tau, &extra)| t.sub(tau, extra))
-        .collect();
-    let residual = t.finish(&residual);
-    let mut t = Tracer::new(inputs + n);
-    let values: Vec<Value> = (0..inputs + n).map(|i| t.input(i)).collect();
-    // Directions: the coordinates, the velocities, the parameters (inputs 1 … inputs−1).
-    let directions = inputs - 1;
-    let seeds: Vec<Vec<Value>> = (0..inputs + n)
-        .map(|i| {
-            (0..directions)
-                .map(|k| if i == k + 1 { Value::ONE } else { Value::ZERO })
-                .collect()
-        })
-        .collect();
-    let derived = t.differentiate(&residual, &values, &seeds);
-    let blocks = [0..n, n..2 * n, 2 * n..directions];
-    let outputs: Vec<Value> = blocks
-        .into_iter()
-        .flat_map(|block| {
-            derived
-                .iter()
-                .flat_map(move |(_, tangents)| tangents[block.clone()].to_vec())
-        })
-        .collect();
-    Ok(Some(Traced {
-        dynamics,
-        residual_jacobians: t.finish(&outputs),
-    }))
+        .map(|(value, _)| value)
+        .collect()
+}
+
+/// The kinetic energy `Σ ½ m |v_c|² + ½ ωᵀ I ω` (velocities in the links' frames) and
+/// the gravity potential `−Σ m g·c` (centres in the fixed frame).
+fn energies(t: &mut Tracer, tree: &Tree, placed: &Placed, qd: &[Value]) -> (Value, Value) {
+    let zero3 = [Value::ZERO; 3];
+    let count = tree.links.len();
+    let identity: M3 =
+        std::array::from_fn(|i| std::array::from_fn(|j| Value::Number(f64::from(i == j))));
+    let (mut omega, mut velocity) = (vec![zero3; count], vec![zero3; count]);
+    let (mut orientation, mut origin) = (vec![identity; count], vec![zero3; count]);
+    for (k, link) in tree.links.iter().enumerate() {
+        let (omega_p, velocity_p, orientation_p, origin_p) = match link.parent {
+            Some(p) => (omega[p], velocity[p], orientation[p], origin[p]),
+            None => (zero3, zero3, identity, zero3),
+        };
+        let (e, r) = (&placed.e[k], &placed.r[k]);
+        let swept = cross(t, &omega_p, r);
+        let at_origin = plus(t, &velocity_p, &swept);
+        let mut v = transposed_times(t, e, &at_origin);
+        let mut w = transposed_times(t, e, &omega_p);
+        match link.motion {
+            Motion::Revolute(q, s) => {
+                let rate = scale(t, qd[q], &s);
+                w = plus(t, &w, &rate);
+            }
+            Motion::Prismatic(q, s) => {
+                let rate = scale(t, qd[q], &s);
+                v = plus(t, &v, &rate);
+            }
+            Motion::Fixed => {}
+        }
+        omega[k] = w;
+        velocity[k] = v;
+        orientation[k] = product(t, &orientation_p, e);
+        let offset = times(t, &orientation_p, r);
+        origin[k] = plus(t, &origin_p, &offset);
+    }
+    let (mut kinetic, mut gravity) = (Value::ZERO, Value::ZERO);
+    for body in &tree.inertials {
+        let k = body.link;
+        let spin = cross(t, &omega[k], &body.com);
+        let v = plus(t, &velocity[k], &spin);
+        let vv = dot(t, &v, &v);
+        let iw = times(t, &body.inertia, &omega[k]);
+        let wiw = dot(t, &omega[k], &iw);
+        let mvv = t.mul(body.mass, vv);
+        let twice = t.add(mvv, wiw);
+        let half = t.mul(Value::Number(0.5), twice);
+        kinetic = t.add(kinetic, half);
+        let turned = times(t, &orientation[k], &body.com);
+        let centre = plus(t, &origin[k], &turned);
+        let height = dot(t, &tree.gravity, &centre);
+        let work = t.mul(body.mass, height);
+        gravity = t.sub(gravity, work);
+    }
+    (kinetic, gravity)
 }
 
 /// A tree as the recursions read it, its data and the written generalized forces traced.
@@ -167,6 +434,10 @@ struct Tree {
     gravity: V3,
     /// `−∂V/∂q + Q − ∂F/∂q̇` of the written potential, forces and dissipation.
     extra: Vec<Value>,
+    /// `Q − ∂F/∂q̇` alone (what `ṗ = ∂L/∂q + Q − ∂F/∂q̇` adds to the Lagrangian's part).
+    applied: Vec<Value>,
+    /// The written potential `V`.
+    potential: Value,
 }
 
 impl Tree {
@@ -188,20 +459,30 @@ impl Tree {
             moving: true,
         };
         let potential = s.expr(potential)?;
-        let mut extra = Vec::with_capacity(model.coordinates.len());
+        let (mut extra, mut applied) = (Vec::new(), Vec::new());
         for i in 0..model.coordinates.len() {
-            let mut term = -&potential.diff(Var::Coordinate(i));
+            let mut term = s.int(0);
             if let Some(force) = &system.forces[i] {
                 term = &term + force;
             }
             if let Some(d) = &system.dissipation {
                 term = &term - &d.diff(Var::Velocity(i));
             }
-            let Some(term) = leaves.lower(t, &s.to_expr(&term)?) else {
+            let pull = -&potential.diff(Var::Coordinate(i));
+            let (Some(term), Some(pull)) = (
+                leaves.lower(t, &s.to_expr(&term)?),
+                leaves.lower(t, &s.to_expr(&pull)?),
+            ) else {
                 return Ok(None);
             };
-            extra.push(term);
+            applied.push(term);
+            extra.push(t.add(pull, term));
         }
+        let Some(potential) = leaves.lower(t, &s.to_expr(&potential)?) else {
+            return Ok(None);
+        };
+        tree.potential = potential;
+        tree.applied = applied;
         tree.extra = extra;
         Ok(Some(tree))
     }
@@ -219,6 +500,8 @@ impl Tree {
                 inertials,
                 gravity,
                 extra: vec![Value::ZERO; model.coordinates.len()],
+                applied: vec![Value::ZERO; model.coordinates.len()],
+                potential: Value::ZERO,
             }),
         )
     }

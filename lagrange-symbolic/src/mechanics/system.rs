@@ -38,13 +38,22 @@ impl System {
             .collect()
     }
 
-    /// The symbolic form of a checked model.
-    pub(crate) fn of_model(s: &Session, model: &CheckedModel) -> Result<System, String> {
+    /// The symbolic form of a checked model; without `bodies`, the particles' and bodies'
+    /// energies are left out of `L` (for a tree whose recursions compute them).
+    pub(crate) fn of_model(
+        s: &Session,
+        model: &CheckedModel,
+        bodies: bool,
+    ) -> Result<System, String> {
         let (lagrangian, energy, split_source) = match &model.energy {
             Energy::KineticPotential { kinetic, potential } => {
-                let poses = kinetic::poses(s, model)?;
-                let t = &s.expr(kinetic)? + &kinetic::of_bodies(s, model, &poses)?;
-                let v = &s.expr(potential)? + &kinetic::gravity_potential(s, model, &poses)?;
+                let mut t = s.expr(kinetic)?;
+                let mut v = s.expr(potential)?;
+                if bodies {
+                    let poses = kinetic::poses(s, model)?;
+                    t = &t + &kinetic::of_bodies(s, model, &poses)?;
+                    v = &v + &kinetic::gravity_potential(s, model, &poses)?;
+                }
                 (&t - &v, Some(&t + &v), t)
             }
             Energy::Lagrangian(l) => {
