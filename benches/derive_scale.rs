@@ -14,7 +14,7 @@
 //! building, not here: see the README's "Build times".
 
 use lagrange::nalgebra::SVector;
-use lagrange::{FromParameterValues, Lagrangian};
+use lagrange::{FromParameterValues, Lagrangian, LagrangianSystem};
 use lagrange_symbolic::model::{Body, Joint, Model};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -64,7 +64,7 @@ macro_rules! tree_chain {
 
         impl Chain<{ [$(stringify!($q)),*].len() }> for $name {
             fn model(&self) -> Model {
-                tree_model(self.info().name, [$(stringify!($q)),*].len())
+                tree_model(&self.info().name, [$(stringify!($q)),*].len())
             }
         }
     };
