@@ -165,9 +165,9 @@ fn floating_json(joint: &str, extra: &str) -> String {
           {{"name":"flap","mass":"0.5","inertia":["0.01","0.02","0.03"],"parent":"base","joint":"{joint}",{}"origin":["0.2","0","0.1"],"com":["0","0","0.2"]}}
         ]}}"#,
         if joint == "fixed" {
-            { "" }
+            ""
         } else {
-            { r#""axis":["0.6","0.8","0"],"# }
+            r#""axis":["0.6","0.8","0"],"#
         }
     )
 }
