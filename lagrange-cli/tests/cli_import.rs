@@ -62,28 +62,9 @@ fn the_imported_arm_moves_as_the_arm_written_by_hand() {
         "waist_joint={},shoulder={},elbow={},dot(waist_joint)={},dot(shoulder)={},dot(elbow)={}",
         q[0], q[1], q[2], qd[0], qd[1], qd[2]
     );
-    let run = lagrange(&[
-        "linearize",
-        file.to_str().unwrap(),
-        "--at",
-        &at,
-        "--format",
-        "json",
-    ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let doc: Value = serde_json::from_slice(&run.stdout).unwrap();
+    let (rate, rows) = linearized(&file, &at);
     let arm = Arm { g: 9.81 };
     let hand = linearize(&arm, 0.0, &SVector::from(q), &SVector::from(qd)).unwrap();
-    let rate: Vec<f64> = doc["rate"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
-        .collect();
     for (got, want) in rate.iter().zip(hand.rate.iter()) {
         assert!(
             (got - want).abs() < 1e-12 * (1.0 + want.abs()),
@@ -91,18 +72,6 @@ fn the_imported_arm_moves_as_the_arm_written_by_hand() {
             hand.rate
         );
     }
-    let rows: Vec<Vec<f64>> = doc["a"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            r.as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_f64().unwrap())
-                .collect()
-        })
-        .collect();
     let a = DMatrix::from_fn(6, 6, |i, j| rows[i][j]);
     assert!(
         (a - &hand.a).amax() < 1e-11 * (1.0 + hand.a.amax()),
