@@ -452,3 +452,53 @@ fn a_chain_too_deep_to_expand_moves_as_the_chain_in_absolute_angles() {
     let free = derive(&free).unwrap().full;
     assert_eq!(free.cyclic, vec![0]);
 }
+
+#[test]
+fn a_deep_tree_keeps_its_constraints_inputs_and_forces() {
+    // The chain of 8 with its tip held on the line x = c (a loop closed by a constraint),
+    // a motor torque u on the first joint and damping on the last.
+    let n = lagrange_symbolic::EXPANDED_TREE_DEPTH + 2;
+    let (mut tree, mut parameters) = chain_in(n, r#"["g","0","0"]"#);
+    let angle = |k: usize| {
+        (1..=k)
+            .map(|j| format!("q{j}"))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    };
+    let tip: Vec<String> = (1..=n).map(|k| format!("l{k}*cos({})", angle(k))).collect();
+    tree.constraints = vec![format!("{} - c", tip.join(" + "))];
+    tree.parameters
+        .extend(["c".to_string(), "u".to_string(), "d".to_string()]);
+    tree.inputs = vec!["u".to_string()];
+    tree.forces = vec![("q1".to_string(), "u".to_string())];
+    tree.dissipation = Some(format!("1/2*d*dot(q{n})^2"));
+    parameters.extend([2.0, 0.3, 0.1]);
+    let eq = derive(&tree).unwrap().full;
+    assert!(eq.symbolic.is_none() && eq.constraints.is_some());
+    assert!(eq.forced_or_dissipative);
+    assert_eq!(eq.conserved, lagrange_symbolic::equations::Conserved::None);
+    assert!(eq.cyclic.is_empty(), "{:?}", eq.cyclic);
+    // f carries u on q1 and −d q̇ₙ on qₙ beside the tree's own terms.
+    let mut x = vec![0.0];
+    x.extend((0..2 * n).map(|i| 0.1 * i as f64 - 0.4));
+    x.extend(&parameters);
+    let with = run(&eq.programs.dynamics, &x);
+    let (u, d) = (parameters[2 * n + 2], parameters[2 * n + 3]);
+    let mut without_terms = x.clone();
+    without_terms[1 + 2 * n + 2 * n + 2] = 0.0;
+    without_terms[1 + 2 * n + 2 * n + 3] = 0.0;
+    let without = run(&eq.programs.dynamics, &without_terms);
+    let qd_last = x[2 * n];
+    for i in 0..n {
+        let expected = match i {
+            0 => u,
+            i if i == n - 1 => -d * qd_last,
+            _ => 0.0,
+        };
+        let added = with[n * n + i] - without[n * n + i];
+        assert!(
+            (added - expected).abs() < 1e-12,
+            "f[{i}] gained {added}, not {expected}"
+        );
+    }
+}
