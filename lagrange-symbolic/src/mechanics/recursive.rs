@@ -4,11 +4,12 @@
 //! recursive Newton–Euler algorithm (Featherstone, *Rigid Body Dynamics Algorithms*,
 //! 2008, §§5.3 and 6.2; Luh, Walker & Paul 1980), both in the links' own frames.
 //!
-//! The expanded Lagrangian of an `n`-link tree grows about as `n³` and its derivatives
-//! faster; these recursions cost `O(n)` (bias) and `O(n·depth)` (`M`), with every zero of
-//! the model's axes, offsets and inertias folded away while tracing. They are an
-//! independent derivation of the same `M q̈ = f`, which the tests compare with the
-//! symbolic one.
+//! The expanded Lagrangian of a tree grows about fourfold per link of a chain (each
+//! composed rotation repeats its parent's entries); these recursions cost `O(n)` (bias)
+//! and `O(n·depth)` (`M`), with every zero of the model's axes, offsets and inertias
+//! folded away while tracing. They are an independent derivation of the same
+//! `M q̈ = f`, which the tests compare with the symbolic one. A tree deeper than
+//! [`EXPANDED_TREE_DEPTH`] is not expanded at all: [`equations`] traces every program.
 //!
 //! The same forward and backward passes give the wrench each joint transmits, what an
 //! engineer sizing a bearing needs ([`joint_wrenches`]).
