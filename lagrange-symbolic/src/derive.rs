@@ -63,6 +63,9 @@ fn derive_in(
         }
     };
     full.joint_wrenches = joint_wrenches(s, model, &system).map_err(ModelError::whole_model)?;
+    if !deep {
+        full.theorems = mechanics::theorems(s, model, &system).map_err(ModelError::whole_model)?;
+    }
     let reduced = if model.ignored.is_empty() {
         None
     } else {

@@ -25,4 +25,4 @@ pub mod syntax;
 #[cfg(feature = "engine")]
 pub use derive::derive;
 #[cfg(feature = "engine")]
-pub use mechanics::EXPANDED_TREE_DEPTH;
+pub use mechanics::{EXPANDED_TREE_DEPTH, LINEAR_GENERATOR_COORDINATES};

@@ -29,7 +29,7 @@ use crate::model::ModelError;
 pub const ENGINE_VERSION: &str = concat!(
     "lagrange-symbolic ",
     env!("CARGO_PKG_VERSION"),
-    ", format 8"
+    ", format 9"
 );
 
 /// The offline folder, beside a crate's manifest.
@@ -275,6 +275,26 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
             6 * w.bodies.len(),
         )?;
     }
+    if let Some(t) = &eq.theorems {
+        program(&format!("{role}dynamic_functions"), &t.dynamic_functions, inputs, 9)?;
+        let theorems: Vec<_> = t.laws.iter().map(|law| law.theorem).collect();
+        if theorems != crate::equations::Theorem::ALL {
+            return Err(format!("{role}theorems: not the nine theorems in order"));
+        }
+        let holds = |law: &crate::equations::Law| {
+            matches!(law.premise, crate::equations::Premise::Holds { .. })
+        };
+        if t.laws.iter().any(|law| law.integral && !holds(law)) {
+            return Err(format!("{role}theorems: an integral whose premise does not hold"));
+        }
+        let holding = t.laws.iter().filter(|law| holds(law)).count();
+        program(
+            &format!("{role}balance"),
+            &t.balance,
+            eq.inputs().with_accelerations(0),
+            2 * holding,
+        )?;
+    }
     if let Some(c) = &eq.constraints {
         let k = c.text.len();
         program(
@@ -506,6 +526,7 @@ mod tests {
                 constraints: None,
                 dynamics_by_recursion: false,
                 joint_wrenches: None,
+                theorems: None,
                 symbolic: Some(Symbolic {
                     lagrangian: zero.clone(),
                     mass_matrix: vec![vec![zero.clone()]],

@@ -2,11 +2,14 @@
 //! printers consume.
 
 mod print;
+mod theorems;
 
 use serde::{Deserialize, Serialize};
 
 use crate::ir::Program;
 use crate::syntax::Expr;
+
+pub use theorems::{Law, Premise, Theorem, Theorems};
 
 /// The input layout shared by every [`Program`] of an [`Equations`]:
 /// `[t, q₀ … q_{n−1}, q̇₀ … q̇_{n−1}, p₀ … p_{m−1}]` (p: parameters). The Jacobian
@@ -271,6 +274,10 @@ pub struct Equations {
     /// bodies (the full system only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub joint_wrenches: Option<JointWrenches>,
+    /// The general theorems of dynamics, for a model whose masses are all particles and
+    /// bodies (the full system only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theorems: Option<Theorems>,
     /// Expression trees; `None` for a kinematic tree too deep to expand (its programs are
     /// traced from the recursions alone).
     pub symbolic: Option<Symbolic>,

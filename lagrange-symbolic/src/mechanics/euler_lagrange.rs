@@ -203,6 +203,7 @@ pub(crate) fn equations(
         dynamics_by_recursion,
         constraints,
         joint_wrenches: None,
+        theorems: None,
         symbolic: Some(symbolic),
     })
 }

@@ -9,6 +9,7 @@ mod recursive;
 mod rotation;
 mod routh;
 mod system;
+mod theorems;
 
 pub(crate) use euler_lagrange::equations;
 pub(crate) use kinetic::orthogonality;
@@ -19,3 +20,5 @@ pub(crate) use recursive::{
 };
 pub(crate) use routh::reduce;
 pub(crate) use system::System;
+pub use theorems::LINEAR_GENERATOR_COORDINATES;
+pub(crate) use theorems::theorems;

@@ -334,6 +334,7 @@ pub(crate) fn equations(
         dynamics_by_recursion: true,
         constraints,
         joint_wrenches: None,
+        theorems: None,
         symbolic: None,
     }))
 }
