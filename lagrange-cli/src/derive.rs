@@ -4,7 +4,10 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use lagrange_symbolic::equations::{Conserved, Derived, Equations, Reduced, Symbolic};
+use lagrange_core::Theorem;
+use lagrange_symbolic::equations::{
+    self, Conserved, Derived, Equations, Premise, Reduced, Symbolic, Theorems,
+};
 use lagrange_symbolic::syntax::Expr;
 use lagrange_symbolic::syntax::print;
 use serde::Serialize;
@@ -242,6 +245,46 @@ fn equations_text(out: &mut String, eq: &Equations) {
         }
         let _ = writeln!(out);
     }
+    if let Some(theorems) = &eq.theorems {
+        theorems_text(out, theorems);
+    }
+}
+
+/// Which general theorems apply, why, and which give integrals.
+fn theorems_text(out: &mut String, theorems: &Theorems) {
+    let _ = writeln!(
+        out,
+        "General theorems (the masses are particles and bodies; reactions of the constraints appear in none):"
+    );
+    for law in &theorems.laws {
+        let name = law.theorem.function_name();
+        let equation = Theorem::from_function_name(name).map_or(name, Theorem::law);
+        let line = match &law.premise {
+            Premise::NotEstablished(why) => format!("not established: {why}"),
+            Premise::Holds { symmetry, applied } => {
+                let verdict = match (law.theorem, law.integral) {
+                    (equations::Theorem::KineticEnergy, true) => {
+                        "integral T + V (the forces have a potential without t)".to_string()
+                    }
+                    (equations::Theorem::MomentOfInertia, _) => "holds".to_string(),
+                    (_, true) => format!("integral {name} (the applied forces' part vanishes)"),
+                    (_, false) => match (applied, law.theorem, theorems.homogeneity) {
+                        (_, equations::Theorem::Virial, Some(n)) => {
+                            let n = print::text(&Expr::Number(n));
+                            format!("holds, with Σ F·r = -({n}) V: V is homogeneous of degree {n}")
+                        }
+                        (Some(applied), _, _) => {
+                            format!("holds, applied part {}", print::excerpt(applied))
+                        }
+                        (None, _, _) => "holds".to_string(),
+                    },
+                };
+                format!("{verdict}; {symmetry}")
+            }
+        };
+        let _ = writeln!(out, "  {equation}: {line}");
+    }
+    let _ = writeln!(out);
 }
 
 /// The non-zero entries of the printed linearization, as (matrix, row, column, value):

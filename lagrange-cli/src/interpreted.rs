@@ -15,9 +15,10 @@ use lagrange_core::jacobians;
 use lagrange_core::nalgebra::{DMatrix, SMatrix, SVector};
 use lagrange_core::{
     AccelerationJacobians, Conserved, ConstrainedSystem, ConstraintInfo, ConstraintJacobians,
-    Error, LagrangianSystem, ModelInfo, ReducedSystem, ResidualJacobians,
+    DynamicFunctions, Error, LagrangianSystem, ModelInfo, ReducedSystem, ResidualJacobians,
+    Theorem, TheoremInfo,
 };
-use lagrange_symbolic::equations::{self, ConstraintEquations, Equations, Reduced};
+use lagrange_symbolic::equations::{self, ConstraintEquations, Equations, Premise, Reduced};
 use lagrange_symbolic::ir::Program;
 
 use super::Failure;
@@ -241,7 +242,39 @@ fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
         equations_latex: equations.latex().into(),
         constraints: constraints.collect::<Vec<_>>().into(),
         inputs: equations.inputs.clone().into(),
+        theorems: theorem_infos(equations)?.into(),
     })
+}
+
+/// The runtime's account of the general theorems the engine decided; errors if the
+/// engine names a theorem the runtime does not know.
+fn theorem_infos(equations: &Equations) -> Result<Vec<TheoremInfo>, Failure> {
+    let Some(theorems) = &equations.theorems else {
+        return Ok(Vec::new());
+    };
+    theorems
+        .laws
+        .iter()
+        .map(|law| {
+            let name = law.theorem.function_name();
+            let theorem = Theorem::from_function_name(name).ok_or_else(|| {
+                Failure(format!(
+                    "{}: the engine names a theorem ({name}) the runtime does not know",
+                    equations.name
+                ))
+            })?;
+            let (holds, why) = match &law.premise {
+                Premise::Holds { symmetry, .. } => (true, symmetry.clone()),
+                Premise::NotEstablished(why) => (false, why.clone()),
+            };
+            Ok(TheoremInfo {
+                theorem,
+                holds,
+                why: why.into(),
+                integral: law.integral,
+            })
+        })
+        .collect()
 }
 
 impl<const N: usize, const K: usize, const J: usize> Interpreted<N, K, J> {
@@ -406,6 +439,31 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
         qd: &SVector<f64, N>,
     ) -> SMatrix<f64, N, N> {
         Self::matrix(&self.run_dynamic(&self.programs().lagrangian_hessian, t, q, qd))
+    }
+
+    fn dynamic_functions(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Option<DynamicFunctions> {
+        let theorems = self.model.equations.theorems.as_ref()?;
+        let values = self.run::<9>(&theorems.dynamic_functions, t, q, qd);
+        Some(DynamicFunctions::from_values(values))
+    }
+
+    fn balance(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+        qdd: &SVector<f64, N>,
+    ) -> Vec<(f64, f64)> {
+        let Some(theorems) = &self.model.equations.theorems else {
+            return Vec::new();
+        };
+        let values = self.run_extended(&theorems.balance, t, q, qd, qdd.as_slice());
+        values.chunks_exact(2).map(|p| (p[0], p[1])).collect()
     }
 
     fn residual_jacobians(

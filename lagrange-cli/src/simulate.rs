@@ -419,7 +419,24 @@ impl Outputs<'_> {
             summary(name, &path.to_string(), self.settings, &trajectory)
         );
         print!("{}", event_summary(&trajectory));
+        print!("{}", balance_summary(system, &trajectory));
         Ok(())
+    }
+}
+
+/// The balance laws of the general theorems along the run, or a line saying why they
+/// could not be evaluated; empty when no theorem's premise holds.
+fn balance_summary<S: LagrangianSystem<N>, const N: usize>(
+    system: &S,
+    trajectory: &Trajectory<N>,
+) -> String {
+    match trajectory.balance_laws(system) {
+        Ok(laws) if laws.is_empty() => String::new(),
+        Ok(laws) => format!(
+            "balance laws of the general theorems (dΦ/dt against the right-hand side, at every point):\n{}",
+            lagrange_core::balance_table(&laws)
+        ),
+        Err(e) => format!("balance laws: not evaluated ({e})\n"),
     }
 }
 

@@ -65,6 +65,7 @@ where
             forced_or_dissipative: true,
             cyclic: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[]),
+            theorems: Cow::Borrowed(&[]),
             ..model.clone()
         };
         Ok(Controlled {

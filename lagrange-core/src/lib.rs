@@ -19,6 +19,7 @@ pub mod simulation;
 pub mod system;
 #[cfg(test)]
 mod test_systems;
+pub mod theorems;
 pub mod trajectory;
 pub mod verify;
 pub mod wrench;
@@ -39,6 +40,7 @@ pub use system::{
     Conserved, ConstraintInfo, FromParameterValues, LagrangianSystem, ModelInfo, ReducedSystem,
     Text,
 };
+pub use theorems::{Axis, Balance, DynamicFunctions, Theorem, TheoremInfo, balance_table};
 pub use trajectory::{Invariant, Trajectory};
 pub use verify::{Check, Report, Sample};
 pub use wrench::JointWrench;

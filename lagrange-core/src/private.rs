@@ -6,6 +6,7 @@ use nalgebra::{SMatrix, SVector};
 use crate::error::Error;
 use crate::linalg;
 use crate::system::Conserved;
+use crate::theorems::Theorem;
 
 /// Relative tolerance of the consistency check of initial states with the constraints.
 pub const CONSISTENCY_TOLERANCE: f64 = 1e-9;
@@ -32,5 +33,14 @@ pub const fn conserved(name: Option<&str>) -> Conserved {
         None => {
             panic!("lagrange: the engine names a conserved integral this runtime does not know")
         }
+    }
+}
+
+/// [`Theorem::from_function_name`] for a constant: an unknown name (the engine and this
+/// crate disagreeing) stops the compilation.
+pub const fn theorem(name: &str) -> Theorem {
+    match Theorem::from_function_name(name) {
+        Some(theorem) => theorem,
+        None => panic!("lagrange: the engine names a theorem this runtime does not know"),
     }
 }

@@ -7,6 +7,7 @@ use nalgebra::{SMatrix, SVector};
 use crate::error::Error;
 use crate::jacobians::{self, AccelerationJacobians, ResidualJacobians};
 use crate::linalg;
+use crate::theorems::{DynamicFunctions, TheoremInfo};
 
 /// The scalar first integral a model conserves, if any, as decided from its equations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +81,10 @@ pub struct ModelInfo {
     /// Indices into [`parameters`](Self::parameters) of the model's inputs: the parameters
     /// a controller sets while the system moves (`inputs(u, …)`).
     pub inputs: Cow<'static, [usize]>,
+    /// The general theorems of dynamics, for a model whose masses are all particles and
+    /// bodies (empty for any other): the nine in the order momentum x, y, z, angular
+    /// momentum x, y, z, kinetic energy, virial, moment of inertia.
+    pub theorems: Cow<'static, [TheoremInfo]>,
 }
 
 /// One holonomic constraint `G = 0` of a [`ModelInfo`].
@@ -289,6 +294,33 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     ) -> Result<(), Error> {
         let _ = (t, q, qd);
         Ok(())
+    }
+
+    /// The dynamic functions `P`, `Λ`, `T`, `J`, `I` at a state, for a model whose
+    /// masses are all particles and bodies (see [`ModelInfo::theorems`]); `None` (the
+    /// default) for any other.
+    fn dynamic_functions(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Option<DynamicFunctions> {
+        let _ = (t, q, qd);
+        None
+    }
+
+    /// For each theorem of [`ModelInfo::theorems`] whose premise holds, in order: the rate
+    /// `dΦ/dt` of its function at `(t, q, q̇, q̈)` and the law's right-hand side. Along a
+    /// motion the two agree; empty by default.
+    fn balance(
+        &self,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+        qdd: &SVector<f64, N>,
+    ) -> Vec<(f64, f64)> {
+        let _ = (t, q, qd, qdd);
+        Vec::new()
     }
 
     /// The value of the integral [`ModelInfo::conserved`] names, if there is one.

@@ -34,6 +34,7 @@ impl LagrangianSystem<1> for Oscillator {
             equations_latex: Cow::Borrowed(r"m \ddot{x} + k x &= 0"),
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[]),
+            theorems: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -119,6 +120,7 @@ impl LagrangianSystem<1> for Pendulum {
             equations_latex: Cow::Borrowed(r"m l^2 \ddot\theta + m g l \sin\theta &= 0"),
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[]),
+            theorems: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -212,6 +214,7 @@ impl LagrangianSystem<2> for PolarParticle {
             ),
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[]),
+            theorems: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -306,6 +309,7 @@ impl LagrangianSystem<1> for BlowUp {
             equations_latex: Cow::Borrowed(r"\ddot q - q^2 &= 0"),
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[]),
+            theorems: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -386,6 +390,7 @@ impl LagrangianSystem<1> for Ball {
             equations_latex: Cow::Borrowed(r"m \ddot y + m g &= 0"),
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[]),
+            theorems: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -467,6 +472,7 @@ impl LagrangianSystem<1> for RadialFall {
             equations_latex: Cow::Borrowed(r"m \ddot{r} + \frac{\mu m}{r^{2}} &= 0"),
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[]),
+            theorems: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -562,6 +568,7 @@ impl LagrangianSystem<2> for CartPole {
             equations_latex: Cow::Borrowed(r"\text{cart-pole}"),
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[4]),
+            theorems: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -690,6 +697,7 @@ impl LagrangianSystem<2> for DoublePendulum {
             equations_latex: Cow::Borrowed(r"\text{double pendulum}"),
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[]),
+            theorems: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -842,6 +850,7 @@ impl LagrangianSystem<2> for CartesianPendulum {
                 scleronomic: true,
             }]),
             inputs: Cow::Borrowed(&[]),
+            theorems: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -995,6 +1004,7 @@ impl LagrangianSystem<1> for DoubleIntegrator {
             equations_latex: Cow::Borrowed(r"m \ddot x &= u"),
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[1]),
+            theorems: Cow::Borrowed(&[]),
         };
         &INFO
     }

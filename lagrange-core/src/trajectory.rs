@@ -10,6 +10,7 @@ use crate::error::Error;
 use crate::event::Occurrence;
 use crate::integrate::{State, Stats};
 use crate::system::{Conserved, LagrangianSystem};
+use crate::theorems::{Balance, Theorem};
 
 /// Below this `|I(t0)|`, an invariant's drift is measured as absolute, not relative: a
 /// relative drift means nothing for an integral that starts at (nearly) zero.
@@ -18,7 +19,9 @@ pub const RELATIVE_FLOOR: f64 = 1e-12;
 /// A quantity that should stay constant along the trajectory, sampled at every recorded point.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Invariant {
-    /// `energy`, `jacobi_integral`, or `p_<coordinate>` for the momentum of a cyclic coordinate.
+    /// `energy`, `jacobi_integral`, `p_<coordinate>` for the momentum of a cyclic
+    /// coordinate, or the function of a general theorem that gives an integral
+    /// (`momentum_x`, `angular_momentum_z`, …; see [`Theorem::function_name`]).
     pub name: String,
     /// Its value at each recorded point.
     pub values: Vec<f64>,
@@ -78,6 +81,16 @@ impl Invariant {
     }
 }
 
+/// The theorems of `system` that give integrals other than the energy, in order.
+fn integrals<const N: usize, S: LagrangianSystem<N>>(system: &S) -> impl Iterator<Item = Theorem> {
+    system
+        .info()
+        .theorems
+        .iter()
+        .filter(|t| t.integral && t.theorem != Theorem::KineticEnergy)
+        .map(|t| t.theorem)
+}
+
 /// The recorded solution of a [`Simulation`](crate::Simulation).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trajectory<const N: usize> {
@@ -112,6 +125,7 @@ impl<const N: usize> Trajectory<N> {
         let invariants = conserved
             .into_iter()
             .chain(cyclic)
+            .chain(integrals(system).map(|t| t.function_name().to_string()))
             .map(|name| Invariant {
                 name,
                 values: Vec::new(),
@@ -152,10 +166,65 @@ impl<const N: usize> Trajectory<N> {
         }
         if !info.cyclic.is_empty() {
             let p = system.momenta(t, &y.q, &y.qd);
-            for (slot, &i) in slots.zip(info.cyclic.iter()) {
+            // Cyclic first: `zip` would take a slot past the last cyclic coordinate.
+            for (&i, slot) in info.cyclic.iter().zip(slots.by_ref()) {
                 slot.values.push(p[i]);
             }
         }
+        if integrals(system).next().is_some() {
+            let functions = system.dynamic_functions(t, &y.q, &y.qd);
+            for (theorem, slot) in integrals(system).zip(slots) {
+                slot.values
+                    .push(functions.map_or(f64::NAN, |f| f.of(theorem)));
+            }
+        }
+    }
+
+    /// Each balance law of the general theorems whose premise holds for `system` (see
+    /// [`ModelInfo::theorems`](crate::ModelInfo::theorems)) along this trajectory: its
+    /// function, its rate at the motion's accelerations and its right-hand side at every
+    /// recorded point. `system` must be the one that produced the trajectory. Errors
+    /// when the accelerations cannot be found at a recorded point.
+    pub fn balance_laws<S: LagrangianSystem<N>>(&self, system: &S) -> Result<Vec<Balance>, Error> {
+        let holding: Vec<Theorem> = system
+            .info()
+            .theorems
+            .iter()
+            .filter(|t| t.holds)
+            .map(|t| t.theorem)
+            .collect();
+        let mut laws: Vec<Balance> = holding
+            .iter()
+            .map(|&theorem| Balance {
+                theorem,
+                values: Vec::with_capacity(self.len()),
+                rates: Vec::with_capacity(self.len()),
+                right_hand_sides: Vec::with_capacity(self.len()),
+            })
+            .collect();
+        if laws.is_empty() {
+            return Ok(laws);
+        }
+        for ((&t, q), qd) in self.times.iter().zip(&self.q).zip(&self.qd) {
+            let qdd = system.accelerations(t, q, qd)?;
+            let functions = system.dynamic_functions(t, q, qd);
+            let pairs = system.balance(t, q, qd, &qdd);
+            if pairs.len() != laws.len() {
+                return Err(Error::InvalidInput(format!(
+                    "`{}` gives {} balance values for {} theorems that hold",
+                    system.info().name,
+                    pairs.len(),
+                    laws.len()
+                )));
+            }
+            for (law, (rate, rhs)) in laws.iter_mut().zip(pairs) {
+                law.values
+                    .push(functions.map_or(f64::NAN, |f| f.of(law.theorem)));
+                law.rates.push(rate);
+                law.right_hand_sides.push(rhs);
+            }
+        }
+        Ok(laws)
     }
 
     /// Records the ignored coordinates at the latest time.
@@ -265,7 +334,8 @@ impl<const N: usize> Trajectory<N> {
     }
 
     /// The invariants: the conserved scalar first (if the model has one), then the momentum of
-    /// each cyclic coordinate.
+    /// each cyclic coordinate, then the integrals the general theorems give (momenta and
+    /// angular momenta, in the order of [`ModelInfo::theorems`](crate::ModelInfo::theorems)).
     pub fn invariants(&self) -> &[Invariant] {
         &self.invariants
     }

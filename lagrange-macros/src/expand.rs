@@ -1,7 +1,9 @@
 //! Tokens out: the `LagrangianSystem` impl generated from the derived equations, and for
 //! a model that ignores coordinates the reduced system type with its impls.
 
-use lagrange_symbolic::equations::{ConstraintEquations, Derived, Equations, Input, Reduced};
+use lagrange_symbolic::equations::{
+    ConstraintEquations, Derived, Equations, Input, Premise, Reduced,
+};
 use lagrange_symbolic::ir::Program;
 use lagrange_symbolic::syntax::print;
 use proc_macro2::{Span, TokenStream};
@@ -181,6 +183,30 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
         }
         None => TokenStream::new(),
     };
+    let theorem_items = match &eq.theorems {
+        Some(theorems) => {
+            let functions = body(&theorems.dynamic_functions)?;
+            let balance = body(&theorems.balance)?;
+            let outputs = theorems.balance.outputs;
+            let pairs = outputs / 2;
+            quote! {
+                #[allow(unused_variables, clippy::all)]
+                fn dynamic_functions(&self, t: f64, q: &#vector, qd: &#vector)
+                    -> ::core::option::Option<#CORE::DynamicFunctions> {
+                    let values: [f64; 9] = #functions;
+                    ::core::option::Option::Some(#CORE::DynamicFunctions::from_values(values))
+                }
+
+                #[allow(unused_variables, clippy::all)]
+                fn balance(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector)
+                    -> ::std::vec::Vec<(f64, f64)> {
+                    let values: [f64; #outputs] = #balance;
+                    (0..#pairs).map(|k| (values[2 * k], values[2 * k + 1])).collect()
+                }
+            }
+        }
+        None => TokenStream::new(),
+    };
     let (constrained_items, constrained_impl) = match &eq.constraints {
         Some(c) => constraint_impls(target, &read_input, c, n, m)?,
         None => (TokenStream::new(), TokenStream::new()),
@@ -214,6 +240,8 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
         #[automatically_derived]
         #header {
             #constrained_items
+
+            #theorem_items
 
             fn info(&self) -> &#CORE::ModelInfo {
                 &Self::INFO
@@ -350,6 +378,7 @@ fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
                 equations_latex: #cow(""),
                 constraints: #cow(&[#(#constraints),*]),
                 inputs: #cow(&[]),
+                theorems: #cow(&[]),
             };
         }
 
@@ -400,6 +429,23 @@ fn model_info(eq: &Equations) -> TokenStream {
             quote!(#CORE::ConstraintInfo { text: #cow(#text), scleronomic: #scleronomic })
         })
     });
+    let laws = eq.theorems.iter().flat_map(|t| &t.laws);
+    let theorems = laws.map(|law| {
+        let name = law.theorem.function_name();
+        let (holds, why) = match &law.premise {
+            Premise::Holds { symmetry, .. } => (true, symmetry),
+            Premise::NotEstablished(why) => (false, why),
+        };
+        let integral = law.integral;
+        quote! {
+            #CORE::TheoremInfo {
+                theorem: #CORE::__private::theorem(#name),
+                holds: #holds,
+                why: #cow(#why),
+                integral: #integral,
+            }
+        }
+    });
     quote! {
         #CORE::ModelInfo {
             name: #cow(#name),
@@ -412,6 +458,7 @@ fn model_info(eq: &Equations) -> TokenStream {
             equations_latex: #cow(#latex),
             constraints: #cow(&[#(#constraints),*]),
             inputs: #cow(&[#(#inputs),*]),
+            theorems: #cow(&[#(#theorems),*]),
         }
     }
 }
