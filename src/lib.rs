@@ -5,10 +5,11 @@ extern crate self as lagrange;
 pub use lagrange_core as core;
 pub use lagrange_core::nalgebra;
 pub use lagrange_core::{
-    Check, Conserved, ConstrainedMotion, ConstrainedSystem, ConstraintInfo, Controlled, Error,
-    Event, FromParameterValues, Integrator, Invariant, LagrangianSystem, Linearization, ModelInfo,
-    NormalMode, Occurrence, ReducedSystem, Report, Sample, Simulation, Stability, Stopped,
-    Trajectory, constrained_equilibrium, constrained_normal_modes, equilibrium, linearize,
+    Axis, Balance, Check, Conserved, ConstrainedMotion, ConstrainedSystem, ConstraintInfo,
+    Controlled, DynamicFunctions, Error, Event, FromParameterValues, Integrator, Invariant,
+    LagrangianSystem, Linearization, ModelInfo, NormalMode, Occurrence, ReducedSystem, Report,
+    Sample, Simulation, Stability, Stopped, Theorem, TheoremInfo, Trajectory,
+    constrained_equilibrium, constrained_normal_modes, equilibrium, linearize,
     linearize_constrained, normal_modes,
 };
 pub use lagrange_macros::Lagrangian;

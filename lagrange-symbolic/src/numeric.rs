@@ -75,7 +75,11 @@ pub(crate) fn least_squares(a: &[f64], rows: usize, cols: usize, b: &[f64]) -> O
         if norm <= 1e-10 * scale * (rows as f64).sqrt() {
             return None;
         }
-        let alpha = if a[col * cols + col] > 0.0 { -norm } else { norm };
+        let alpha = if a[col * cols + col] > 0.0 {
+            -norm
+        } else {
+            norm
+        };
         // v = column − alpha e, reflected: H = I − 2 v vᵀ / vᵀv.
         let mut v: Vec<f64> = (col..rows).map(|r| a[r * cols + col]).collect();
         v[0] -= alpha;
@@ -136,7 +140,10 @@ mod tests {
         // x + y = 3, x − y = 1, 2x = 4: x = 2, y = 1.
         let a = [1.0, 1.0, 1.0, -1.0, 2.0, 0.0];
         let x = least_squares(&a, 3, 2, &[3.0, 1.0, 4.0]).unwrap();
-        assert!((x[0] - 2.0).abs() < 1e-14 && (x[1] - 1.0).abs() < 1e-14, "{x:?}");
+        assert!(
+            (x[0] - 2.0).abs() < 1e-14 && (x[1] - 1.0).abs() < 1e-14,
+            "{x:?}"
+        );
         // Dependent columns: no unique solution.
         assert!(least_squares(&[1.0, 2.0, 2.0, 4.0, 3.0, 6.0], 3, 2, &[1.0, 2.0, 3.0]).is_none());
         assert!(least_squares(&[1.0, 2.0], 1, 2, &[1.0]).is_none());

@@ -276,7 +276,12 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
         )?;
     }
     if let Some(t) = &eq.theorems {
-        program(&format!("{role}dynamic_functions"), &t.dynamic_functions, inputs, 9)?;
+        program(
+            &format!("{role}dynamic_functions"),
+            &t.dynamic_functions,
+            inputs,
+            9,
+        )?;
         let theorems: Vec<_> = t.laws.iter().map(|law| law.theorem).collect();
         if theorems != crate::equations::Theorem::ALL {
             return Err(format!("{role}theorems: not the nine theorems in order"));
@@ -285,7 +290,9 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
             matches!(law.premise, crate::equations::Premise::Holds { .. })
         };
         if t.laws.iter().any(|law| law.integral && !holds(law)) {
-            return Err(format!("{role}theorems: an integral whose premise does not hold"));
+            return Err(format!(
+                "{role}theorems: an integral whose premise does not hold"
+            ));
         }
         let holding = t.laws.iter().filter(|law| holds(law)).count();
         program(
