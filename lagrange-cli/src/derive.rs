@@ -258,26 +258,28 @@ fn theorems_text(out: &mut String, theorems: &Theorems) {
     );
     for law in &theorems.laws {
         let name = law.theorem.function_name();
-        let equation = Theorem::from_function_name(name).map_or(name, Theorem::law);
+        let theorem = Theorem::from_function_name(name);
+        let equation = theorem.map_or(name, Theorem::law);
+        let resultant = theorem.and_then(Theorem::resultant).unwrap_or("");
         let line = match &law.premise {
             Premise::NotEstablished(why) => format!("not established: {why}"),
             Premise::Holds { symmetry, applied } => {
-                let verdict = match (law.theorem, law.integral) {
-                    (equations::Theorem::KineticEnergy, true) => {
+                let verdict = match (law.theorem, law.integral, applied) {
+                    (equations::Theorem::KineticEnergy, true, _) => {
                         "integral T + V (the forces have a potential without t)".to_string()
                     }
-                    (equations::Theorem::MomentOfInertia, _) => "holds".to_string(),
-                    (_, true) => format!("integral {name} (the applied forces' part vanishes)"),
-                    (_, false) => match (applied, law.theorem, theorems.homogeneity) {
-                        (_, equations::Theorem::Virial, Some(n)) => {
-                            let n = print::text(&Expr::Number(n));
-                            format!("holds, with Σ F·r = -({n}) V: V is homogeneous of degree {n}")
-                        }
-                        (Some(applied), _, _) => {
-                            format!("holds, applied part {}", print::excerpt(applied))
-                        }
-                        (None, _, _) => "holds".to_string(),
-                    },
+                    (_, true, _) => format!("integral {name} ({resultant} = 0)"),
+                    (equations::Theorem::Virial, _, _) if theorems.homogeneity.is_some() => {
+                        let n = theorems.homogeneity.map(|n| print::text(&Expr::Number(n)));
+                        format!(
+                            "holds, {resultant} = -n V: V is homogeneous of degree n = {}",
+                            n.unwrap_or_default()
+                        )
+                    }
+                    (_, false, Some(applied)) => {
+                        format!("holds, {resultant} = {}", print::excerpt(applied))
+                    }
+                    (_, false, None) => "holds".to_string(),
                 };
                 format!("{verdict}; {symmetry}")
             }

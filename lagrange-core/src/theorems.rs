@@ -94,6 +94,22 @@ impl Theorem {
         }
     }
 
+    /// The applied forces' part of the law's right-hand side (`Σ F_x`, `M_z`, `Σ F·ṙ`,
+    /// `Σ F·r`); `None` for `dI/dt = 2J`, which has none.
+    pub const fn resultant(self) -> Option<&'static str> {
+        Some(match self {
+            Theorem::Momentum(Axis::X) => "Σ F_x",
+            Theorem::Momentum(Axis::Y) => "Σ F_y",
+            Theorem::Momentum(Axis::Z) => "Σ F_z",
+            Theorem::AngularMomentum(Axis::X) => "M_x",
+            Theorem::AngularMomentum(Axis::Y) => "M_y",
+            Theorem::AngularMomentum(Axis::Z) => "M_z",
+            Theorem::KineticEnergy => "Σ F·ṙ",
+            Theorem::Virial => "Σ F·r",
+            Theorem::MomentOfInertia => return None,
+        })
+    }
+
     /// The integral the theorem gives when its right-hand side vanishes: the function
     /// itself, except for the kinetic-energy theorem, whose integral is `T + V` (the
     /// model's `energy`).

@@ -147,7 +147,7 @@ pub(crate) fn theorems(
                     Theorem::MomentOfInertia => {
                         let two_j = &s.int(2) * &functions[7];
                         (
-                            "always: I = Σ m r², so dI/dt = 2 Σ m r·ṙ".to_string(),
+                            "no premise: I = Σ m r², so dI/dt = 2 Σ m r·ṙ".to_string(),
                             None,
                             two_j,
                             false,
