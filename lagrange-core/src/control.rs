@@ -51,7 +51,9 @@ where
 {
     /// `system` with its inputs set by `controller`, which returns one value per input in
     /// the order of [`ModelInfo::inputs`]. Errors with [`Error::InvalidInput`] when the
-    /// model has no inputs.
+    /// model has no inputs. The closed loop declares no conserved integral, cyclic
+    /// coordinate or general theorem: the controller's forces are unknown to the
+    /// derivation.
     pub fn new(system: S, controller: C) -> Result<Self, Error> {
         let model = system.info();
         if model.inputs.is_empty() {
