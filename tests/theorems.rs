@@ -568,3 +568,33 @@ fn moment_of_inertia_of_a_double_pendulum_grows_by_twice_the_virial() {
     assert!(rotation.scale() > 1.0);
     assert!(rotation.max_residual() < 1e-11 * rotation.scale());
 }
+
+/// A charged particle in a uniform magnetic field along z: the Lorentz force does no
+/// work, so the model conserves `T + V` though it is forced.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, y),
+    particle(name = ion, mass = "m", position = ["x", "y"]),
+    force(x = "b*dot(y)", y = "-b*dot(x)"),
+)]
+struct Gyrating {
+    m: f64,
+    b: f64,
+}
+
+#[test]
+fn a_force_that_does_no_work_keeps_the_energy() {
+    let ion = Gyrating { m: 2.0, b: 0.7 };
+    let run = Simulation::new(&ion)
+        .integrator(tight())
+        .run(0.0, Vector2::new(1.0, 0.0), Vector2::new(0.0, 1.5), 10.0)
+        .unwrap();
+    // The force is no potential's, so the model declares no conserved integral; the
+    // kinetic-energy theorem finds T + V (here T) conserved all the same.
+    assert_eq!(Gyrating::INFO.conserved, lagrange::Conserved::None);
+    let energy = run.invariant("energy").expect("T + V from the theorem");
+    assert!((energy.values[0] - 0.5 * 2.0 * 1.5 * 1.5).abs() < 1e-14);
+    assert!(energy.drift() < 1e-10, "{}", energy.drift());
+    // The force has a moment about z (b (x ẋ + y ẏ)): Λ_z obeys its law, no integral.
+    assert!(!theorem_integrals(&run).contains(&"angular_momentum_z"));
+}

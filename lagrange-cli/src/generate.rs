@@ -258,6 +258,11 @@ struct Context {
     conserved: String,
     /// The cyclic coordinates, whose momenta are conserved.
     cyclic: Vec<Cyclic>,
+    /// The integrals the general theorems of dynamics give beyond these, in the
+    /// trajectory's order (`ModelInfo::theorem_integrals`).
+    integrals: Vec<Integral>,
+    /// `P`, `Λ`, `T`, `J`, `I`, when an integral reads them.
+    dynamic_functions: Option<Rendered>,
     /// The coordinates the model ignores (Routh); the generated code keeps them.
     ignored: Vec<String>,
     /// `M` and `f` from one program.
@@ -323,6 +328,14 @@ struct Parameter {
 struct Cyclic {
     index: usize,
     name: String,
+}
+
+/// An integral of the general theorems: its column name and the expression of its value
+/// in the function that computes the integrals.
+#[derive(Serialize)]
+struct Integral {
+    name: String,
+    value: String,
 }
 
 /// The dynamics program, its outputs split into `M` (row by row) and `f`.
@@ -419,6 +432,7 @@ impl Context {
                 ))
             })
             .transpose()?;
+        let (integrals, dynamic_functions) = integrals(eq, lang, &crate_name, &program)?;
         let uses_powi = [
             &dynamics,
             &lagrangian,
@@ -428,6 +442,7 @@ impl Context {
             &momentum_rate,
         ]
         .into_iter()
+        .chain(&dynamic_functions)
         .chain(constraints.iter().flat_map(|(_, programs)| programs))
         .flat_map(|r| &r.statements)
         .any(|s| s.value.contains("lagrange_powi("));
@@ -494,6 +509,8 @@ impl Context {
                     name: eq.coordinates[index].clone(),
                 })
                 .collect(),
+            integrals,
+            dynamic_functions,
             ignored: file.model.ignore.clone(),
             dynamics: Dynamics {
                 mass: dynamics.results[..n * n]
@@ -513,6 +530,47 @@ impl Context {
             uses_powi,
         })
     }
+}
+
+/// The integrals of the general theorems a trajectory of `eq` records, each with the
+/// expression of its value: a result of the rendered dynamic functions (returned too, when
+/// an integral reads them), or the energy's function for `T + V`.
+fn integrals(
+    eq: &Equations,
+    lang: Lang,
+    crate_name: &str,
+    program: &dyn Fn(&lagrange_symbolic::ir::Program) -> Result<Rendered, Failure>,
+) -> Result<(Vec<Integral>, Option<Rendered>), Failure> {
+    let info = super::interpreted::model_info(eq)?;
+    let (Some(theorems), true) = (&eq.theorems, info.theorem_integrals().next().is_some()) else {
+        return Ok((Vec::new(), None));
+    };
+    let functions = program(&theorems.dynamic_functions)?;
+    let energy = match lang {
+        Lang::Rust => "energy(t, q, qd, p)".to_string(),
+        Lang::C => format!("{crate_name}_energy(t, q, qd, p)"),
+    };
+    let integrals = info
+        .theorem_integrals()
+        .map(|theorem| {
+            let name = theorem.integral_name().to_string();
+            let value = match theorem {
+                lagrange_core::Theorem::KineticEnergy => energy.clone(),
+                other => {
+                    let law = theorems
+                        .laws
+                        .iter()
+                        .find(|l| l.theorem.function_name() == other.function_name())
+                        .ok_or_else(|| {
+                            Failure(format!("{}: no theorem `{name}` was derived", eq.name))
+                        })?;
+                    functions.results[law.theorem.function_index()].clone()
+                }
+            };
+            Ok(Integral { name, value })
+        })
+        .collect::<Result<_, Failure>>()?;
+    Ok((integrals, Some(functions)))
 }
 
 /// `DoublePendulum` → `double_pendulum`; anything but ASCII letters and digits becomes

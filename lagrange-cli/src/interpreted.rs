@@ -214,7 +214,7 @@ impl ReducedState {
 
 /// The [`ModelInfo`] of derived equations, owned; errors if the engine names a conserved
 /// integral the runtime does not know.
-fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
+pub(crate) fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
     let texts = |names: &[String]| names.iter().cloned().map(Into::into).collect::<Vec<_>>();
     let conserved = Conserved::from_name(equations.conserved.name()).ok_or_else(|| {
         Failure(format!(

@@ -33,6 +33,9 @@ mod double_pendulum;
 #[path = "../../examples/heavy_top.rs"]
 #[allow(dead_code)]
 mod heavy_top;
+#[path = "../../examples/spherical_pendulum.rs"]
+#[allow(dead_code)]
+mod spherical_pendulum;
 #[path = "../../examples/tt_a_spherical_point.rs"]
 #[allow(dead_code)]
 mod tt_a_spherical_point;
@@ -54,6 +57,9 @@ mod tt_g1_door_ignoring_psi;
 #[path = "../../examples/tt_g_gyrostat.rs"]
 #[allow(dead_code)]
 mod tt_g_gyrostat;
+#[path = "../../examples/two_body.rs"]
+#[allow(dead_code)]
+mod two_body;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -77,6 +83,7 @@ const COMPARED: &[&str] = &[
     "central_orbit_routh",
     "double_pendulum",
     "heavy_top",
+    "spherical_pendulum",
     "tt_a_spherical_point",
     "tt_b_string_through_hole",
     "tt_c_folding_door",
@@ -84,6 +91,7 @@ const COMPARED: &[&str] = &[
     "tt_f_moving_string",
     "tt_g1_door_ignoring_psi",
     "tt_g_gyrostat",
+    "two_body",
 ];
 
 /// Model files `generate` refuses (inputs that follow `[inputs]` signals, `[[events]]`),
@@ -759,6 +767,7 @@ compared! {
     central_orbit_routh::Orbit<2>,
     double_pendulum::DoublePendulum<2>,
     heavy_top::HeavyTop<3>,
+    spherical_pendulum::SphericalPendulum<3>,
     tt_a_spherical_point::SphericalPoint<3>,
     tt_b_string_through_hole::StringThroughHole<2>,
     tt_c_folding_door::FoldingDoor<2>,
@@ -766,6 +775,7 @@ compared! {
     tt_f_moving_string::MovingString<2>,
     tt_g1_door_ignoring_psi::DoorG1<2>,
     tt_g_gyrostat::Gyrostat<3>,
+    two_body::TwoBody<6>,
 }
 
 /// Round-off in `G`: the projection after each step leaves `|G|` at a few units in the

@@ -7,7 +7,7 @@ use nalgebra::{SMatrix, SVector};
 use crate::error::Error;
 use crate::jacobians::{self, AccelerationJacobians, ResidualJacobians};
 use crate::linalg;
-use crate::theorems::{DynamicFunctions, TheoremInfo};
+use crate::theorems::{DynamicFunctions, Theorem, TheoremInfo};
 
 /// The scalar first integral a model conserves, if any, as decided from its equations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +85,22 @@ pub struct ModelInfo {
     /// bodies (empty for any other): the nine in the order momentum x, y, z, angular
     /// momentum x, y, z, kinetic energy, virial, moment of inertia.
     pub theorems: Cow<'static, [TheoremInfo]>,
+}
+
+impl ModelInfo {
+    /// The general theorems whose integrals a trajectory records beside the conserved
+    /// scalar and the cyclic momenta, in order: every theorem that gives an integral,
+    /// except the kinetic-energy theorem when [`conserved`](Self::conserved) already is
+    /// the energy `T + V` it gives.
+    pub fn theorem_integrals(&self) -> impl Iterator<Item = Theorem> + '_ {
+        self.theorems
+            .iter()
+            .filter(|t| {
+                t.integral
+                    && !(t.theorem == Theorem::KineticEnergy && self.conserved == Conserved::Energy)
+            })
+            .map(|t| t.theorem)
+    }
 }
 
 /// One holonomic constraint `G = 0` of a [`ModelInfo`].

@@ -2,9 +2,9 @@
 //! functions of its particles and bodies, which theorems apply, which give first
 //! integrals, and the check of each balance law along a trajectory.
 
-use nalgebra::Vector3;
+use std::borrow::Cow;
 
-use crate::system::Text;
+use nalgebra::Vector3;
 
 /// An axis of the fixed frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,7 +129,7 @@ pub struct TheoremInfo {
     /// Whether its premise holds: the derivation exhibited the symmetry.
     pub holds: bool,
     /// The symmetry found (its generator), or why none was established.
-    pub why: Text,
+    pub why: Cow<'static, str>,
     /// Whether the theorem gives a first integral (see [`Theorem::integral_name`]).
     pub integral: bool,
 }

@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::event::Occurrence;
 use crate::integrate::{State, Stats};
 use crate::system::{Conserved, LagrangianSystem};
-use crate::theorems::{Balance, Theorem};
+use crate::theorems::{Balance, DynamicFunctions, Theorem};
 
 /// Below this `|I(t0)|`, an invariant's drift is measured as absolute, not relative: a
 /// relative drift means nothing for an integral that starts at (nearly) zero.
@@ -81,14 +81,18 @@ impl Invariant {
     }
 }
 
-/// The theorems of `system` that give integrals other than the energy, in order.
-fn integrals<const N: usize, S: LagrangianSystem<N>>(system: &S) -> impl Iterator<Item = Theorem> {
-    system
-        .info()
-        .theorems
-        .iter()
-        .filter(|t| t.integral && t.theorem != Theorem::KineticEnergy)
-        .map(|t| t.theorem)
+/// The value of the integral `theorem` gives (`T + V` for the kinetic-energy theorem).
+fn integral_value<const N: usize, S: LagrangianSystem<N>>(
+    system: &S,
+    theorem: Theorem,
+    t: f64,
+    y: &State<N>,
+    functions: Option<DynamicFunctions>,
+) -> f64 {
+    match theorem {
+        Theorem::KineticEnergy => system.energy(t, &y.q, &y.qd),
+        other => functions.map_or(f64::NAN, |f| f.of(other)),
+    }
 }
 
 /// The recorded solution of a [`Simulation`](crate::Simulation).
@@ -125,7 +129,10 @@ impl<const N: usize> Trajectory<N> {
         let invariants = conserved
             .into_iter()
             .chain(cyclic)
-            .chain(integrals(system).map(|t| t.function_name().to_string()))
+            .chain(
+                info.theorem_integrals()
+                    .map(|t| t.integral_name().to_string()),
+            )
             .map(|name| Invariant {
                 name,
                 values: Vec::new(),
@@ -171,11 +178,11 @@ impl<const N: usize> Trajectory<N> {
                 slot.values.push(p[i]);
             }
         }
-        if integrals(system).next().is_some() {
+        if info.theorem_integrals().next().is_some() {
             let functions = system.dynamic_functions(t, &y.q, &y.qd);
-            for (theorem, slot) in integrals(system).zip(slots) {
-                slot.values
-                    .push(functions.map_or(f64::NAN, |f| f.of(theorem)));
+            for (theorem, slot) in info.theorem_integrals().zip(slots) {
+                let value = integral_value(system, theorem, t, y, functions);
+                slot.values.push(value);
             }
         }
     }
@@ -335,7 +342,9 @@ impl<const N: usize> Trajectory<N> {
 
     /// The invariants: the conserved scalar first (if the model has one), then the momentum of
     /// each cyclic coordinate, then the integrals the general theorems give (momenta and
-    /// angular momenta, in the order of [`ModelInfo::theorems`](crate::ModelInfo::theorems)).
+    /// angular momenta, in the order of [`ModelInfo::theorems`](crate::ModelInfo::theorems),
+    /// and `energy` when the kinetic-energy theorem finds `T + V` conserved though the
+    /// model's conserved integral is not the energy: forces that do no work).
     pub fn invariants(&self) -> &[Invariant] {
         &self.invariants
     }

@@ -235,6 +235,11 @@ impl Session {
     /// Whether `e` is identically zero: structurally after expansion, or else numerically
     /// at several random points. The numeric test is a probabilistic identity test; it
     /// catches identities such as `sin² + cos² = 1`, which symbolica does not simplify.
+    /// It is relative: at each point the value must be below `10⁻¹⁰` of the size of the
+    /// expression's terms (so a small constant such as `6.674e-11` is not taken for
+    /// zero), and it samples values of both signs (so `sqrt(x^2) - x` is not zero).
+    /// A point of mixed signs where a value is not finite (outside a `sqrt`'s or a
+    /// `log`'s domain) is skipped; at a point of positive values it means "not zero".
     pub(crate) fn vanishes(&self, e: &Sym) -> Result<bool, String> {
         Ok(self.vanishing(std::slice::from_ref(e))?[0])
     }
@@ -266,16 +271,32 @@ impl Session {
                 }
             }
         }
-        let outputs: Vec<Sym> = open.iter().map(|&i| exprs[i].clone()).collect();
+        // Each expression and the sum of the squares of its terms.
+        let outputs: Vec<Sym> = open
+            .iter()
+            .flat_map(|&i| [exprs[i].clone(), exprs[i].squared_terms()])
+            .collect();
         let program = self.compile(&outputs, &vars)?;
         let mut rng = SplitMix::new(0x9e37_79b9_7f4a_7c15);
         let mut zero = vec![true; open.len()];
-        for _ in 0..5 {
-            let point: Vec<f64> = vars.iter().map(|_| 0.5 + rng.unit()).collect();
-            let mut out = vec![0.0; open.len()];
+        let mut out = vec![0.0; outputs.len()];
+        for k in 0..10 {
+            // Five points of positive values, then five of mixed signs.
+            let point: Vec<f64> = vars
+                .iter()
+                .map(|_| {
+                    let x = 0.5 + rng.unit();
+                    if k >= 5 && rng.unit() < 0.5 { -x } else { x }
+                })
+                .collect();
             program.evaluate(&point, &mut out);
-            for (z, v) in zero.iter_mut().zip(&out) {
-                *z &= v.abs() <= 1e-10;
+            for (z, pair) in zero.iter_mut().zip(out.chunks_exact(2)) {
+                let (value, size) = (pair[0], pair[1]);
+                let finite = value.is_finite() && size.is_finite();
+                if k >= 5 && !finite {
+                    continue;
+                }
+                *z &= finite && value.abs() <= 1e-10 * size.sqrt();
             }
         }
         for (k, &i) in open.iter().enumerate() {
@@ -493,6 +514,25 @@ impl Sym {
     /// upper bound of [`expansion_terms`].
     fn expandable(&self) -> bool {
         expansion_terms(self.0.as_view()) <= EXPANSION_TERMS
+    }
+
+    /// `Σ tᵢ²` over the terms `tᵢ` of the expression, expanded when that is cheap (see
+    /// [`printable`](Self::printable)): the size of the terms that cancel in a sum that
+    /// is zero.
+    fn squared_terms(&self) -> Sym {
+        let expanded = if self.expandable() {
+            self.0.expand()
+        } else {
+            self.0.clone()
+        };
+        let square = |t: Atom| &t * &t;
+        Sym(match expanded.as_view() {
+            AtomView::Add(a) => a
+                .iter()
+                .map(|t| square(t.to_owned()))
+                .fold(Atom::num(0), |acc, t| acc + t),
+            _ => square(expanded.clone()),
+        })
     }
 
     /// Whether `var` occurs in the expression.

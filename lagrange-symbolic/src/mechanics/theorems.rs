@@ -109,6 +109,8 @@ pub(crate) fn theorems(
     };
     let inputs = system.inputs();
     let search = Search::new(s, model, system, &masses, &inputs)?;
+    // Every theorem assumes constant masses: the points' T is then all that moves.
+    let varying = varying_mass(&masses, n);
 
     let mut laws = Vec::new();
     let mut balance: Vec<Sym> = Vec::new();
@@ -116,12 +118,15 @@ pub(crate) fn theorems(
     let rate = |phi: &Sym| total_rate(s, phi, n);
     for theorem in Theorem::ALL {
         let phi = &functions[theorem.function_index()];
-        let found = match theorem {
-            Theorem::Momentum(a) => search.generator(Symmetry::Translation(a))?,
-            Theorem::AngularMomentum(a) => search.generator(Symmetry::Rotation(a))?,
-            Theorem::Virial => search.generator(Symmetry::Homothety)?,
-            Theorem::KineticEnergy => search.stationary()?.map(|()| Vec::new()),
-            Theorem::MomentOfInertia => Ok(Vec::new()),
+        let found = match (theorem, &varying) {
+            (_, Some(why)) => Err(why.clone()),
+            (theorem, None) => match theorem {
+                Theorem::Momentum(a) => search.generator(Symmetry::Translation(a))?,
+                Theorem::AngularMomentum(a) => search.generator(Symmetry::Rotation(a))?,
+                Theorem::Virial => search.generator(Symmetry::Homothety)?,
+                Theorem::KineticEnergy => search.stationary()?.map(|()| Vec::new()),
+                Theorem::MomentOfInertia => Ok(Vec::new()),
+            },
         };
         let law = match found {
             Err(reason) => Law {
@@ -234,6 +239,28 @@ fn masses(s: &Session, model: &CheckedModel, poses: &[Pose]) -> Result<Vec<Mass>
         });
     }
     Ok(masses)
+}
+
+/// Why the theorems do not apply when a mass or an inertia depends on the coordinates,
+/// the velocities or `t` (the model checks allow it), or `None`.
+fn varying_mass(masses: &[Mass], n: usize) -> Option<String> {
+    let moving = |e: &Sym| {
+        e.contains(Var::Time)
+            || (0..n).any(|i| e.contains(Var::Coordinate(i)) || e.contains(Var::Velocity(i)))
+    };
+    for (index, m) in masses.iter().enumerate() {
+        let inertia = m.body.iter().flat_map(|b| b.inertia.iter().flatten());
+        if moving(&m.mass) || inertia.clone().any(moving) {
+            let what = match &m.body {
+                Some(body) => format!("body `{}`", body.name),
+                None => format!("particle {}", index + 1),
+            };
+            return Some(format!(
+                "the mass or inertia of {what} depends on the coordinates or t; the theorems assume constant masses"
+            ));
+        }
+    }
+    None
 }
 
 /// `P` (3), `Λ` (3), `T`, `J`, `I`.
@@ -366,9 +393,15 @@ impl<'a> Search<'a> {
             outputs.extend((0..n).map(|i| e.diff(Var::Coordinate(i))));
         }
         let program: Program = s.compile(&outputs, inputs)?;
-        // Enough points that the linear fit's n² + n unknowns are overdetermined.
-        let unknowns = n * n + n;
-        let count = 3 + unknowns.div_ceil(entries.len().max(1));
+        // Enough points that the fit's unknowns (n² + n for a linear generator) are
+        // overdetermined.
+        // A coordinate may move a single entry, whose rows must then determine its
+        // n + 1 coefficients alone: at least n + 4 points.
+        let count = if n <= LINEAR_GENERATOR_COORDINATES {
+            (3 + (n * n + n).div_ceil(entries.len().max(1))).max(n + 4)
+        } else {
+            3 + n.div_ceil(entries.len().max(1))
+        };
         let mut rng = SplitMix::new(0x51f1_5eed_0bad_cafe);
         let (mut samples, mut points) = (Vec::new(), Vec::new());
         for _ in 0..count {
@@ -489,17 +522,21 @@ impl<'a> Search<'a> {
                 "the generator fitted at sample points does not move every particle and body as {what} does identically"
             )));
         }
-        for (k, g) in self.constraints.iter().enumerate() {
-            let tangent = (0..n).fold(s.int(0), |acc, i| {
-                &acc + &(&g.diff(Var::Coordinate(i)) * &xi[i])
-            });
-            if !s.vanishes(&tangent)? {
-                return Ok(Err(format!(
-                    "constraint {} (`{}`) does not admit {what}",
-                    k + 1,
-                    print::excerpt(&self.model.constraints[k])
-                )));
-            }
+        let tangents: Vec<Sym> = self
+            .constraints
+            .iter()
+            .map(|g| {
+                (0..n).fold(s.int(0), |acc, i| {
+                    &acc + &(&g.diff(Var::Coordinate(i)) * &xi[i])
+                })
+            })
+            .collect();
+        if let Some(k) = s.vanishing(&tangents)?.iter().position(|&z| !z) {
+            return Ok(Err(format!(
+                "constraint {} (`{}`) does not admit {what}",
+                k + 1,
+                print::excerpt(&self.model.constraints[k])
+            )));
         }
         Ok(Ok(xi))
     }
@@ -574,14 +611,13 @@ impl<'a> Search<'a> {
             }
             k += width;
         }
-        for (k, g) in self.constraints.iter().enumerate() {
-            if !s.vanishes(&g.diff(Var::Time))? {
-                return Ok(Err(format!(
-                    "constraint {} (`{}`) depends on t",
-                    k + 1,
-                    print::excerpt(&self.model.constraints[k])
-                )));
-            }
+        let moving: Vec<Sym> = self.constraints.iter().map(|g| g.diff(Var::Time)).collect();
+        if let Some(k) = s.vanishing(&moving)?.iter().position(|&z| !z) {
+            return Ok(Err(format!(
+                "constraint {} (`{}`) depends on t",
+                k + 1,
+                print::excerpt(&self.model.constraints[k])
+            )));
         }
         Ok(Ok(()))
     }
