@@ -396,7 +396,8 @@ impl Context {
         let failure =
             |e: String| Failure(format!("{}: model `{}`: {e}", file.path.display(), eq.name));
         let inputs = eq.inputs();
-        let program = |p| code::render(p, inputs, lang).map_err(failure);
+        let program =
+            |p: &lagrange_symbolic::ir::Program| code::render(p, inputs, lang).map_err(failure);
         let n = eq.coordinates.len();
         let dynamics = program(&eq.programs.dynamics)?;
         let crate_name = snake_case(&eq.name);
