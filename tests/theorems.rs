@@ -5,8 +5,22 @@
 //! admit fewer and fewer symmetries, a harmonic cluster (dJ/dt = 2T − 2V against its
 //! normal-mode solution) and dI/dt = 2J for particles and a free rigid body.
 
+// Models shared with the examples are included as modules, as users write them.
+#[path = "../examples/heavy_top.rs"]
+#[allow(dead_code)]
+mod heavy_top;
+#[path = "../examples/spherical_pendulum.rs"]
+#[allow(dead_code)]
+mod spherical_pendulum;
+#[path = "../examples/two_body.rs"]
+#[allow(dead_code)]
+mod two_body;
+
+use heavy_top::HeavyTop;
 use lagrange::nalgebra::{SVector, Vector2, Vector3, Vector4, Vector6};
 use lagrange::{Integrator, Lagrangian, LagrangianSystem, Simulation, Theorem, Trajectory};
+use spherical_pendulum::SphericalPendulum;
+use two_body::TwoBody;
 
 fn tight() -> Integrator {
     Integrator::dormand_prince(1e-12, 1e-12)
@@ -20,20 +34,6 @@ fn theorem_integrals<const N: usize>(trajectory: &Trajectory<N>) -> Vec<&str> {
         .map(|i| i.name.as_str())
         .filter(|n| n.starts_with("momentum_") || n.starts_with("angular_momentum_"))
         .collect()
-}
-
-/// Two bodies attracting each other, `V = −k m₁ m₂ / |r₁ − r₂|`, in Cartesian coordinates.
-#[derive(Lagrangian)]
-#[lagrangian(
-    coordinates(x1, y1, z1, x2, y2, z2),
-    particle(name = a, mass = "m1", position = ["x1", "y1", "z1"]),
-    particle(name = b, mass = "m2", position = ["x2", "y2", "z2"]),
-    potential = "-k*m1*m2/sqrt((x1 - x2)^2 + (y1 - y2)^2 + (z1 - z2)^2)",
-)]
-struct TwoBody {
-    m1: f64,
-    m2: f64,
-    k: f64,
 }
 
 const BODIES: TwoBody = TwoBody {
@@ -167,20 +167,6 @@ fn the_virial_theorem_holds_over_a_period_of_a_bound_orbit() {
             law.max_residual()
         );
     }
-}
-
-/// A particle on a sphere in Cartesian coordinates, under gravity.
-#[derive(Lagrangian)]
-#[lagrangian(
-    coordinates(x, y, z),
-    particle(name = bob, mass = "m", position = ["x", "y", "z"]),
-    gravity = ["0", "0", "-g"],
-    constraint = "x^2 + y^2 + z^2 - l^2",
-)]
-struct SphericalPendulum {
-    m: f64,
-    l: f64,
-    g: f64,
 }
 
 #[test]
@@ -473,28 +459,6 @@ fn moment_of_inertia_and_spin_of_a_free_body() {
     let spread = (body.A + body.B + body.C) / 2.0;
     assert!((functions.moment_of_inertia - (body.m * centre + spread)).abs() < 1e-14);
     assert!((functions.kinetic_energy - body.energy(0.0, q, qd)).abs() < 1e-14);
-}
-
-/// A heavy symmetric top about a fixed point (as `examples/heavy_top.rs`).
-#[derive(Lagrangian)]
-#[lagrangian(
-    coordinates(phi, theta, psi),
-    body(
-        name = top,
-        mass = "m",
-        inertia = ["A - m*l^2", "A - m*l^2", "C"],
-        rotation = euler_zxz(phi, theta, psi),
-        position = ["l*sin(phi)*sin(theta)", "-l*cos(phi)*sin(theta)", "l*cos(theta)"],
-    ),
-    gravity = ["0", "0", "-g"],
-)]
-#[allow(non_snake_case)]
-struct HeavyTop {
-    m: f64,
-    l: f64,
-    A: f64,
-    C: f64,
-    g: f64,
 }
 
 #[test]
