@@ -264,22 +264,19 @@ fn theorems_text(out: &mut String, theorems: &Theorems) {
         let line = match &law.premise {
             Premise::NotEstablished(why) => format!("not established: {why}"),
             Premise::Holds { symmetry, applied } => {
-                let verdict = match (law.theorem, law.integral, applied) {
-                    (equations::Theorem::KineticEnergy, true, _) => {
+                let verdict = match (law.theorem, law.integral, applied, theorems.homogeneity) {
+                    (equations::Theorem::KineticEnergy, true, _, _) => {
                         "integral T + V (the forces have a potential without t)".to_string()
                     }
-                    (_, true, _) => format!("integral {name} ({resultant} = 0)"),
-                    (equations::Theorem::Virial, _, _) if theorems.homogeneity.is_some() => {
-                        let n = theorems.homogeneity.map(|n| print::text(&Expr::Number(n)));
-                        format!(
-                            "holds, {resultant} = -n V: V is homogeneous of degree n = {}",
-                            n.unwrap_or_default()
-                        )
-                    }
-                    (_, false, Some(applied)) => {
+                    (_, true, _, _) => format!("integral {name} ({resultant} = 0)"),
+                    (equations::Theorem::Virial, _, _, Some(n)) => format!(
+                        "holds, {resultant} = -n V: V is homogeneous of degree n = {}",
+                        print::text(&Expr::Number(n))
+                    ),
+                    (_, false, Some(applied), _) => {
                         format!("holds, {resultant} = {}", print::excerpt(applied))
                     }
-                    (_, false, None) => "holds".to_string(),
+                    (_, false, None, _) => "holds".to_string(),
                 };
                 format!("{verdict}; {symmetry}")
             }

@@ -113,8 +113,9 @@ pub(crate) fn nearby_fraction(x: f64, max_den: i64) -> Option<(i64, i64)> {
     let (mut h0, mut h1, mut k0, mut k1) = (0i64, 1i64, 1i64, 0i64);
     let mut rest = x;
     for _ in 0..64 {
-        let a = rest.floor();
-        let (h, k) = (a as i64 * h1 + h0, a as i64 * k1 + k0);
+        let a = rest.floor() as i64;
+        let next = |p: i64, q: i64| a.checked_mul(p)?.checked_add(q);
+        let (h, k) = (next(h1, h0)?, next(k1, k0)?);
         if k > max_den {
             return None;
         }
@@ -122,7 +123,7 @@ pub(crate) fn nearby_fraction(x: f64, max_den: i64) -> Option<(i64, i64)> {
             return Some((h, k));
         }
         (h0, h1, k0, k1) = (h1, h, k1, k);
-        let frac = rest - a;
+        let frac = rest - a as f64;
         if frac.abs() < 1e-15 {
             return None;
         }

@@ -8,7 +8,7 @@ use crate::model::{Axis, CheckedJoint, CheckedModel, Matrix3, Orientation, Place
 use crate::syntax::Expr;
 
 /// `de/dt = ∂e/∂t + Σⱼ ∂e/∂qⱼ q̇ⱼ` over the model's `n` coordinates.
-fn time_derivative(s: &Session, e: &Sym, n: usize) -> Sym {
+pub(super) fn time_derivative(s: &Session, e: &Sym, n: usize) -> Sym {
     (0..n).fold(e.diff(Var::Time), |acc, j| {
         &acc + &(&e.diff(Var::Coordinate(j)) * &s.var(Var::Velocity(j)))
     })

@@ -141,10 +141,7 @@ pub(crate) fn theorems(
                             (0..n).map(|i| s.var(Var::Velocity(i))).collect();
                         let power = along(&velocities);
                         // d(T + V)/dt = (Q − ∂F/∂q̇)·q̇ + ∂V/∂t.
-                        let rate_of_v = (0..n).fold(v.diff(Var::Time), |acc, i| {
-                            &acc + &(&v.diff(Var::Coordinate(i)) * &velocities[i])
-                        });
-                        let work = &power + &rate_of_v;
+                        let work = &power + &kinetic::time_derivative(s, &v, n);
                         let integral = s.vanishes(&work)?;
                         let symmetry = "the constraints are stationary: no position, orientation or constraint depends on t".to_string();
                         (symmetry, Some(power.clone()), power, integral)
@@ -269,7 +266,7 @@ fn dynamic_functions(s: &Session, masses: &[Mass], n: usize) -> Vec<Sym> {
     let mut out: Vec<Sym> = (0..9).map(|_| zero()).collect();
     let dot = |a: &[Sym; 3], b: &[Sym; 3]| (0..3).fold(zero(), |acc, i| &acc + &(&a[i] * &b[i]));
     for Mass { mass, com, body } in masses {
-        let velocity: [Sym; 3] = std::array::from_fn(|i| total_rate(s, &com[i], n));
+        let velocity: [Sym; 3] = std::array::from_fn(|i| kinetic::time_derivative(s, &com[i], n));
         let moment = cross(com, &velocity);
         for a in 0..3 {
             out[a] = &out[a] + &(mass * &velocity[a]);
@@ -306,12 +303,10 @@ fn cross(a: &[Sym; 3], b: &[Sym; 3]) -> [Sym; 3] {
     })
 }
 
-/// `dΦ/dt = ∂Φ/∂t + Σ ∂Φ/∂qᵢ q̇ᵢ + Σ ∂Φ/∂q̇ᵢ q̈ᵢ`.
+/// `dΦ/dt = ∂Φ/∂t + Σ ∂Φ/∂qᵢ q̇ᵢ + Σ ∂Φ/∂q̇ᵢ q̈ᵢ` of a function of `(t, q, q̇)`.
 fn total_rate(s: &Session, phi: &Sym, n: usize) -> Sym {
-    (0..n).fold(phi.diff(Var::Time), |acc, i| {
-        let by_q = &phi.diff(Var::Coordinate(i)) * &s.var(Var::Velocity(i));
-        let by_v = &phi.diff(Var::Velocity(i)) * &s.var(Var::Acceleration(i));
-        &(&acc + &by_q) + &by_v
+    (0..n).fold(kinetic::time_derivative(s, phi, n), |acc, i| {
+        &acc + &(&phi.diff(Var::Velocity(i)) * &s.var(Var::Acceleration(i)))
     })
 }
 
