@@ -36,12 +36,22 @@
 //! action = "reset"        # record (default), stop or reset
 //! reset = { "dot(y)" = "-e*dot(y)" }   # new values; coordinates and velocities not named keep theirs
 //! ```
+//!
+//! `[[draw]]` entries name what a report's animation draws besides the particles and
+//! bodies (which it always draws): a point and where it is, and a line to another point:
+//!
+//! ```toml
+//! [[draw]]
+//! point = "bob1"                                  # a new point, or a particle or body
+//! at = ["l1*sin(theta1)", "-l1*cos(theta1)"]      # 2 or 3 components (none for a particle or body)
+//! link = "origin"                                 # optional: a line to this point
+//! ```
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use lagrange_symbolic::equations::Derived;
-use lagrange_symbolic::model::{Item, Model, ModelError};
+use lagrange_symbolic::model::{Draw, Item, Model, ModelError};
 use lagrange_symbolic::store;
 use lagrange_symbolic::syntax::print::{escape_text, excerpt_text};
 use serde::Deserialize;
@@ -63,6 +73,8 @@ struct Written {
     inputs: BTreeMap<String, String>,
     #[serde(default)]
     events: Vec<WrittenEvent>,
+    #[serde(default)]
+    draw: Vec<Draw>,
 }
 
 /// An `[[events]]` entry as written.
@@ -197,6 +209,7 @@ impl ModelFile {
             ))
         })?;
         let mut model = written.model;
+        model.draw.extend(written.draw);
         if model.name.is_empty() {
             model.name = camel_case(
                 &path
@@ -299,6 +312,10 @@ impl ModelFile {
             Item::Ignore(k) => format!("ignore[{k}]"),
             Item::Particle(k) => format!("particle[{k}]"),
             Item::Body(k) => format!("body[{k}]"),
+            Item::Draw(k) => match m.draw.get(k) {
+                Some(d) => format!("draw[{k}] (`{}`)", excerpt_text(&d.point)),
+                None => format!("draw[{k}]"),
+            },
         }
     }
 
@@ -562,6 +579,7 @@ impl ModelFile {
             Item::Constraint(_) => "constraint",
             Item::Particle(_) => "particle",
             Item::Body(_) => "body",
+            Item::Draw(_) => "[[draw]]",
         };
         self.key_location(key)
             .or_else(|| self.key_location("[model]"))

@@ -15,10 +15,12 @@ use lagrange_core::jacobians;
 use lagrange_core::nalgebra::{DMatrix, SMatrix, SVector};
 use lagrange_core::{
     AccelerationJacobians, Conserved, ConstrainedSystem, ConstraintInfo, ConstraintJacobians,
-    DynamicFunctions, Error, LagrangianSystem, ModelInfo, ReducedSystem, ResidualJacobians,
-    Theorem, TheoremInfo,
+    Drawing, DrawnPoint, DynamicFunctions, Error, Formula, LagrangianSystem, ModelInfo, PointKind,
+    ReducedSystem, ResidualJacobians, Theorem, TheoremInfo,
 };
-use lagrange_symbolic::equations::{self, ConstraintEquations, Equations, Premise, Reduced};
+use lagrange_symbolic::equations::{
+    self, ConstraintEquations, Equations, PointKind as EnginePointKind, Premise, Reduced,
+};
 use lagrange_symbolic::ir::Program;
 
 use super::Failure;
@@ -240,6 +242,35 @@ pub(crate) fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
         forced_or_dissipative: equations.forced_or_dissipative,
         equations_text: equations.text().into(),
         equations_latex: equations.latex().into(),
+        equations_mathml: equations.mathml().into(),
+        formulas: equations
+            .formulas
+            .iter()
+            .map(|f| Formula {
+                name: f.name.clone().into(),
+                text: f.text.clone().into(),
+                mathml: f.mathml.clone().into(),
+            })
+            .collect::<Vec<_>>()
+            .into(),
+        drawing: equations.drawing.as_ref().map(|d| Drawing {
+            points: d
+                .points
+                .iter()
+                .map(|p| DrawnPoint {
+                    name: p.name.clone().into(),
+                    kind: match p.kind {
+                        EnginePointKind::Particle => PointKind::Particle,
+                        EnginePointKind::Body => PointKind::Body,
+                        EnginePointKind::Joint => PointKind::Joint,
+                        EnginePointKind::Point => PointKind::Point,
+                    },
+                })
+                .collect::<Vec<_>>()
+                .into(),
+            links: d.links.clone().into(),
+            frames: d.frames.clone().into(),
+        }),
         constraints: constraints.collect::<Vec<_>>().into(),
         inputs: equations.inputs.clone().into(),
         theorems: theorem_infos(equations)?.into(),
@@ -450,6 +481,21 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
         let theorems = self.model.equations.theorems.as_ref()?;
         let values = self.run::<9>(&theorems.dynamic_functions, t, q, qd);
         Some(DynamicFunctions::from_values(values))
+    }
+
+    fn drawing(&self, t: f64, q: &SVector<f64, N>) -> Vec<f64> {
+        let Some(drawing) = &self.model.equations.drawing else {
+            return Vec::new();
+        };
+        // A position depends on no velocity; were one read, NaN would say so.
+        let inputs: Vec<f64> = std::iter::once(t)
+            .chain(q.iter().copied())
+            .chain(std::iter::repeat_n(f64::NAN, N))
+            .chain(self.values.iter().copied())
+            .collect();
+        let mut out = vec![0.0; drawing.program.outputs];
+        drawing.program.evaluate(&inputs, &mut out);
+        out
     }
 
     fn balance(

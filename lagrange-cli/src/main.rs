@@ -33,6 +33,9 @@ enum Command {
     Derive(derive::Args),
     /// Integrate the equations; write the trajectory as CSV and plot it.
     Simulate(simulate::Args),
+    /// Integrate with the file's settings and write a self-contained HTML report: the
+    /// model and its equations as mathematics, conserved quantities, plots, an animation.
+    Report(simulate::ReportArgs),
     /// Compare the derived equations with reference equations in residual form.
     Check(check::Args),
     /// Render a standalone solver (a std-only Rust crate, or C) from `templates/`.
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Derive(args) => derive::run(args),
         Command::Simulate(args) => simulate::run(args),
+        Command::Report(args) => simulate::run_report(args),
         Command::Check(args) => check::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Prepare(args) => prepare::run(args),

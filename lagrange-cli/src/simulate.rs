@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use lagrange_core::nalgebra::SVector;
 use lagrange_core::{
-    Controlled, Event, Integrator, LagrangianSystem, Simulation, Stopped, Trajectory,
+    Controlled, Event, HtmlReport, Integrator, LagrangianSystem, Simulation, Stopped, Trajectory,
 };
 
 use super::Failure;
@@ -61,6 +61,10 @@ pub(crate) struct Args {
     /// Plot the coordinates and the invariants' relative drift as SVG.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// Write a self-contained HTML report: the model, its equations as mathematics, the
+    /// conserved quantities, plots and an animation.
+    #[arg(long, value_name = "FILE.html")]
+    html: Option<PathBuf>,
     /// Integrate the reduced system (Routh) of a model with `ignore`: the ignored
     /// coordinates' momenta keep their initial values, and the coordinates follow by
     /// quadrature (CSV columns after the velocities).
@@ -194,7 +198,7 @@ impl Settings {
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
     let settings = Settings::resolve(args, &file)?;
-    for path in [&args.out, &args.plot].into_iter().flatten() {
+    for path in [&args.out, &args.plot, &args.html].into_iter().flatten() {
         check_writable(path)?;
     }
     let values = file.parameter_values()?;
@@ -259,6 +263,56 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     )?
 }
 
+/// What a run adds to its report besides what every run has (the reactions of a
+/// constrained system's constraints).
+type AddToReport<'a, const N: usize> =
+    dyn Fn(HtmlReport, &Trajectory<N>) -> Result<HtmlReport, lagrange_core::Error> + 'a;
+
+/// Arguments of `lagrange report`: a run with the file's settings, written as an HTML
+/// page.
+#[derive(clap::Args)]
+pub(crate) struct ReportArgs {
+    /// The model file (TOML).
+    model: PathBuf,
+    /// Where to write the page [default: the model file's name with `.html`, in the
+    /// current folder].
+    #[arg(short, long, value_name = "FILE.html")]
+    output: Option<PathBuf>,
+    /// End time (overrides the file's).
+    #[arg(long, allow_negative_numbers = true)]
+    t_end: Option<f64>,
+    /// Output interval (step of a fixed-step integrator), overriding the file's: a
+    /// smoother animation.
+    #[arg(long, allow_negative_numbers = true)]
+    dt: Option<f64>,
+}
+
+/// Runs `lagrange report`: `simulate --html` with the file's settings.
+pub(crate) fn run_report(args: &ReportArgs) -> Result<(), Failure> {
+    let output = match &args.output {
+        Some(path) => path.clone(),
+        None => {
+            let stem = args
+                .model
+                .file_stem()
+                .ok_or_else(|| Failure(format!("`{}` names no file", args.model.display())))?;
+            PathBuf::from(stem).with_extension("html")
+        }
+    };
+    run(&Args {
+        model: args.model.clone(),
+        t_start: None,
+        t_end: args.t_end,
+        integrator: None,
+        dt: args.dt,
+        tolerance: None,
+        out: None,
+        plot: None,
+        html: Some(output),
+        reduced: false,
+    })
+}
+
 /// What a run writes and prints, and where.
 struct Outputs<'a> {
     args: &'a Args,
@@ -296,7 +350,8 @@ impl WithReducedSystem for IntegrateReduced<'_> {
                 partial: None,
             });
         bar.finish();
-        self.outputs.report(&system, result, &self.line)
+        self.outputs
+            .report(&system, result, &self.line, &|report, _| Ok(report))
     }
 }
 
@@ -318,7 +373,15 @@ impl WithSystem for Integrate<'_> {
 
     fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output {
         if self.signals.is_empty() {
-            return self.integrate(&system);
+            // The reactions of the constraints, for the report.
+            let forces = |report: HtmlReport, trajectory: &Trajectory<N>| {
+                if K == 0 {
+                    Ok(report)
+                } else {
+                    report.constraint_forces(trajectory, &system)
+                }
+            };
+            return self.integrate(&system, &forces);
         }
         // The inputs with a signal follow it; the others keep their value.
         let values = system.parameter_values();
@@ -335,13 +398,17 @@ impl WithSystem for Integrate<'_> {
         };
         let controlled = Controlled::new(system, controller)
             .map_err(|e| Failure(format!("{}: {e}", self.outputs.path.display())))?;
-        self.integrate(&controlled)
+        self.integrate(&controlled, &|report, _| Ok(report))
     }
 }
 
 impl Integrate<'_> {
     /// Integrates `system` and writes the outputs.
-    fn integrate<S: LagrangianSystem<N>, const N: usize>(&self, system: &S) -> Result<(), Failure> {
+    fn integrate<S: LagrangianSystem<N>, const N: usize>(
+        &self,
+        system: &S,
+        extra: &AddToReport<'_, N>,
+    ) -> Result<(), Failure> {
         let Settings { t0, t_end, .. } = *self.outputs.settings;
         let mut simulation = self.outputs.simulation(system);
         for event in &self.events {
@@ -357,7 +424,7 @@ impl Integrate<'_> {
                 t_end,
             );
         bar.finish();
-        self.outputs.report(system, result, "")
+        self.outputs.report(system, result, "", extra)
     }
 }
 
@@ -381,6 +448,7 @@ impl Outputs<'_> {
         system: &S,
         result: Result<Trajectory<N>, Stopped<N>>,
         line: &str,
+        extra: &AddToReport<'_, N>,
     ) -> Result<(), Failure> {
         let path = self.path.display();
         let (trajectory, error) = match result {
@@ -409,6 +477,19 @@ impl Outputs<'_> {
         if let Some(svg) = &self.args.plot {
             plot::write(&trajectory, svg, &title)?;
             written.push(svg.display().to_string());
+        }
+        if let Some(html) = &self.args.html {
+            let fail = |e: lagrange_core::Error| {
+                Failure(format!("cannot write `{}`: {e}", html.display()))
+            };
+            let mut report = HtmlReport::new(&trajectory, system).note(title.clone());
+            if let Some(error) = &error {
+                report = report.note(format!("The run stopped: {error}"));
+            }
+            extra(report, &trajectory)
+                .and_then(|report| report.save(html))
+                .map_err(fail)?;
+            written.push(html.display().to_string());
         }
         warn_of_drift(&trajectory);
         if let Some(error) = error {
@@ -535,7 +616,7 @@ fn stopped<const N: usize>(
     let t = trajectory.last().map_or(f64::NAN, |(t, _, _)| t);
     let mut message = format!("{path}: integration stopped at t = {t}: {error}");
     if written.is_empty() {
-        message.push_str("\n(pass --out or --plot to keep the partial trajectory)");
+        message.push_str("\n(pass --out, --plot or --html to keep the partial trajectory)");
     } else {
         let _ = write!(
             message,

@@ -14,6 +14,7 @@ pub mod event;
 pub mod integrate;
 pub mod jacobians;
 pub mod linalg;
+pub mod report;
 mod rng;
 pub mod simulation;
 pub mod system;
@@ -35,10 +36,11 @@ pub use event::{Event, Occurrence};
 pub use integrate::{Integrator, State, Stats, Step};
 pub use jacobians::{AccelerationJacobians, ConstraintJacobians, ResidualJacobians};
 pub use nalgebra;
+pub use report::{HtmlReport, Series};
 pub use simulation::{Simulation, Stopped};
 pub use system::{
-    Conserved, ConstraintInfo, FromParameterValues, LagrangianSystem, ModelInfo, ReducedSystem,
-    Text,
+    Conserved, ConstraintInfo, Drawing, DrawnPoint, Formula, FromParameterValues, LagrangianSystem,
+    ModelInfo, PointKind, ReducedSystem, Text,
 };
 pub use theorems::{Axis, Balance, DynamicFunctions, Theorem, TheoremInfo, balance_table};
 pub use trajectory::{Invariant, Trajectory};

@@ -76,6 +76,14 @@ pub struct ModelInfo {
     pub equations_text: Text,
     /// The Euler–Lagrange equations as LaTeX (an `align`-ready body, one row per coordinate).
     pub equations_latex: Text,
+    /// The Euler–Lagrange equations as a MathML `<math>` element, set as the LaTeX is.
+    pub equations_mathml: Text,
+    /// The model's own formulas as written (`T`, `V` or `L`, the forces, the dissipation,
+    /// the constraints, the Routhian), for a report.
+    pub formulas: Cow<'static, [Formula]>,
+    /// What a report's animation draws (see [`LagrangianSystem::drawing`]); `None` for a
+    /// model with no particle, body or drawn point.
+    pub drawing: Option<Drawing>,
     /// The holonomic constraints (see [`ConstrainedSystem`](crate::ConstrainedSystem)).
     pub constraints: Cow<'static, [ConstraintInfo]>,
     /// Indices into [`parameters`](Self::parameters) of the model's inputs: the parameters
@@ -101,6 +109,52 @@ impl ModelInfo {
             })
             .map(|t| t.theorem)
     }
+}
+
+/// One formula of a model, `name = expression`, in its written text and as MathML.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Formula {
+    /// What the formula defines, as the model names it (`T`, `V`, `Q_theta`, `G1`).
+    pub name: Text,
+    /// `expression` in the model syntax.
+    pub text: Text,
+    /// `name = expression` as a MathML `<math>` element.
+    pub mathml: Text,
+}
+
+/// What a point of a [`Drawing`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PointKind {
+    /// A particle.
+    Particle,
+    /// A body's centre of mass, where its frame is drawn.
+    Body,
+    /// The joint of a jointed body (its frame's origin).
+    Joint,
+    /// A point the model names in its drawing.
+    Point,
+}
+
+/// A point of a [`Drawing`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct DrawnPoint {
+    /// The name: the particle's, the body's, `body.joint`, or the drawn point's.
+    pub name: Text,
+    /// What the point is.
+    pub kind: PointKind,
+}
+
+/// What a report's animation draws: points, the lines between them, and bodies' frames.
+/// [`LagrangianSystem::drawing`] places them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Drawing {
+    /// The points, in the order of the positions `drawing` returns.
+    pub points: Cow<'static, [DrawnPoint]>,
+    /// Lines, as indices into `points`; `None` is the origin of the fixed frame.
+    pub links: Cow<'static, [(usize, Option<usize>)]>,
+    /// The points that carry a body's frame, in the order of the orientations `drawing`
+    /// returns.
+    pub frames: Cow<'static, [usize]>,
 }
 
 /// One holonomic constraint `G = 0` of a [`ModelInfo`].
@@ -323,6 +377,14 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     ) -> Option<DynamicFunctions> {
         let _ = (t, q, qd);
         None
+    }
+
+    /// Where the points of [`ModelInfo::drawing`] are at `(t, q)`: each point's position
+    /// in the fixed frame (3 values), then each frame's orientation `R` row-major (9
+    /// values); empty (the default) for a model with no drawing.
+    fn drawing(&self, t: f64, q: &SVector<f64, N>) -> Vec<f64> {
+        let _ = (t, q);
+        Vec::new()
     }
 
     /// For each theorem of [`ModelInfo::theorems`] whose premise holds, in order: the rate

@@ -2,7 +2,7 @@
 //! a model that ignores coordinates the reduced system type with its impls.
 
 use lagrange_symbolic::equations::{
-    ConstraintEquations, Derived, Equations, Input, Premise, Reduced,
+    ConstraintEquations, Derived, Equations, Input, PointKind, Premise, Reduced,
 };
 use lagrange_symbolic::ir::Program;
 use lagrange_symbolic::syntax::print;
@@ -183,6 +183,25 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
         }
         None => TokenStream::new(),
     };
+    let drawing_items = match &eq.drawing {
+        Some(d) => {
+            // A position depends on no velocity; were one read, NaN would say so.
+            let read_position = |i: usize| match inputs.get(i) {
+                Input::Velocity(_) => quote!(f64::NAN),
+                _ => read_input(i),
+            };
+            let program = program::block(&d.program, &read_position)?;
+            let outputs = d.program.outputs;
+            quote! {
+                #[allow(unused_variables, clippy::all)]
+                fn drawing(&self, t: f64, q: &#vector) -> ::std::vec::Vec<f64> {
+                    let values: [f64; #outputs] = #program;
+                    values.to_vec()
+                }
+            }
+        }
+        None => TokenStream::new(),
+    };
     let theorem_items = match &eq.theorems {
         Some(theorems) => {
             let functions = body(&theorems.dynamic_functions)?;
@@ -242,6 +261,7 @@ fn system_impl(target: &Target, fields: &[Ident], eq: &Equations) -> syn::Result
             #constrained_items
 
             #theorem_items
+            #drawing_items
 
             fn info(&self) -> &#CORE::ModelInfo {
                 &Self::INFO
@@ -376,6 +396,9 @@ fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
                 forced_or_dissipative: false,
                 equations_text: #cow(""),
                 equations_latex: #cow(""),
+                equations_mathml: #cow(""),
+                formulas: #cow(&[]),
+                drawing: ::core::option::Option::None,
                 constraints: #cow(&[#(#constraints),*]),
                 inputs: #cow(&[]),
                 theorems: #cow(&[]),
@@ -424,6 +447,38 @@ fn model_info(eq: &Equations) -> TokenStream {
     let inputs = &eq.inputs;
     let text = eq.text();
     let latex = eq.latex();
+    let mathml = eq.mathml();
+    let formulas = eq.formulas.iter().map(|f| {
+        let (name, text, mathml) = (&f.name, &f.text, &f.mathml);
+        quote!(#CORE::Formula { name: #cow(#name), text: #cow(#text), mathml: #cow(#mathml) })
+    });
+    let drawing = match &eq.drawing {
+        Some(d) => {
+            let points = d.points.iter().map(|p| {
+                let name = &p.name;
+                let kind = match p.kind {
+                    PointKind::Particle => quote!(Particle),
+                    PointKind::Body => quote!(Body),
+                    PointKind::Joint => quote!(Joint),
+                    PointKind::Point => quote!(Point),
+                };
+                quote!(#CORE::DrawnPoint { name: #cow(#name), kind: #CORE::PointKind::#kind })
+            });
+            let links = d.links.iter().map(|(a, b)| match b {
+                Some(b) => quote!((#a, ::core::option::Option::Some(#b))),
+                None => quote!((#a, ::core::option::Option::None)),
+            });
+            let frames = &d.frames;
+            quote! {
+                ::core::option::Option::Some(#CORE::Drawing {
+                    points: #cow(&[#(#points),*]),
+                    links: #cow(&[#(#links),*]),
+                    frames: #cow(&[#(#frames),*]),
+                })
+            }
+        }
+        None => quote!(::core::option::Option::None),
+    };
     let constraints = eq.constraints.iter().flat_map(|c| {
         c.text.iter().zip(&c.scleronomic).map(|(text, scleronomic)| {
             quote!(#CORE::ConstraintInfo { text: #cow(#text), scleronomic: #scleronomic })
@@ -456,6 +511,9 @@ fn model_info(eq: &Equations) -> TokenStream {
             forced_or_dissipative: #forced_or_dissipative,
             equations_text: #cow(#text),
             equations_latex: #cow(#latex),
+            equations_mathml: #cow(#mathml),
+            formulas: #cow(&[#(#formulas),*]),
+            drawing: #drawing,
             constraints: #cow(&[#(#constraints),*]),
             inputs: #cow(&[#(#inputs),*]),
             theorems: #cow(&[#(#theorems),*]),

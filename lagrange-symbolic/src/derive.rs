@@ -7,10 +7,12 @@ use crate::equations::{Derived, Equations, JointWrenches};
 use crate::ir::Program;
 use crate::mechanics::{self, System};
 use crate::model::{
-    self, CheckedJoint, CheckedModel, Energy, Item, Model, ModelError, Orientation, Placement,
+    self, CheckedJoint, CheckedModel, CheckedParticle, Energy, Item, Model, ModelError,
+    Orientation, Placement,
 };
 use crate::numeric::{SplitMix, is_regular};
 use crate::syntax::Expr;
+use crate::syntax::print::Formula;
 
 /// Checks `model` and derives its equations of motion (and its reduced system when it
 /// ignores coordinates).
@@ -65,12 +67,19 @@ fn derive_in(
     full.joint_wrenches = joint_wrenches(s, model, &system).map_err(ModelError::whole_model)?;
     if !deep {
         full.theorems = mechanics::theorems(s, model, &system).map_err(ModelError::whole_model)?;
+        full.drawing = mechanics::drawing(s, model, &system).map_err(ModelError::whole_model)?;
     }
-    let reduced = if model.ignored.is_empty() {
+    let mut reduced = if model.ignored.is_empty() {
         None
     } else {
         Some(mechanics::reduce(s, model, &system)?)
     };
+    full.formulas = model.formulas();
+    if let Some(reduced) = &mut reduced {
+        let routhian = Formula::new("R", &reduced.routhian);
+        full.formulas.push(routhian.clone());
+        reduced.equations.formulas = vec![routhian];
+    }
     let inputs = system.inputs();
     let orientations = mechanics::orthogonality(s, model)
         .and_then(|bodies| {
@@ -128,7 +137,7 @@ fn sources(checked: &CheckedModel, written: &Model) -> Vec<(Item, Vec<Expr>)> {
     for (i, g) in checked.constraints.iter().enumerate() {
         sources.push((Item::Constraint(i), vec![g.clone()]));
     }
-    for (i, (mass, position)) in checked.particles.iter().enumerate() {
+    for (i, CheckedParticle { mass, position, .. }) in checked.particles.iter().enumerate() {
         let all = std::iter::once(mass).chain(position).cloned().collect();
         sources.push((Item::Particle(i), all));
     }

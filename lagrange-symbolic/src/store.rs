@@ -29,7 +29,7 @@ use crate::model::ModelError;
 pub const ENGINE_VERSION: &str = concat!(
     "lagrange-symbolic ",
     env!("CARGO_PKG_VERSION"),
-    ", format 9"
+    ", format 10"
 );
 
 /// The offline folder, beside a crate's manifest.
@@ -302,6 +302,24 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
             2 * holding,
         )?;
     }
+    if let Some(d) = &eq.drawing {
+        program(
+            &format!("{role}drawing"),
+            &d.program,
+            inputs,
+            3 * d.points.len() + 9 * d.frames.len(),
+        )?;
+        let points = d.points.len();
+        let inside = |i: usize| i < points;
+        if !d.frames.iter().all(|&i| inside(i))
+            || !d
+                .links
+                .iter()
+                .all(|&(a, b)| inside(a) && b.is_none_or(inside))
+        {
+            return Err(format!("{role}drawing: a line or frame of no drawn point"));
+        }
+    }
     if let Some(c) = &eq.constraints {
         let k = c.text.len();
         program(
@@ -534,6 +552,8 @@ mod tests {
                 dynamics_by_recursion: false,
                 joint_wrenches: None,
                 theorems: None,
+                drawing: None,
+                formulas: Vec::new(),
                 symbolic: Some(Symbolic {
                     lagrangian: zero.clone(),
                     mass_matrix: vec![vec![zero.clone()]],

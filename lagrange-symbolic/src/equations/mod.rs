@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ir::Program;
 use crate::syntax::Expr;
+use crate::syntax::print::Formula;
 
 pub use theorems::{Law, Premise, Theorem, Theorems};
 
@@ -237,6 +238,44 @@ pub struct JointWrenches {
     pub program: Program,
 }
 
+/// What a point of a [`Drawing`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PointKind {
+    /// A particle.
+    Particle,
+    /// A body's centre of mass, where its frame is drawn.
+    Body,
+    /// The joint of a jointed body (its frame's origin).
+    Joint,
+    /// A point the model names in its drawing.
+    Point,
+}
+
+/// A point of a [`Drawing`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawnPoint {
+    /// The name: the particle's, the body's, `body.joint`, or the drawn point's.
+    pub name: String,
+    /// What the point is.
+    pub kind: PointKind,
+}
+
+/// What the animation of a report draws: points, the lines between them and the bodies'
+/// frames, with the program that places them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Drawing {
+    /// The points: the particles, the bodies, the joints of jointed bodies, then the
+    /// model's drawn points.
+    pub points: Vec<DrawnPoint>,
+    /// Lines, as indices into `points`; `None` is the origin of the fixed frame.
+    pub links: Vec<(usize, Option<usize>)>,
+    /// The points that carry a body's frame, in the order of the program's orientations.
+    pub frames: Vec<usize>,
+    /// Every point's position in the fixed frame (3 outputs each), then every frame's
+    /// orientation `R` row-major (9 each), over the [`Inputs`].
+    pub program: Program,
+}
+
 /// The equations of motion `M(t, q, q̇) q̈ = f(t, q, q̇)` of a model, with its integrals.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Equations {
@@ -278,6 +317,14 @@ pub struct Equations {
     /// bodies (the full system only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theorems: Option<Theorems>,
+    /// The model's formulas as written (`T`, `V` or `L`, forces, dissipation, constraints)
+    /// and the Routhian where there is one; a reduced system's are its Routhian.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub formulas: Vec<Formula>,
+    /// What a report draws, for a model with particles, bodies or drawn points (the full
+    /// system only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drawing: Option<Drawing>,
     /// Expression trees; `None` for a kinematic tree too deep to expand (its programs are
     /// traced from the recursions alone).
     pub symbolic: Option<Symbolic>,

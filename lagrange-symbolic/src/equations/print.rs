@@ -1,8 +1,9 @@
 //! The derived equations printed as text (one line per coordinate, in the model syntax)
-//! and as LaTeX, with the reactions of any constraints.
+//! and as mathematics (LaTeX and MathML, from one layout), with the reactions of any
+//! constraints.
 
 use super::{Equations, Symbolic};
-use crate::syntax::print::{latex, latex_name, text};
+use crate::syntax::print::{Math, layout, text};
 use crate::syntax::{Expr, Rational};
 
 /// What stands for the equations of a tree that is not expanded.
@@ -69,31 +70,63 @@ impl Equations {
     /// The equations of motion as the body of a LaTeX `align` environment, with the
     /// reactions `λₖ ∂Gₖ/∂qᵢ` of any constraints.
     pub fn latex(&self) -> String {
-        let eq = self;
-        let reactions = |q: &str| {
-            constraint_count(eq)
-                .map(|k| {
+        match self.rows() {
+            Some(rows) => rows
+                .iter()
+                .map(|(lhs, rhs)| format!("{} &= {}", lhs.latex(), rhs.latex()))
+                .collect::<Vec<_>>()
+                .join(" \\\\\n"),
+            None => format!("&\\text{{{NOT_EXPANDED}}}"),
+        }
+    }
+
+    /// The equations of motion as a MathML `<math>` element, one table row per
+    /// coordinate, set as [`latex`](Self::latex) sets them.
+    pub fn mathml(&self) -> String {
+        let body = match self.rows() {
+            Some(rows) => rows
+                .iter()
+                .map(|(lhs, rhs)| {
                     format!(
-                        " + \\lambda_{{{k}}} \\frac{{\\partial G_{{{k}}}}}{{\\partial {}}}",
-                        latex_name(q)
+                        "<mtr><mtd>{}</mtd><mtd><mo>=</mo></mtd><mtd>{}</mtd></mtr>",
+                        lhs.mathml(),
+                        rhs.mathml()
                     )
                 })
-                .collect::<String>()
+                .collect::<String>(),
+            None => format!(
+                "<mtr><mtd>{}</mtd></mtr>",
+                Math::words(NOT_EXPANDED).mathml()
+            ),
         };
-        let Some(symbolic) = &eq.symbolic else {
-            return format!("&\\text{{{NOT_EXPANDED}}}");
+        format!("<math display=\"block\"><mtable>{body}</mtable></math>")
+    }
+
+    /// Each equation's two sides: `Σⱼ Mᵢⱼ q̈ⱼ` and `fᵢ + Σₖ λₖ ∂Gₖ/∂qᵢ`; `None` for a
+    /// tree too deep to expand.
+    fn rows(&self) -> Option<Vec<(Math, Math)>> {
+        let symbolic = self.symbolic.as_ref()?;
+        let reaction = |k: usize, q: &str| {
+            let g = Math::name(&format!("G{k}"));
+            Math::times(
+                Math::name(&format!("lambda{k}")),
+                Math::partial(g, Math::name(q)),
+            )
         };
-        (0..eq.coordinates.len())
+        let rows = (0..self.coordinates.len())
             .map(|i| {
-                format!(
-                    "{} &= {}{}",
-                    latex(&inertia_terms(symbolic, &eq.coordinates, i)),
-                    latex(&symbolic.forcing[i]),
-                    reactions(&eq.coordinates[i])
-                )
+                let q = &self.coordinates[i];
+                let forcing = &symbolic.forcing[i];
+                let reactions = constraint_count(self).map(|k| reaction(k, q));
+                let rhs = if forcing.is_zero() && !constraint_count(self).is_empty() {
+                    Math::sum(reactions.collect())
+                } else {
+                    Math::sum(std::iter::once(layout(forcing)).chain(reactions).collect())
+                };
+                (layout(&inertia_terms(symbolic, &self.coordinates, i)), rhs)
             })
-            .collect::<Vec<_>>()
-            .join(" \\\\\n")
+            .collect();
+        Some(rows)
     }
 }
 

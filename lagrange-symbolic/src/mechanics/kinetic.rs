@@ -4,7 +4,9 @@
 
 use super::rotation;
 use crate::cas::{Session, Sym, Var};
-use crate::model::{Axis, CheckedJoint, CheckedModel, Matrix3, Orientation, Placement};
+use crate::model::{
+    Axis, CheckedJoint, CheckedModel, CheckedParticle, Matrix3, Orientation, Placement,
+};
 use crate::syntax::Expr;
 
 /// `de/dt = ∂e/∂t + Σⱼ ∂e/∂qⱼ q̇ⱼ` over the model's `n` coordinates.
@@ -163,7 +165,7 @@ pub(crate) fn poses(s: &Session, model: &CheckedModel) -> Result<Vec<Pose>, Stri
 pub(crate) fn of_bodies(s: &Session, model: &CheckedModel, poses: &[Pose]) -> Result<Sym, String> {
     let n = model.coordinates.len();
     let mut t = s.int(0);
-    for (mass, position) in &model.particles {
+    for CheckedParticle { mass, position, .. } in &model.particles {
         let position = position
             .iter()
             .map(|e| s.expr(e))
@@ -204,7 +206,7 @@ pub(crate) fn gravity_potential(
             .fold(s.int(0), |acc, (gi, ri)| &acc + &(gi * ri));
         v = &v - &(mass * &work);
     };
-    for (mass, position) in &model.particles {
+    for CheckedParticle { mass, position, .. } in &model.particles {
         let position = position
             .iter()
             .map(|e| s.expr(e))

@@ -3,6 +3,7 @@
 //! particles and rigid bodies. Everything here runs inside an engine session.
 
 mod constraints;
+mod drawing;
 mod euler_lagrange;
 mod kinetic;
 mod recursive;
@@ -11,6 +12,7 @@ mod routh;
 mod system;
 mod theorems;
 
+pub(crate) use drawing::drawing;
 pub(crate) use euler_lagrange::equations;
 pub(crate) use kinetic::orthogonality;
 pub use recursive::EXPANDED_TREE_DEPTH;

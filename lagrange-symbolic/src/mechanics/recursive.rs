@@ -335,6 +335,8 @@ pub(crate) fn equations(
         constraints,
         joint_wrenches: None,
         theorems: None,
+        drawing: None,
+        formulas: Vec::new(),
         symbolic: None,
     }))
 }

@@ -24,7 +24,7 @@ use super::kinetic::{self, Pose};
 use crate::cas::{Session, Sym, Var};
 use crate::equations::{Law, Premise, Theorem, Theorems};
 use crate::ir::Program;
-use crate::model::{CheckedModel, Energy};
+use crate::model::{CheckedModel, CheckedParticle, Energy};
 use crate::numeric::{SplitMix, least_squares, nearby_fraction};
 use crate::syntax::{Expr, Rational, print};
 
@@ -212,7 +212,7 @@ pub(crate) fn theorems(
 /// The model's particles and bodies as [`Mass`]es (a planar particle at `z = 0`).
 fn masses(s: &Session, model: &CheckedModel, poses: &[Pose]) -> Result<Vec<Mass>, String> {
     let mut masses = Vec::new();
-    for (mass, position) in &model.particles {
+    for CheckedParticle { mass, position, .. } in &model.particles {
         let mut com = [s.int(0), s.int(0), s.int(0)];
         for (c, e) in com.iter_mut().zip(position) {
             *c = s.expr(e)?;

@@ -4,8 +4,8 @@ use std::collections::{HashMap, HashSet};
 
 use super::scope::Scope;
 use super::{
-    CheckedBody, CheckedJoint, Item, Matrix3, Model, ModelError, Orientation, Placement, Rotation,
-    names,
+    CheckedBody, CheckedJoint, CheckedParticle, Item, Matrix3, Model, ModelError, Orientation,
+    Placement, Rotation, names,
 };
 use crate::syntax::print::excerpt_text;
 use crate::syntax::{Expr, Rational};
@@ -22,7 +22,7 @@ impl Model {
         &self,
         scope: &mut Scope<'_>,
         errors: &mut Vec<ModelError>,
-    ) -> (Vec<(Expr, Vec<Expr>)>, Vec<CheckedBody>) {
+    ) -> (Vec<CheckedParticle>, Vec<CheckedBody>) {
         if self.lagrangian.is_some() && !(self.particles.is_empty() && self.bodies.is_empty()) {
             errors.push(ModelError {
                 item: Item::Lagrangian,
@@ -91,7 +91,11 @@ impl Model {
             let mass = parse_all(item, std::slice::from_ref(&p.mass), errors);
             if let (Some(mut mass), Some(position)) = (mass, parse_all(item, &p.position, errors)) {
                 publish(&p.name, &position);
-                particles.push((mass.remove(0), position));
+                particles.push(CheckedParticle {
+                    name: p.name.clone(),
+                    mass: mass.remove(0),
+                    position,
+                });
             }
         }
         let mut bodies: Vec<CheckedBody> = Vec::new();

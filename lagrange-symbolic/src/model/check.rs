@@ -147,6 +147,7 @@ impl Model {
         }
         let ignored = self.check_ignored(&forces, &mut errors);
         let constraints = self.check_constraints(&scope, &mut errors);
+        let drawing = self.check_drawing(&scope, &mut errors);
         let dissipation = self
             .dissipation
             .as_ref()
@@ -187,6 +188,7 @@ impl Model {
                 constraints,
                 particles,
                 bodies,
+                drawing,
             }),
             _ => Err(errors),
         }

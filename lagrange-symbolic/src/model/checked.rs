@@ -2,6 +2,7 @@
 
 use super::Axis;
 use crate::syntax::Expr;
+use crate::syntax::print::Formula;
 
 /// A 3×3 matrix of expressions.
 pub type Matrix3 = [[Expr; 3]; 3];
@@ -29,10 +30,65 @@ pub struct CheckedModel {
     pub ignored: Vec<usize>,
     /// Holonomic constraints `G(t, q) = 0`.
     pub constraints: Vec<Expr>,
-    /// Point masses: (mass, position).
-    pub particles: Vec<(Expr, Vec<Expr>)>,
+    /// Point masses.
+    pub particles: Vec<CheckedParticle>,
     /// Rigid bodies.
     pub bodies: Vec<CheckedBody>,
+    /// What a report draws besides the particles and bodies.
+    pub drawing: Vec<CheckedDraw>,
+}
+
+impl CheckedModel {
+    /// The model's formulas as written: `T` and `V` (or `L`), each generalized force,
+    /// the dissipation function and each constraint, skipping what is zero or absent.
+    pub fn formulas(&self) -> Vec<Formula> {
+        let mut formulas = Vec::new();
+        match &self.energy {
+            Energy::KineticPotential { kinetic, potential } => {
+                for (name, e) in [("T", kinetic), ("V", potential)] {
+                    if !e.is_zero() {
+                        formulas.push(Formula::new(name, e));
+                    }
+                }
+            }
+            Energy::Lagrangian(l) => formulas.push(Formula::new("L", l)),
+        }
+        for (q, force) in self.coordinates.iter().zip(&self.forces) {
+            if let Some(f) = force {
+                formulas.push(Formula::new(&format!("Q_{q}"), f));
+            }
+        }
+        if let Some(f) = &self.dissipation {
+            formulas.push(Formula::new("F", f));
+        }
+        for (k, g) in self.constraints.iter().enumerate() {
+            formulas.push(Formula::new(&format!("G{}", k + 1), g));
+        }
+        formulas
+    }
+}
+
+/// A checked point mass.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckedParticle {
+    /// The name.
+    pub name: String,
+    /// The mass.
+    pub mass: Expr,
+    /// The position: 2 (plane) or 3 components.
+    pub position: Vec<Expr>,
+}
+
+/// A checked drawing entry: every name it uses is a particle, a body, a drawn point or
+/// [`ORIGIN`](super::ORIGIN).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckedDraw {
+    /// The point's name.
+    pub point: String,
+    /// A new point's position (`None`: the point is a particle or body).
+    pub at: Option<[Expr; 3]>,
+    /// The point a line goes to.
+    pub link: Option<String>,
 }
 
 /// The parametrization of a checked body's rotation.

@@ -39,6 +39,8 @@ pub enum Item {
     Particle(usize),
     /// Body `i`.
     Body(usize),
+    /// Drawing entry `i` (in the order of [`Model::draw`](super::Model::draw)).
+    Draw(usize),
 }
 
 /// A problem with a model, and the item it is about.
@@ -78,6 +80,7 @@ pub(super) fn item_label(item: Item) -> &'static str {
         Item::Constraint(_) => "the constraint",
         Item::Particle(_) => "the particle",
         Item::Body(_) => "the body",
+        Item::Draw(_) => "the drawn point",
         Item::Model
         | Item::Name
         | Item::Coordinates

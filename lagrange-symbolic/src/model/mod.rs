@@ -9,6 +9,7 @@ mod bodies;
 mod bounds;
 mod check;
 mod checked;
+mod draw;
 mod error;
 mod names;
 mod rotation;
@@ -18,9 +19,11 @@ mod written;
 pub use bounds::{MAX_CONSTANT_BITS, MAX_DEGREE};
 pub use check::momentum_name;
 pub use checked::{
-    CheckedBody, CheckedJoint, CheckedModel, Energy, Matrix3, Orientation, Placement,
+    CheckedBody, CheckedDraw, CheckedJoint, CheckedModel, CheckedParticle, Energy, Matrix3,
+    Orientation, Placement,
 };
+pub use draw::{MAX_DRAWN, ORIGIN};
 pub use error::{Item, ModelError};
 pub use names::{MAX_NAME_LEN, problem as name_problem};
 pub use rotation::{Axis, Rotation};
-pub use written::{Body, Joint, Model, Particle};
+pub use written::{Body, Draw, Joint, Model, Particle};

@@ -57,6 +57,27 @@ pub struct Model {
     /// Rigid bodies: each adds `½ m |v_c|² + ½ ωᵀ I ω` to `T`.
     #[serde(rename = "body", skip_serializing_if = "Vec::is_empty")]
     pub bodies: Vec<Body>,
+    /// What a report's animation draws besides the particles and bodies: named points
+    /// and lines.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub draw: Vec<Draw>,
+}
+
+/// One entry of a model's drawing: a point the animation of a report draws, and the line
+/// from it to another point.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Draw {
+    /// The point's name: a new point placed by `at`, or a particle or body of the model.
+    pub point: String,
+    /// A new point's position: 2 or 3 components, functions of `t`, the coordinates and
+    /// the parameters (empty for a particle or body).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub at: Vec<String>,
+    /// The point to draw a line to: a particle, a body, another drawn point, or
+    /// [`ORIGIN`](super::ORIGIN).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
 }
 
 /// A point mass: its name (for `name.x`, `name.y`, `name.z` in expressions), mass and

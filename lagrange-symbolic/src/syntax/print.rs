@@ -1,5 +1,7 @@
 //! Printing of expressions as plain text (the model syntax, so that it can be pasted
-//! back) and as LaTeX.
+//! back), and as mathematics: one layout ([`Math`]) decides the notation (fractions,
+//! powers, functions, Greek letters, subscripts, accents), and LaTeX and MathML are its
+//! two spellings, so the two always agree.
 
 use super::{Expr, Func, PI, Rational};
 
@@ -15,69 +17,54 @@ fn precedence(e: &Expr) -> u8 {
     }
 }
 
-/// What the two notations write differently around the shared operators.
-struct Notation {
-    print: fn(&Expr) -> String,
-    open: &'static str,
-    close: &'static str,
-    times: &'static str,
-}
-
-const TEXT: Notation = Notation {
-    print: text,
-    open: "(",
-    close: ")",
-    times: "*",
-};
-
-const LATEX: Notation = Notation {
-    print: latex,
-    open: "\\left(",
-    close: "\\right)",
-    times: " ",
-};
-
-impl Notation {
-    /// `inner`, parenthesized when it binds looser than `min`.
-    fn wrap(&self, inner: &Expr, min: u8) -> String {
-        let s = (self.print)(inner);
-        if precedence(inner) < min {
-            format!("{}{s}{}", self.open, self.close)
-        } else {
-            s
-        }
-    }
-
-    /// Negations, sums and products, which both notations write alike.
-    fn operators(&self, e: &Expr) -> String {
-        match e {
-            Expr::Neg(a) => format!("-{}", self.wrap(a, 3)),
-            Expr::Add(terms) => join_terms(terms, self.print),
-            Expr::Mul(factors) => match split_sign(factors) {
-                (true, rest) => format!("-{}", self.wrap(&rest, 3)),
-                (false, _) => factors
-                    .iter()
-                    .map(|f| self.wrap(f, 4))
-                    .collect::<Vec<_>>()
-                    .join(self.times),
-            },
-            other => (self.print)(other),
-        }
+/// `inner` in the model syntax, parenthesized when it binds looser than `min`.
+fn text_wrap(inner: &Expr, min: u8) -> String {
+    let s = text(inner);
+    if precedence(inner) < min {
+        format!("({s})")
+    } else {
+        s
     }
 }
 
 /// The expression in the model syntax.
 pub fn text(e: &Expr) -> String {
-    let wrap = |inner: &Expr, min: u8| TEXT.wrap(inner, min);
     match e {
         Expr::Number(r) if r.den == 1 => r.num.to_string(),
         Expr::Number(r) => format!("{}/{}", r.num, r.den),
         Expr::Name(n) => n.clone(),
         Expr::Velocity(q) => format!("dot({q})"),
         Expr::Acceleration(q) => format!("ddot({q})"),
-        Expr::Neg(_) | Expr::Add(_) | Expr::Mul(_) => TEXT.operators(e),
-        Expr::Div(a, b) => format!("{}/{}", wrap(a, 3), wrap(b, 4)),
-        Expr::Pow(a, b) => format!("{}^{}", wrap(a, 5), wrap(b, 5)),
+        Expr::Neg(a) => format!("-{}", text_wrap(a, 3)),
+        Expr::Add(terms) => {
+            let mut out = String::new();
+            for (k, term) in terms.iter().enumerate() {
+                let s = text(term);
+                match s.strip_prefix('-') {
+                    Some(rest) if k > 0 => {
+                        out.push_str(" - ");
+                        out.push_str(rest);
+                    }
+                    _ => {
+                        if k > 0 {
+                            out.push_str(" + ");
+                        }
+                        out.push_str(&s);
+                    }
+                }
+            }
+            out
+        }
+        Expr::Mul(factors) => match split_sign(factors) {
+            (true, rest) => format!("-{}", text_wrap(&rest, 3)),
+            (false, _) => factors
+                .iter()
+                .map(|f| text_wrap(f, 4))
+                .collect::<Vec<_>>()
+                .join("*"),
+        },
+        Expr::Div(a, b) => format!("{}/{}", text_wrap(a, 3), text_wrap(b, 4)),
+        Expr::Pow(a, b) => format!("{}^{}", text_wrap(a, 5), text_wrap(b, 5)),
         Expr::Call(f, a) => format!("{}({})", f.name(), text(a)),
     }
 }
@@ -130,27 +117,6 @@ pub fn excerpt(e: &Expr) -> String {
     excerpt_text(&text(e))
 }
 
-/// A sum with `a + -b` printed as `a - b`.
-fn join_terms(terms: &[Expr], print: fn(&Expr) -> String) -> String {
-    let mut out = String::new();
-    for (k, term) in terms.iter().enumerate() {
-        let s = print(term);
-        match s.strip_prefix('-') {
-            Some(rest) if k > 0 => {
-                out.push_str(" - ");
-                out.push_str(rest);
-            }
-            _ => {
-                if k > 0 {
-                    out.push_str(" + ");
-                }
-                out.push_str(&s);
-            }
-        }
-    }
-    out
-}
-
 /// For a product with a negative numeric factor: `(true, the product with it made positive)`.
 fn split_sign(factors: &[Expr]) -> (bool, Expr) {
     let mut negative = false;
@@ -180,15 +146,71 @@ fn split_sign(factors: &[Expr]) -> (bool, Expr) {
     (negative, rest)
 }
 
-const GREEK: [&str; 24] = [
-    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
-    "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi",
-    "omega", "varphi",
-];
+/// A letter or word as mathematics sets it.
+#[derive(Debug, Clone, PartialEq)]
+enum Symbol {
+    /// A Greek letter spelled out (`theta`, `Omega`), as written.
+    Greek(String),
+    /// One character, set in italics.
+    Letter(String),
+    /// A longer word, set upright.
+    Word(String),
+}
 
-/// A model name in LaTeX: Greek letters spelled out become symbols, a trailing number or
-/// `_x` becomes a subscript, longer words are upright.
-pub fn latex_name(name: &str) -> String {
+/// An accent over a name: the time derivatives.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Accent {
+    Dot,
+    Ddot,
+}
+
+/// An operator between or before items.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Operator {
+    Plus,
+    /// Binary minus.
+    Minus,
+    /// Unary minus, written against its operand.
+    Negative,
+    /// Juxtaposition in a product.
+    Times,
+    Equals,
+    /// The partial-derivative sign.
+    Partial,
+}
+
+/// The layout of a formula: what both LaTeX and MathML spell out. Built once, by
+/// [`layout`], which makes every decision of notation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Math(Node);
+
+#[derive(Debug, Clone, PartialEq)]
+enum Node {
+    Number(u128),
+    Name {
+        base: Symbol,
+        sub: Option<Symbol>,
+        accent: Option<Accent>,
+    },
+    Operator(Operator),
+    Row(Vec<Node>),
+    Fenced(Box<Node>),
+    Fraction(Box<Node>, Box<Node>),
+    Power(Box<Node>, Box<Node>),
+    Sqrt(Box<Node>),
+    /// A named function, possibly raised to a power (`sin²(x)`).
+    Function {
+        name: &'static str,
+        power: Option<u128>,
+        argument: Box<Node>,
+    },
+    /// Words inside a formula.
+    Text(String),
+}
+
+/// A name split as mathematics sets it: Greek letters spelled out become symbols, a
+/// trailing number or `_x` becomes a subscript, longer words are upright.
+fn name_node(name: &str, accent: Option<Accent>) -> Node {
     let (base, sub) = match name.split_once('_') {
         Some((b, s)) if !b.is_empty() && !s.is_empty() => (b, Some(s)),
         _ => {
@@ -204,57 +226,480 @@ pub fn latex_name(name: &str) -> String {
         }
     };
     let symbol = |s: &str| {
-        let lower = s.to_lowercase();
-        if GREEK.contains(&lower.as_str()) {
-            let mut c = s.chars();
-            match c.next() {
-                Some(first) if first.is_uppercase() => format!("\\{}{}", first, c.as_str()),
-                _ => format!("\\{s}"),
-            }
+        if GREEK.iter().any(|(g, _)| *g == s.to_lowercase()) {
+            Symbol::Greek(s.to_string())
         } else if s.chars().count() == 1 {
-            s.to_string()
+            Symbol::Letter(s.to_string())
         } else {
-            format!("\\mathrm{{{s}}}")
+            Symbol::Word(s.to_string())
         }
     };
-    match sub {
-        Some(sub) => format!("{}_{{{}}}", symbol(base), symbol(sub)),
-        None => symbol(base),
+    Node::Name {
+        base: symbol(base),
+        sub: sub.map(symbol),
+        accent,
     }
 }
 
-/// `\dot{θ}_{1}`: the accent goes on the base of a subscripted name.
-fn accented(accent: &str, name: &str) -> String {
-    let l = latex_name(name);
-    match l.split_once("_{") {
-        Some((base, sub)) => format!("\\{accent}{{{base}}}_{{{sub}"),
-        None => format!("\\{accent}{{{l}}}"),
+/// `inner`, fenced when it binds looser than `min`. A positive fraction is set stacked,
+/// which groups it: it needs no fence, but as the base of a power.
+fn wrapped(inner: &Expr, min: u8) -> Node {
+    let node = node(inner);
+    let stacked = match inner {
+        Expr::Div(..) => true,
+        Expr::Number(r) => r.num > 0 && r.den != 1,
+        _ => false,
+    };
+    if precedence(inner) < min && !(stacked && min < 5) {
+        Node::Fenced(Box::new(node))
+    } else {
+        node
     }
+}
+
+/// `-x` as a row led by the unary minus.
+fn negative(x: Node) -> Node {
+    Node::Row(vec![Node::Operator(Operator::Negative), x])
+}
+
+/// The rest of a row led by a unary minus.
+fn without_minus(node: &Node) -> Option<Node> {
+    match node {
+        Node::Row(items) if items.first() == Some(&Node::Operator(Operator::Negative)) => {
+            Some(match &items[1..] {
+                [only] => only.clone(),
+                rest => Node::Row(rest.to_vec()),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A sum with `a + -b` set as `a - b`.
+fn sum(terms: Vec<Node>) -> Node {
+    let mut items = Vec::new();
+    for (k, term) in terms.into_iter().enumerate() {
+        match without_minus(&term) {
+            Some(rest) if k > 0 => items.extend([Node::Operator(Operator::Minus), rest]),
+            _ => {
+                if k > 0 {
+                    items.push(Node::Operator(Operator::Plus));
+                }
+                items.push(term);
+            }
+        }
+    }
+    Node::Row(items)
+}
+
+fn node(e: &Expr) -> Node {
+    let fraction = |num: i128, den: i128| {
+        let f = Node::Fraction(
+            Box::new(Node::Number(num.unsigned_abs())),
+            Box::new(Node::Number(den.unsigned_abs())),
+        );
+        if num < 0 { negative(f) } else { f }
+    };
+    match e {
+        Expr::Number(r) if r.den == 1 && r.num < 0 => negative(Node::Number(r.num.unsigned_abs())),
+        Expr::Number(r) if r.den == 1 => Node::Number(r.num.unsigned_abs()),
+        Expr::Number(r) => fraction(r.num, r.den),
+        Expr::Name(n) if n == PI => node_symbol(Symbol::Greek("pi".into())),
+        Expr::Name(n) => name_node(n, None),
+        Expr::Velocity(q) => name_node(q, Some(Accent::Dot)),
+        Expr::Acceleration(q) => name_node(q, Some(Accent::Ddot)),
+        Expr::Neg(a) => negative(wrapped(a, 3)),
+        Expr::Add(terms) => sum(terms.iter().map(node).collect()),
+        Expr::Mul(factors) => match split_sign(factors) {
+            (true, rest) => negative(wrapped(&rest, 3)),
+            (false, _) => {
+                let mut items = Vec::new();
+                for (k, f) in factors.iter().enumerate() {
+                    if k > 0 {
+                        items.push(Node::Operator(Operator::Times));
+                    }
+                    items.push(wrapped(f, 4));
+                }
+                Node::Row(items)
+            }
+        },
+        Expr::Div(a, b) => Node::Fraction(Box::new(node(a)), Box::new(node(b))),
+        Expr::Pow(a, b) => match (&**a, &**b) {
+            (Expr::Call(f, x), Expr::Number(r)) if r.den == 1 && r.num > 0 && *f != Func::Sqrt => {
+                Node::Function {
+                    name: function_name(*f),
+                    power: Some(r.num.unsigned_abs()),
+                    argument: Box::new(node(x)),
+                }
+            }
+            _ => Node::Power(Box::new(wrapped(a, 5)), Box::new(node(b))),
+        },
+        Expr::Call(Func::Sqrt, a) => Node::Sqrt(Box::new(node(a))),
+        Expr::Call(f, a) => Node::Function {
+            name: function_name(*f),
+            power: None,
+            argument: Box::new(node(a)),
+        },
+    }
+}
+
+fn node_symbol(base: Symbol) -> Node {
+    Node::Name {
+        base,
+        sub: None,
+        accent: None,
+    }
+}
+
+/// How mathematics names a function: `ln` for the natural logarithm.
+fn function_name(f: Func) -> &'static str {
+    match f {
+        Func::Log => "ln",
+        f => f.name(),
+    }
+}
+
+/// The layout of an expression.
+pub fn layout(e: &Expr) -> Math {
+    Math(node(e))
+}
+
+impl Math {
+    /// A model name (`theta1`, `Q_x`) as a symbol.
+    pub fn name(name: &str) -> Math {
+        Math(name_node(name, None))
+    }
+
+    /// `lhs = rhs`.
+    pub fn equation(lhs: Math, rhs: Math) -> Math {
+        Math(Node::Row(vec![
+            lhs.0,
+            Node::Operator(Operator::Equals),
+            rhs.0,
+        ]))
+    }
+
+    /// `∂a/∂b`.
+    pub fn partial(a: Math, b: Math) -> Math {
+        let d = |x: Node| Node::Row(vec![Node::Operator(Operator::Partial), x]);
+        Math(Node::Fraction(Box::new(d(a.0)), Box::new(d(b.0))))
+    }
+
+    /// The product `a b`.
+    pub fn times(a: Math, b: Math) -> Math {
+        Math(Node::Row(vec![a.0, Node::Operator(Operator::Times), b.0]))
+    }
+
+    /// The sum of `terms`, a negative term set as a difference.
+    pub fn sum(terms: Vec<Math>) -> Math {
+        Math(sum(terms.into_iter().map(|m| m.0).collect()))
+    }
+
+    /// Words, set as text.
+    pub fn words(s: &str) -> Math {
+        Math(Node::Text(s.to_string()))
+    }
+
+    /// The layout in LaTeX.
+    pub fn latex(&self) -> String {
+        let mut out = String::new();
+        latex_node(&self.0, &mut out);
+        out
+    }
+
+    /// The layout as MathML Core presentation markup (the content of a `<math>`
+    /// element); every text is escaped.
+    pub fn mathml(&self) -> String {
+        let mut out = String::new();
+        mathml_node(&self.0, &mut out);
+        out
+    }
+}
+
+/// The Greek letters spelled out, with the character MathML sets for each.
+const GREEK: [(&str, char); 24] = [
+    ("alpha", 'α'),
+    ("beta", 'β'),
+    ("gamma", 'γ'),
+    ("delta", 'δ'),
+    ("epsilon", 'ϵ'),
+    ("zeta", 'ζ'),
+    ("eta", 'η'),
+    ("theta", 'θ'),
+    ("iota", 'ι'),
+    ("kappa", 'κ'),
+    ("lambda", 'λ'),
+    ("mu", 'μ'),
+    ("nu", 'ν'),
+    ("xi", 'ξ'),
+    ("pi", 'π'),
+    ("rho", 'ρ'),
+    ("sigma", 'σ'),
+    ("tau", 'τ'),
+    ("upsilon", 'υ'),
+    ("phi", 'ϕ'),
+    ("chi", 'χ'),
+    ("psi", 'ψ'),
+    ("omega", 'ω'),
+    ("varphi", 'φ'),
+];
+
+fn latex_symbol(s: &Symbol, out: &mut String) {
+    match s {
+        Symbol::Greek(g) => {
+            out.push('\\');
+            out.push_str(g);
+        }
+        Symbol::Letter(l) => out.push_str(l),
+        Symbol::Word(w) => {
+            out.push_str("\\mathrm{");
+            out.push_str(w);
+            out.push('}');
+        }
+    }
+}
+
+fn latex_node(node: &Node, out: &mut String) {
+    let braced = |n: &Node, out: &mut String| {
+        out.push('{');
+        latex_node(n, out);
+        out.push('}');
+    };
+    match node {
+        Node::Number(n) => out.push_str(&n.to_string()),
+        Node::Name { base, sub, accent } => {
+            match accent {
+                Some(a) => {
+                    out.push_str(match a {
+                        Accent::Dot => "\\dot{",
+                        Accent::Ddot => "\\ddot{",
+                    });
+                    latex_symbol(base, out);
+                    out.push('}');
+                }
+                None => latex_symbol(base, out),
+            }
+            if let Some(sub) = sub {
+                out.push_str("_{");
+                latex_symbol(sub, out);
+                out.push('}');
+            }
+        }
+        Node::Operator(o) => out.push_str(match o {
+            Operator::Plus => " + ",
+            Operator::Minus => " - ",
+            Operator::Negative => "-",
+            Operator::Times => " ",
+            Operator::Equals => " = ",
+            Operator::Partial => "\\partial ",
+        }),
+        Node::Row(items) => items.iter().for_each(|n| latex_node(n, out)),
+        Node::Fenced(inner) => {
+            out.push_str("\\left(");
+            latex_node(inner, out);
+            out.push_str("\\right)");
+        }
+        Node::Fraction(a, b) => {
+            out.push_str("\\frac");
+            braced(a, out);
+            braced(b, out);
+        }
+        Node::Power(a, b) => {
+            braced(a, out);
+            out.push('^');
+            braced(b, out);
+        }
+        Node::Sqrt(a) => {
+            out.push_str("\\sqrt");
+            braced(a, out);
+        }
+        Node::Function {
+            name,
+            power,
+            argument,
+        } => {
+            out.push('\\');
+            out.push_str(name);
+            if let Some(p) = power {
+                out.push_str(&format!("^{{{p}}}"));
+            }
+            out.push_str("\\left(");
+            latex_node(argument, out);
+            out.push_str("\\right)");
+        }
+        Node::Text(s) => {
+            out.push_str("\\text{");
+            out.push_str(s);
+            out.push('}');
+        }
+    }
+}
+
+/// `s` as XML character data.
+pub fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn mathml_symbol(s: &Symbol, out: &mut String) {
+    match s {
+        Symbol::Greek(g) => {
+            let lower = g.to_lowercase();
+            let letter = GREEK
+                .iter()
+                .find(|(name, _)| *name == lower)
+                .map(|&(_, c)| c);
+            match (letter, g.chars().next()) {
+                (Some(c), Some(first)) if first.is_uppercase() => {
+                    out.push_str(&format!(
+                        "<mi mathvariant=\"normal\">{}</mi>",
+                        c.to_uppercase()
+                    ));
+                }
+                (Some(c), _) => out.push_str(&format!("<mi>{c}</mi>")),
+                (None, _) => out.push_str(&format!("<mi>{}</mi>", xml_escape(g))),
+            }
+        }
+        Symbol::Letter(l) | Symbol::Word(l) if l.chars().all(|c| c.is_ascii_digit()) => {
+            out.push_str(&format!("<mn>{l}</mn>"));
+        }
+        Symbol::Letter(l) | Symbol::Word(l) => {
+            out.push_str(&format!("<mi>{}</mi>", xml_escape(l)));
+        }
+    }
+}
+
+fn mathml_node(node: &Node, out: &mut String) {
+    let row = |n: &Node, out: &mut String| {
+        out.push_str("<mrow>");
+        mathml_node(n, out);
+        out.push_str("</mrow>");
+    };
+    match node {
+        Node::Number(n) => out.push_str(&format!("<mn>{n}</mn>")),
+        Node::Name { base, sub, accent } => {
+            if sub.is_some() {
+                out.push_str("<msub>");
+            }
+            match accent {
+                Some(a) => {
+                    out.push_str("<mover>");
+                    mathml_symbol(base, out);
+                    out.push_str(match a {
+                        Accent::Dot => "<mo>\u{2d9}</mo>",
+                        Accent::Ddot => "<mo>\u{a8}</mo>",
+                    });
+                    out.push_str("</mover>");
+                }
+                None => mathml_symbol(base, out),
+            }
+            if let Some(sub) = sub {
+                mathml_symbol(sub, out);
+                out.push_str("</msub>");
+            }
+        }
+        Node::Operator(o) => out.push_str(match o {
+            Operator::Plus => "<mo>+</mo>",
+            Operator::Minus | Operator::Negative => "<mo>\u{2212}</mo>",
+            Operator::Times => "<mo>\u{2062}</mo>",
+            Operator::Equals => "<mo>=</mo>",
+            Operator::Partial => "<mo rspace=\"0\">\u{2202}</mo>",
+        }),
+        Node::Row(items) => {
+            out.push_str("<mrow>");
+            items.iter().for_each(|n| mathml_node(n, out));
+            out.push_str("</mrow>");
+        }
+        Node::Fenced(inner) => {
+            out.push_str("<mrow><mo>(</mo>");
+            mathml_node(inner, out);
+            out.push_str("<mo>)</mo></mrow>");
+        }
+        Node::Fraction(a, b) => {
+            out.push_str("<mfrac>");
+            row(a, out);
+            row(b, out);
+            out.push_str("</mfrac>");
+        }
+        Node::Power(a, b) => {
+            out.push_str("<msup>");
+            row(a, out);
+            row(b, out);
+            out.push_str("</msup>");
+        }
+        Node::Sqrt(a) => {
+            out.push_str("<msqrt>");
+            mathml_node(a, out);
+            out.push_str("</msqrt>");
+        }
+        Node::Function {
+            name,
+            power,
+            argument,
+        } => {
+            out.push_str("<mrow>");
+            match power {
+                Some(p) => out.push_str(&format!("<msup><mi>{name}</mi><mn>{p}</mn></msup>")),
+                None => out.push_str(&format!("<mi>{name}</mi>")),
+            }
+            out.push_str("<mo>\u{2061}</mo><mrow><mo>(</mo>");
+            mathml_node(argument, out);
+            out.push_str("<mo>)</mo></mrow></mrow>");
+        }
+        Node::Text(s) => out.push_str(&format!("<mtext>{}</mtext>", xml_escape(s))),
+    }
+}
+
+/// A formula `name = expression` of a model, in the model syntax and as mathematics.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Formula {
+    /// What it defines, as the model names it (`T`, `Q_theta`, `G1`).
+    pub name: String,
+    /// The expression in the model syntax.
+    pub text: String,
+    /// `name = expression` in LaTeX.
+    pub latex: String,
+    /// `name = expression` as a MathML `<math>` element.
+    pub mathml: String,
+}
+
+impl Formula {
+    /// The formula `name = e`.
+    pub fn new(name: &str, e: &Expr) -> Formula {
+        let math = Math::equation(Math::name(name), layout(e));
+        Formula {
+            name: name.to_string(),
+            text: text(e),
+            latex: math.latex(),
+            mathml: format!("<math display=\"block\">{}</math>", math.mathml()),
+        }
+    }
+}
+
+/// A model name in LaTeX: Greek letters spelled out become symbols, a trailing number or
+/// `_x` becomes a subscript, longer words are upright.
+pub fn latex_name(name: &str) -> String {
+    Math::name(name).latex()
 }
 
 /// The expression in LaTeX.
 pub fn latex(e: &Expr) -> String {
-    let wrap = |inner: &Expr, min: u8| LATEX.wrap(inner, min);
-    match e {
-        Expr::Number(r) if r.den == 1 => r.num.to_string(),
-        Expr::Number(r) if r.num < 0 => format!("-\\frac{{{}}}{{{}}}", -r.num, r.den),
-        Expr::Number(r) => format!("\\frac{{{}}}{{{}}}", r.num, r.den),
-        Expr::Name(n) if n == PI => "\\pi".into(),
-        Expr::Name(n) => latex_name(n),
-        Expr::Velocity(q) => accented("dot", q),
-        Expr::Acceleration(q) => accented("ddot", q),
-        Expr::Neg(_) | Expr::Add(_) | Expr::Mul(_) => LATEX.operators(e),
-        Expr::Div(a, b) => format!("\\frac{{{}}}{{{}}}", latex(a), latex(b)),
-        Expr::Pow(a, b) => match (&**a, &**b) {
-            (Expr::Call(f, x), Expr::Number(r)) if r.den == 1 && r.num > 0 && *f != Func::Sqrt => {
-                format!("\\{}^{{{}}}\\left({}\\right)", f.name(), r.num, latex(x))
-            }
-            _ => format!("{{{}}}^{{{}}}", wrap(a, 5), latex(b)),
-        },
-        Expr::Call(Func::Sqrt, a) => format!("\\sqrt{{{}}}", latex(a)),
-        Expr::Call(Func::Log, a) => format!("\\ln\\left({}\\right)", latex(a)),
-        Expr::Call(f, a) => format!("\\{}\\left({}\\right)", f.name(), latex(a)),
-    }
+    layout(e).latex()
+}
+
+/// The expression as MathML presentation markup (the content of a `<math>` element).
+pub fn mathml(e: &Expr) -> String {
+    layout(e).mathml()
 }
 
 #[cfg(test)]
@@ -297,5 +742,35 @@ mod tests {
         );
         assert_eq!(show("Omega/2").1, "\\frac{\\Omega}{2}");
         assert_eq!(show("mass").1, "\\mathrm{mass}");
+        assert_eq!(show("log(x)^2").1, "\\ln^{2}\\left(x\\right)");
+    }
+
+    #[test]
+    fn mathml_sets_what_latex_sets() {
+        let ml = |source: &str| mathml(&Expr::parse(source).unwrap());
+        assert_eq!(
+            ml("dot(theta1)"),
+            "<msub><mover><mi>θ</mi><mo>\u{2d9}</mo></mover><mn>1</mn></msub>"
+        );
+        assert_eq!(
+            ml("-(m/2)"),
+            "<mrow><mo>\u{2212}</mo><mfrac><mrow><mi>m</mi></mrow><mrow><mn>2</mn></mrow></mfrac></mrow>"
+        );
+        assert_eq!(
+            ml("a - sin(Omega)^2"),
+            "<mrow><mi>a</mi><mo>\u{2212}</mo><mrow><msup><mi>sin</mi><mn>2</mn></msup>\
+             <mo>\u{2061}</mo><mrow><mo>(</mo><mi mathvariant=\"normal\">Ω</mi><mo>)</mo>\
+             </mrow></mrow></mrow>"
+        );
+        assert_eq!(ml("mass_x"), "<msub><mi>mass</mi><mi>x</mi></msub>");
+    }
+
+    #[test]
+    fn mathml_escapes_every_text() {
+        let words = Math::words("</math><script>&");
+        assert_eq!(
+            words.mathml(),
+            "<mtext>&lt;/math&gt;&lt;script&gt;&amp;</mtext>"
+        );
     }
 }

@@ -1,0 +1,271 @@
+//! `lagrange report` in a real browser: each page is opened in headless Chromium and
+//! checked for what a person would see. The equations are set as mathematics (a
+//! fraction's numerator stands above its denominator), not shown as markup; the plots are
+//! there with their text alternatives; the animation moves (two screenshots of the drawing
+//! at different times differ); the console shows no error. The same page stripped of its
+//! scripts still shows everything but the animation.
+//!
+//! Needs `chromium` and `chromedriver` (Debian: `apt-get install chromium
+//! chromium-driver`); CI installs them (`.ci/run`).
+
+mod browser;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use browser::Browser;
+use serde_json::Value;
+
+fn model(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/models")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// A folder of this test's own, emptied.
+fn folder(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("report-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes the report of `file` with `args` to `dir` and returns its path.
+fn report(dir: &Path, file: &str, args: &[&str]) -> PathBuf {
+    let html = dir.join(file.replace(".toml", ".html"));
+    let output = Command::new(env!("CARGO_BIN_EXE_lagrange"))
+        .arg("report")
+        .arg(model(file))
+        .arg("-o")
+        .arg(&html)
+        .args(args)
+        .output()
+        .expect("the lagrange binary runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    html
+}
+
+/// What the page shows, measured in the page: fractions laid out stacked, raw markup in
+/// the text, the plots and their text alternatives, the controls, and whether the page
+/// is wider than the window.
+const MEASURE: &str = r##"
+const box = e => e.getBoundingClientRect();
+const fractions = [...document.querySelectorAll("mfrac")];
+const stacked = fractions.filter(f => {
+  const [a, b] = [box(f.children[0]), box(f.children[1])];
+  return a.height > 0 && b.height > 0 && a.bottom <= b.top + 1 && a.left < b.right && b.left < a.right;
+});
+const subscripts = [...document.querySelectorAll("msub")].filter(s => {
+  const [a, b] = [box(s.children[0]), box(s.children[1])];
+  return b.left >= a.right - 1 && b.bottom > a.bottom;
+});
+const plots = [...document.querySelectorAll("svg.plot")].map(s => ({
+  width: box(s).width,
+  height: box(s).height,
+  points: Math.max(0, ...[...s.querySelectorAll("polyline")].map(p => p.getAttribute("points").trim().split(/\s+/).length)),
+  title: s.querySelector("title").textContent,
+  desc: s.querySelector("desc").textContent,
+}));
+const controls = document.getElementById("controls");
+return {
+  maths: document.querySelectorAll("math").length,
+  fractions: fractions.length,
+  stacked: stacked.length,
+  subscripts: subscripts.length,
+  markup: /<\/?m(row|i|n|o|frac|sub|sup)\b|<math/.test(document.body.innerText),
+  plots,
+  dots: document.querySelectorAll("#scene circle[data-node]").length,
+  controls: controls !== null && !controls.hidden,
+  clock: document.getElementById("clock") ? document.getElementById("clock").textContent : "",
+  overflow: document.documentElement.scrollWidth > window.innerWidth + 1,
+};
+"##;
+
+/// The checks every report passes, with or without its scripts.
+fn check_static(name: &str, seen: &Value) {
+    let count = |key: &str| seen[key].as_u64().unwrap_or(0);
+    assert!(count("maths") >= 2, "{name}: {seen}");
+    assert!(
+        count("fractions") > 0,
+        "{name}: no fraction to measure: {seen}"
+    );
+    assert_eq!(
+        count("stacked"),
+        count("fractions"),
+        "{name}: fractions not set as mathematics: {seen}"
+    );
+    assert!(count("subscripts") > 0, "{name}: {seen}");
+    assert_eq!(seen["markup"], false, "{name}: MathML shown as text");
+    assert_eq!(
+        seen["overflow"], false,
+        "{name}: the page is wider than the window"
+    );
+    let plots = seen["plots"].as_array().unwrap();
+    assert!(!plots.is_empty(), "{name}: {seen}");
+    for plot in plots {
+        assert!(plot["width"].as_f64().unwrap() > 100.0, "{name}: {plot}");
+        assert!(plot["height"].as_f64().unwrap() > 100.0, "{name}: {plot}");
+        assert!(plot["points"].as_u64().unwrap() >= 10, "{name}: {plot}");
+        assert!(plot["title"].as_str().unwrap().len() > 10, "{name}: {plot}");
+        assert!(
+            plot["desc"].as_str().unwrap().contains("ranges from"),
+            "{name}: {plot}"
+        );
+    }
+    assert!(count("dots") > 0, "{name}: nothing drawn: {seen}");
+}
+
+/// Opens the report of `file`, checks it, keeps a screenshot, and checks the page
+/// without its scripts. Returns what was measured.
+fn check_report(browser: &mut Browser, dir: &Path, file: &str, args: &[&str]) -> Value {
+    let html = report(dir, file, args);
+    let bytes = std::fs::metadata(&html).unwrap().len();
+    assert!(bytes < 2_000_000, "{file}: {bytes} bytes");
+    browser.open(&html).unwrap();
+    let seen = browser.script(MEASURE).unwrap();
+    check_static(file, &seen);
+    assert_eq!(seen["controls"], true, "{file}: the player did not start");
+
+    // The animation moves: the drawing and the clock change as it plays.
+    let first = browser.element_screenshot("#scene").unwrap();
+    let clock = browser
+        .script("return document.getElementById('clock').textContent")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(600));
+    let later = browser.element_screenshot("#scene").unwrap();
+    let clock_later = browser
+        .script("return document.getElementById('clock').textContent")
+        .unwrap();
+    assert_ne!(first, later, "{file}: the drawing did not change");
+    assert_ne!(clock, clock_later, "{file}: the clock did not advance");
+    // Paused, it stays; the slider moves it.
+    browser
+        .script("document.getElementById('play').click(); return 0")
+        .unwrap();
+    let paused = browser.element_screenshot("#scene").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        paused,
+        browser.element_screenshot("#scene").unwrap(),
+        "{file}: paused, it moved"
+    );
+    browser
+        .script("const s = document.getElementById('slider'); s.value = s.max; s.dispatchEvent(new Event('input')); return 0")
+        .unwrap();
+    assert_ne!(
+        paused,
+        browser.element_screenshot("#scene").unwrap(),
+        "{file}: the slider did not move it"
+    );
+    let errors = browser.console_errors().unwrap();
+    assert!(errors.is_empty(), "{file}: console errors: {errors:?}");
+    std::fs::write(html.with_extension("png"), browser.screenshot().unwrap()).unwrap();
+
+    // Without scripts: everything but the animation.
+    let page = std::fs::read_to_string(&html).unwrap();
+    let mut stripped = String::new();
+    let mut rest = page.as_str();
+    while let Some(start) = rest.find("<script") {
+        stripped.push_str(&rest[..start]);
+        let end = rest[start..].find("</script>").expect("closed script") + start;
+        rest = &rest[end + "</script>".len()..];
+    }
+    stripped.push_str(rest);
+    assert!(!stripped.contains("<script"));
+    let still = html.with_file_name(format!("no-script-{}", html.file_name().unwrap().display()));
+    std::fs::write(&still, stripped).unwrap();
+    browser.open(&still).unwrap();
+    let without = browser.script(MEASURE).unwrap();
+    check_static(file, &without);
+    assert_eq!(
+        without["controls"], false,
+        "{file}: controls without a player"
+    );
+    assert_eq!(without["dots"], seen["dots"]);
+    assert!(browser.console_errors().unwrap().is_empty());
+    seen
+}
+
+fn start() -> Browser {
+    Browser::start(1100, 900).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn the_double_pendulum_report() {
+    let dir = folder("double-pendulum");
+    let mut browser = start();
+    let seen = check_report(&mut browser, &dir, "double_pendulum.toml", &[]);
+    // Two bobs; the coordinates and the energy's drift.
+    assert_eq!(seen["dots"], 2);
+    assert_eq!(seen["plots"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn the_heavy_top_report_draws_a_body() {
+    let dir = folder("heavy-top");
+    let mut browser = start();
+    check_report(&mut browser, &dir, "heavy_top.toml", &["--dt", "0.01"]);
+    let page = std::fs::read_to_string(dir.join("heavy_top.html")).unwrap();
+    assert!(page.contains("an oblique view of 3-D space"));
+    // From the body's centre: the line to the fixed point and its frame's three axes.
+    assert_eq!(page.matches("data-a=\"0\" data-b=").count(), 4);
+    assert_eq!(page.matches("data-a=\"0\" data-b=\"-1\"").count(), 1);
+    // The Routhian is among the formulas.
+    assert!(page.contains("<code class=\"source\">R = "));
+}
+
+#[test]
+fn the_cartesian_pendulum_report_plots_the_tension() {
+    let dir = folder("cartesian-pendulum");
+    let mut browser = start();
+    let seen = check_report(
+        &mut browser,
+        &dir,
+        "cartesian_pendulum.toml",
+        &["--t-end", "5", "--dt", "0.01"],
+    );
+    let titles: Vec<&str> = seen["plots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles.len(), 4, "{titles:?}");
+    assert!(titles[2].starts_with("|λ1 ∇G1| against t"), "{titles:?}");
+    assert!(titles[3].starts_with("λ1 against t"), "{titles:?}");
+}
+
+#[test]
+fn a_thomson_and_tait_report() {
+    let dir = folder("folding-door");
+    let mut browser = start();
+    let seen = check_report(
+        &mut browser,
+        &dir,
+        "tt_c_folding_door.toml",
+        &["--dt", "0.02"],
+    );
+    // The two leaves' ends; the coordinates (the couples make the model forced, so it
+    // records no integral).
+    assert_eq!(seen["dots"], 2);
+    assert_eq!(seen["plots"].as_array().unwrap().len(), 1);
+}
+
+/// A 20 s run recorded every millisecond keeps its page small: the frames and the
+/// plotted points are thinned, not the run.
+#[test]
+fn a_long_dense_run_makes_a_small_page() {
+    let dir = folder("dense");
+    let html = report(&dir, "double_pendulum.toml", &["--dt", "0.001"]);
+    let bytes = std::fs::metadata(&html).unwrap().len();
+    assert!(bytes < 1_000_000, "{bytes} bytes");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("20001 recorded points"));
+}

@@ -1,0 +1,612 @@
+//! A self-contained HTML report of a run: the model and its derived equations set as
+//! mathematics (MathML, which browsers render natively), the conserved quantities and
+//! their drift, SVG plots, and an animation of the mechanism. One file, no scripts,
+//! styles or fonts from elsewhere (its content-security policy forbids them); everything
+//! but the animation works without JavaScript.
+
+mod animation;
+mod plot;
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::constrained::ConstrainedSystem;
+use crate::error::Error;
+use crate::system::{LagrangianSystem, ModelInfo};
+use crate::trajectory::{Invariant, Trajectory};
+
+use plot::{Curve, Scale};
+
+/// A quantity recorded along a run beside the coordinates, plotted in a report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// Its name in the legend.
+    pub name: String,
+    /// What it is, in words.
+    pub about: String,
+    /// Its value at each recorded point of the trajectory.
+    pub values: Vec<f64>,
+}
+
+/// An HTML report of one run of a system; [`Trajectory::save_html`] writes the plain one.
+#[derive(Debug, Clone)]
+pub struct HtmlReport {
+    info: ModelInfo,
+    parameter_values: Vec<f64>,
+    notes: Vec<String>,
+    times: Vec<f64>,
+    coordinates: Vec<Series>,
+    invariants: Vec<Invariant>,
+    series: Vec<Series>,
+    animation: Result<(String, String, &'static str, usize), String>,
+}
+
+impl HtmlReport {
+    /// The report of `trajectory`, a run of `system`: the animation's frames are placed
+    /// by the system now.
+    pub fn new<const N: usize, S: LagrangianSystem<N>>(
+        trajectory: &Trajectory<N>,
+        system: &S,
+    ) -> Self {
+        let coordinates = trajectory
+            .coordinates()
+            .iter()
+            .enumerate()
+            .map(|(i, name)| Series {
+                name: name.clone(),
+                about: format!("the coordinate {name}"),
+                values: trajectory.q().iter().map(|q| q[i]).collect(),
+            })
+            .collect();
+        let animation = if trajectory.is_empty() {
+            Err("the trajectory is empty".into())
+        } else {
+            animation::build(trajectory, system).map(|a| (a.svg, a.json, a.view, a.frames))
+        };
+        HtmlReport {
+            info: system.info().clone(),
+            parameter_values: system.parameter_values(),
+            notes: Vec::new(),
+            times: trajectory.times().to_vec(),
+            coordinates,
+            invariants: trajectory.invariants().to_vec(),
+            series: Vec::new(),
+            animation,
+        }
+    }
+
+    /// Adds a line to the report's summary (how the run was made, say).
+    pub fn note(mut self, line: impl Into<String>) -> Self {
+        self.notes.push(line.into());
+        self
+    }
+
+    /// Adds a plotted quantity, one value per recorded point.
+    pub fn series(mut self, series: Series) -> Result<Self, Error> {
+        if series.values.len() != self.times.len() {
+            return Err(Error::InvalidInput(format!(
+                "the series `{}` has {} values for {} recorded points",
+                series.name,
+                series.values.len(),
+                self.times.len()
+            )));
+        }
+        self.series.push(series);
+        Ok(self)
+    }
+
+    /// Adds, for each constraint of `system`, its multiplier `λᵢ` and the size of its
+    /// reaction `|λᵢ ∇Gᵢ|` at every recorded point: the force the constraint exerts, in
+    /// generalized-force units (the tension of a rod in Cartesian coordinates).
+    pub fn constraint_forces<const N: usize, const K: usize, S: ConstrainedSystem<N, K>>(
+        mut self,
+        trajectory: &Trajectory<N>,
+        system: &S,
+    ) -> Result<Self, Error> {
+        let mut multipliers = vec![Vec::with_capacity(trajectory.len()); K];
+        let mut reactions = vec![Vec::with_capacity(trajectory.len()); K];
+        for ((&t, q), qd) in trajectory
+            .times()
+            .iter()
+            .zip(trajectory.q())
+            .zip(trajectory.qd())
+        {
+            let lambda = system.constrained_motion(t, q, qd)?.multipliers;
+            let j = system.constraint_jacobian(t, q);
+            for i in 0..K {
+                multipliers[i].push(lambda[i]);
+                reactions[i].push((lambda[i] * j.row(i).norm()).abs());
+            }
+        }
+        for (i, (lambda, reaction)) in multipliers.into_iter().zip(reactions).enumerate() {
+            let k = i + 1;
+            let g = self
+                .info
+                .constraints
+                .get(i)
+                .map_or_else(String::new, |c| format!(" ({} = 0)", c.text));
+            self = self.series(Series {
+                name: format!("|λ{k} ∇G{k}|"),
+                about: format!("the reaction of constraint {k}{g}: the force it exerts"),
+                values: reaction,
+            })?;
+            self = self.series(Series {
+                name: format!("λ{k}"),
+                about: format!("the multiplier of constraint {k}{g}"),
+                values: lambda,
+            })?;
+        }
+        Ok(self)
+    }
+
+    /// The quantities added by [`series`](Self::series) and
+    /// [`constraint_forces`](Self::constraint_forces).
+    pub fn added_series(&self) -> &[Series] {
+        &self.series
+    }
+
+    /// Writes the page to the file at `path`.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
+        std::fs::write(path, self.html())?;
+        Ok(())
+    }
+
+    /// The page.
+    pub fn html(&self) -> String {
+        let info = &self.info;
+        let name = escape(&info.name);
+        let mut page = String::new();
+        let _ = write!(
+            page,
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+             <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+             <title>{name} — lagrange report</title><style>{STYLE}</style></head><body>\
+             <header><h1>{name}</h1>"
+        );
+        for note in &self.notes {
+            let _ = write!(page, "<p>{}</p>", escape(note));
+        }
+        page.push_str(
+            "<nav><a href=\"#motion\">Motion</a> · <a href=\"#model\">Model</a> · \
+             <a href=\"#equations\">Equations</a> · <a href=\"#conserved\">Conserved quantities</a> · \
+             <a href=\"#plots\">Plots</a></nav></header><main>",
+        );
+        self.motion(&mut page);
+        self.model(&mut page);
+        self.equations(&mut page);
+        self.conserved(&mut page);
+        self.plots(&mut page);
+        let _ = write!(
+            page,
+            "</main><footer>Written by lagrange-core {}.</footer>",
+            env!("CARGO_PKG_VERSION")
+        );
+        if let Ok((_, json, _, _)) = &self.animation {
+            let _ = write!(
+                page,
+                "<script type=\"application/json\" id=\"frames\">{}</script><script>{PLAYER}</script>",
+                json.replace("</", "<\\/")
+            );
+        }
+        page.push_str("</body></html>\n");
+        page
+    }
+
+    fn motion(&self, page: &mut String) {
+        page.push_str("<section id=\"motion\"><h2>Motion</h2>");
+        match &self.animation {
+            Ok((svg, _, view, frames)) => {
+                let _ = write!(
+                    page,
+                    "<figure class=\"scene\">{svg}<figcaption>The mechanism seen in {view}; {frames} frames of the run. \
+                     Particles are blue dots, bodies purple with their frames' x, y, z axes in red, green and blue, \
+                     joints small and dark, drawn points orange; the ring is the origin.</figcaption></figure>\
+                     <noscript><p>The animation plays with JavaScript; without it the drawing shows the first instant.</p></noscript>\
+                     <div id=\"controls\" hidden><button id=\"play\" type=\"button\">Pause</button>\
+                     <label>time <input id=\"slider\" type=\"range\" min=\"0\" max=\"{}\" value=\"0\"></label>\
+                     <label>speed <select id=\"speed\"><option value=\"0.25\">¼×</option><option value=\"0.5\">½×</option>\
+                     <option value=\"1\" selected>1×</option><option value=\"2\">2×</option><option value=\"4\">4×</option></select></label>\
+                     <output id=\"clock\"></output></div><div id=\"readout\"></div>",
+                    frames - 1
+                );
+            }
+            Err(why) => {
+                let _ = write!(page, "<p>No animation: {}.</p>", escape(why));
+            }
+        }
+        page.push_str("</section>");
+    }
+
+    fn model(&self, page: &mut String) {
+        let info = &self.info;
+        page.push_str("<section id=\"model\"><h2>Model</h2><p>Coordinates: ");
+        let names: Vec<String> = info
+            .coordinates
+            .iter()
+            .map(|c| format!("<code>{}</code>", escape(c)))
+            .collect();
+        page.push_str(&names.join(", "));
+        page.push_str(".</p>");
+        if !info.parameters.is_empty() {
+            page.push_str(
+                "<table><caption>Parameters</caption><tr><th>name</th><th>value</th></tr>",
+            );
+            for (i, p) in info.parameters.iter().enumerate() {
+                let value = self
+                    .parameter_values
+                    .get(i)
+                    .map_or("—".into(), |v| format!("{v}"));
+                let input = if info.inputs.contains(&i) {
+                    " (input)"
+                } else {
+                    ""
+                };
+                let _ = write!(
+                    page,
+                    "<tr><td><code>{}</code>{input}</td><td>{value}</td></tr>",
+                    escape(p)
+                );
+            }
+            page.push_str("</table>");
+        }
+        if !info.formulas.is_empty() {
+            page.push_str("<h3>As written</h3>");
+            for f in info.formulas.iter() {
+                let _ = write!(
+                    page,
+                    "<div class=\"formula\"><div class=\"math\">{}</div><code class=\"source\">{} = {}</code></div>",
+                    f.mathml,
+                    escape(&f.name),
+                    escape(&f.text)
+                );
+            }
+        }
+        page.push_str("</section>");
+    }
+
+    fn equations(&self, page: &mut String) {
+        let info = &self.info;
+        let _ = write!(
+            page,
+            "<section id=\"equations\"><h2>Equations of motion</h2><div class=\"math\">{}</div>\
+             <details><summary>As text</summary><pre>{}</pre></details>\
+             <details><summary>As LaTeX</summary><pre>{}</pre></details>",
+            info.equations_mathml,
+            escape(&info.equations_text),
+            escape(&info.equations_latex)
+        );
+        if !info.constraints.is_empty() {
+            page.push_str(
+                "<p>The multipliers λ are the constraints' reactions; the constraints:</p><ul>",
+            );
+            for (k, c) in info.constraints.iter().enumerate() {
+                let kind = if c.scleronomic {
+                    "fixed"
+                } else {
+                    "depends on t"
+                };
+                let _ = write!(
+                    page,
+                    "<li><code>G{} = {} = 0</code> ({kind})</li>",
+                    k + 1,
+                    escape(&c.text)
+                );
+            }
+            page.push_str("</ul>");
+        }
+        page.push_str("</section>");
+    }
+
+    fn conserved(&self, page: &mut String) {
+        page.push_str("<section id=\"conserved\"><h2>Conserved quantities</h2>");
+        if self.invariants.is_empty() {
+            page.push_str("<p>The model conserves no integral the run records.</p>");
+        } else {
+            page.push_str(
+                "<table><tr><th>integral</th><th>initial</th><th>final</th><th>largest drift</th><th>relative</th></tr>",
+            );
+            for inv in &self.invariants {
+                let last = inv.values.last().copied().unwrap_or(f64::NAN);
+                let relative = if inv.is_relative() {
+                    format!("{:.3e}", inv.relative_drift())
+                } else {
+                    "—".into()
+                };
+                let _ = write!(
+                    page,
+                    "<tr><td><code>{}</code></td><td>{:.12e}</td><td>{last:.12e}</td><td>{:.3e}</td><td>{relative}</td></tr>",
+                    escape(&inv.name),
+                    inv.initial().unwrap_or(f64::NAN),
+                    inv.drift()
+                );
+            }
+            page.push_str("</table>");
+        }
+        if !self.info.theorems.is_empty() {
+            page.push_str("<h3>The general theorems</h3><ul>");
+            for t in self.info.theorems.iter() {
+                let verdict = match (t.integral, t.holds) {
+                    (true, _) => "an integral",
+                    (false, true) => "holds",
+                    (false, false) => "not established",
+                };
+                let _ = write!(
+                    page,
+                    "<li><code>{}</code>: {verdict}; {}</li>",
+                    t.theorem.function_name(),
+                    escape(&t.why)
+                );
+            }
+            page.push_str("</ul>");
+        }
+        page.push_str("</section>");
+    }
+
+    fn plots(&self, page: &mut String) {
+        page.push_str("<section id=\"plots\"><h2>Plots</h2>");
+        let coordinates: Vec<Curve<'_>> = self
+            .coordinates
+            .iter()
+            .map(|s| Curve {
+                name: &s.name,
+                values: &s.values,
+            })
+            .collect();
+        self.figure(
+            page,
+            "plot-coordinates",
+            "The coordinates against t",
+            &self.coordinates,
+            &coordinates,
+            Scale::Linear,
+        );
+        if !self.invariants.is_empty() {
+            let drifts: Vec<Series> = self.invariants.iter().map(drift_series).collect();
+            let curves: Vec<Curve<'_>> = drifts
+                .iter()
+                .map(|s| Curve {
+                    name: &s.name,
+                    values: &s.values,
+                })
+                .collect();
+            self.figure(
+                page,
+                "plot-drift",
+                "The drift of each integral against t (relative where its initial value is not 0), on a log scale",
+                &drifts,
+                &curves,
+                Scale::Log,
+            );
+        }
+        for (k, s) in self.series.iter().enumerate() {
+            let curve = [Curve {
+                name: &s.name,
+                values: &s.values,
+            }];
+            let title = format!("{} against t: {}", s.name, s.about);
+            self.figure(
+                page,
+                &format!("plot-series-{k}"),
+                &title,
+                std::slice::from_ref(s),
+                &curve,
+                Scale::Linear,
+            );
+        }
+        page.push_str("</section>");
+    }
+
+    /// A plot with its caption and its text alternative: each series' range and final value.
+    fn figure(
+        &self,
+        page: &mut String,
+        id: &str,
+        title: &str,
+        series: &[Series],
+        curves: &[Curve<'_>],
+        scale: Scale,
+    ) {
+        let t_end = self.times.last().copied().unwrap_or(0.0);
+        let about: Vec<String> = series
+            .iter()
+            .map(|s| {
+                let (lo, hi) = s
+                    .values
+                    .iter()
+                    .filter(|v| v.is_finite())
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+                        (lo.min(v), hi.max(v))
+                    });
+                let last = s.values.last().copied().unwrap_or(f64::NAN);
+                format!(
+                    "{} ranges from {lo:.4e} to {hi:.4e} and ends at {last:.4e}",
+                    s.name
+                )
+            })
+            .collect();
+        let about = format!(
+            "{} recorded points from t = {} to {t_end}. {}.",
+            self.times.len(),
+            self.times.first().copied().unwrap_or(0.0),
+            about.join("; ")
+        );
+        let svg = plot::svg(id, title, &about, &self.times, curves, scale);
+        let _ = write!(
+            page,
+            "<figure>{svg}<figcaption>{}. <span class=\"about\">{}</span></figcaption></figure>",
+            escape(title),
+            escape(&about)
+        );
+    }
+}
+
+/// An invariant's drift at each point: `|I(t) − I(t₀)|`, divided by `|I(t₀)|` where the
+/// drift is relative, with `t₀` the start or the latest reset.
+fn drift_series(inv: &Invariant) -> Series {
+    let mut reference = inv.initial().unwrap_or(0.0);
+    let scale = if inv.is_relative() {
+        reference.abs()
+    } else {
+        1.0
+    };
+    let values = inv
+        .values
+        .iter()
+        .enumerate()
+        .map(|(k, &v)| {
+            if inv.restarts.contains(&k) {
+                reference = v;
+            }
+            (v - reference).abs() / scale
+        })
+        .collect();
+    Series {
+        name: inv.name.clone(),
+        about: format!("the drift of {}", inv.name),
+        values,
+    }
+}
+
+impl<const N: usize> Trajectory<N> {
+    /// Writes the [`HtmlReport`] of this run of `system` to the file at `path`: the model
+    /// and its equations, the conserved quantities, plots and an animation. For a
+    /// constrained system, [`HtmlReport::constraint_forces`] adds the reactions.
+    pub fn save_html<S: LagrangianSystem<N>>(
+        &self,
+        system: &S,
+        path: impl AsRef<Path>,
+    ) -> Result<(), Error> {
+        HtmlReport::new(self, system).save(path)
+    }
+}
+
+/// `s` as HTML text or attribute value.
+pub(crate) fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `s` as a JSON string that is safe inside a `<script>` element.
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '<' | '>' | '&' => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The page's style: readable widths, mathematics that scrolls instead of overflowing.
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:0 auto;max-width:62rem;padding:0 1rem 2rem;color:#222;line-height:1.45}\
+header{border-bottom:1px solid #ddd;margin-bottom:1rem}h1{margin:.8rem 0 .3rem}nav{margin:.4rem 0 .8rem}\
+.math{overflow-x:auto;padding:.3rem 0;font-size:1.1rem}math[display=block]{margin:.3rem 0}\
+mtd{padding:.15rem .2rem}mtd:first-child{text-align:right}mtd:last-child{text-align:left}\
+.formula{margin:.4rem 0}.source{display:block;color:#555;font-size:.85rem;overflow-wrap:anywhere}\
+pre{overflow-x:auto;background:#f6f6f3;padding:.5rem;white-space:pre-wrap;overflow-wrap:anywhere}\
+table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}\
+figure{margin:1rem 0}svg.plot,#scene{max-width:100%;height:auto;font-size:12px;font-family:system-ui,sans-serif}\
+#controls{display:flex;gap:1rem;align-items:center;flex-wrap:wrap}#controls[hidden]{display:none}\
+#readout{font-family:ui-monospace,monospace;font-size:.9rem;white-space:pre}.about{color:#555;font-size:.85rem}\
+footer{color:#777;font-size:.85rem;margin-top:2rem}";
+
+/// Plays the frames back: moves the scene's lines and dots, shows the time and the
+/// integrals, loops; play/pause, a time slider and a speed.
+const PLAYER: &str = r#"(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("frames").textContent);
+  var scene = document.getElementById("scene");
+  var lines = Array.prototype.slice.call(scene.querySelectorAll("line[data-a]"));
+  var dots = Array.prototype.slice.call(scene.querySelectorAll("circle[data-node]"));
+  var slider = document.getElementById("slider");
+  var button = document.getElementById("play");
+  var speed = document.getElementById("speed");
+  var clock = document.getElementById("clock");
+  var readout = document.getElementById("readout");
+  var last = data.t.length - 1;
+  var frame = 0, playing = true, clockTime = data.t[0], before = null;
+  function at(f, node) {
+    if (node < 0) { return data.origin; }
+    var a = data.frames[f];
+    return [a[2 * node], a[2 * node + 1]];
+  }
+  function show(f) {
+    frame = f;
+    lines.forEach(function (l) {
+      var p = at(f, +l.getAttribute("data-a")), q = at(f, +l.getAttribute("data-b"));
+      l.setAttribute("x1", p[0]); l.setAttribute("y1", p[1]);
+      l.setAttribute("x2", q[0]); l.setAttribute("y2", q[1]);
+    });
+    dots.forEach(function (d) {
+      var p = at(f, +d.getAttribute("data-node"));
+      d.setAttribute("cx", p[0]); d.setAttribute("cy", p[1]);
+    });
+    slider.value = f;
+    clock.textContent = "t = " + data.t[f].toFixed(3);
+    readout.textContent = data.readouts.map(function (r) {
+      var v = r.values[f];
+      return r.name + " = " + (v === null ? "—" : v.toPrecision(12));
+    }).join("\n");
+  }
+  function tick(now) {
+    if (!playing) { before = null; return; }
+    if (before !== null) { clockTime += (now - before) / 1000 * parseFloat(speed.value); }
+    before = now;
+    if (clockTime > data.t[last]) { clockTime = data.t[0]; frame = 0; }
+    var f = frame;
+    while (f < last && data.t[f + 1] <= clockTime) { f++; }
+    if (clockTime < data.t[f]) { f = 0; }
+    show(f);
+    requestAnimationFrame(tick);
+  }
+  button.addEventListener("click", function () {
+    playing = !playing;
+    button.textContent = playing ? "Pause" : "Play";
+    if (playing) { requestAnimationFrame(tick); }
+  });
+  slider.addEventListener("input", function () {
+    var f = +slider.value;
+    clockTime = data.t[f];
+    show(f);
+  });
+  document.getElementById("controls").hidden = false;
+  if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    playing = false;
+    button.textContent = "Play";
+  }
+  show(0);
+  if (playing) { requestAnimationFrame(tick); }
+})();"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_cannot_close_the_script() {
+        assert_eq!(
+            json_string("a</script>\"\n"),
+            "\"a\\u003c/script\\u003e\\\"\\u000a\""
+        );
+    }
+}

@@ -1,0 +1,267 @@
+//! Line plots as SVG: axes with round ticks, one polyline per series, a legend, and a
+//! `<title>` and `<desc>` that say in words what the plot shows.
+
+use std::fmt::Write as _;
+
+use super::escape;
+
+/// Width and height of a plot, in CSS pixels.
+const SIZE: (f64, f64) = (720.0, 300.0);
+/// Space for the tick labels on the left and below, and the margin elsewhere.
+const LEFT: f64 = 70.0;
+const BOTTOM: f64 = 40.0;
+const MARGIN: f64 = 14.0;
+/// Colours of the series, in order (then again).
+pub(super) const COLOURS: [&str; 8] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
+];
+
+/// The vertical scale of a plot.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Scale {
+    Linear,
+    /// Logarithmic; values at or below zero are drawn at the bottom.
+    Log,
+}
+
+/// One curve of a plot.
+pub(super) struct Curve<'a> {
+    pub(super) name: &'a str,
+    pub(super) values: &'a [f64],
+}
+
+/// The plot of `curves` against `times`, with `title` and the text alternative `about`.
+pub(super) fn svg(
+    id: &str,
+    title: &str,
+    about: &str,
+    times: &[f64],
+    curves: &[Curve<'_>],
+    scale: Scale,
+) -> String {
+    let (w, h) = SIZE;
+    let (x0, x1) = (LEFT, w - MARGIN);
+    let (y0, y1) = (h - BOTTOM, MARGIN);
+    let shown = |v: f64| match scale {
+        Scale::Linear => v.is_finite().then_some(v),
+        Scale::Log => (v.is_finite() && v > 0.0).then(|| v.log10()),
+    };
+    let (t_lo, t_hi) = range(times.iter().copied());
+    let (mut v_lo, mut v_hi) = range(
+        curves
+            .iter()
+            .flat_map(|c| c.values.iter().filter_map(|&v| shown(v))),
+    );
+    if !(v_lo.is_finite() && v_hi.is_finite()) {
+        (v_lo, v_hi) = (0.0, 1.0);
+    }
+    if scale == Scale::Log {
+        (v_lo, v_hi) = (v_lo.floor(), v_hi.ceil().max(v_lo.floor() + 1.0));
+    } else if v_hi - v_lo <= 1e-300_f64.max(1e-12 * v_hi.abs()) {
+        let pad = if v_hi == 0.0 { 1.0 } else { 0.1 * v_hi.abs() };
+        (v_lo, v_hi) = (v_lo - pad, v_hi + pad);
+    }
+    let t_hi = if t_hi > t_lo { t_hi } else { t_lo + 1.0 };
+    let px = |t: f64| x0 + (t - t_lo) / (t_hi - t_lo) * (x1 - x0);
+    let py = |v: f64| y0 + (v - v_lo) / (v_hi - v_lo) * (y1 - y0);
+
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<svg class=\"plot\" id=\"{id}\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\" xmlns=\"http://www.w3.org/2000/svg\">\
+         <title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">{}</desc>\
+         <rect x=\"{x0}\" y=\"{y1}\" width=\"{}\" height=\"{}\" fill=\"#fff\" stroke=\"#888\"/>",
+        escape(title),
+        escape(about),
+        x1 - x0,
+        y0 - y1,
+    );
+    for t in ticks(t_lo, t_hi) {
+        let x = px(t);
+        let _ = write!(
+            out,
+            "<line x1=\"{x:.1}\" y1=\"{y0}\" x2=\"{x:.1}\" y2=\"{y1}\" stroke=\"#eee\"/>\
+             <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            y0 + 16.0,
+            label(t)
+        );
+    }
+    let _ = write!(
+        out,
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">t</text>",
+        (x0 + x1) / 2.0,
+        h - 6.0
+    );
+    let value_ticks = match scale {
+        Scale::Linear => ticks(v_lo, v_hi),
+        Scale::Log => {
+            let step = ((v_hi - v_lo) / 6.0).ceil().max(1.0);
+            (0..)
+                .map(|k| v_lo + step * f64::from(k))
+                .take_while(|&v| v <= v_hi + 1e-9)
+                .collect()
+        }
+    };
+    for v in value_ticks {
+        let y = py(v);
+        let text = match scale {
+            Scale::Linear => label(v),
+            Scale::Log => format!("1e{v:.0}"),
+        };
+        let _ = write!(
+            out,
+            "<line x1=\"{x0}\" y1=\"{y:.1}\" x2=\"{x1}\" y2=\"{y:.1}\" stroke=\"#eee\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{text}</text>",
+            x0 - 6.0,
+            y + 4.0
+        );
+    }
+    for (k, curve) in curves.iter().enumerate() {
+        let colour = COLOURS[k % COLOURS.len()];
+        let mut points = String::new();
+        for (t, v) in envelope(times, curve.values, (x1 - x0) as usize) {
+            let v = match (scale, shown(v)) {
+                (_, Some(v)) => v.clamp(v_lo, v_hi),
+                (Scale::Log, None) if v.is_finite() => v_lo,
+                _ => continue,
+            };
+            let _ = write!(points, "{:.1},{:.1} ", px(t), py(v));
+        }
+        let _ = write!(
+            out,
+            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\" points=\"{}\"/>",
+            points.trim_end()
+        );
+        let ly = y1 + 14.0 + 16.0 * k as f64;
+        let _ = write!(
+            out,
+            "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"{colour}\" stroke-width=\"2\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+            x1 - 150.0,
+            ly - 4.0,
+            x1 - 130.0,
+            ly - 4.0,
+            x1 - 124.0,
+            ly,
+            escape(curve.name)
+        );
+    }
+    out.push_str("</svg>");
+    out
+}
+
+/// The smallest and largest finite value.
+fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    values
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        })
+}
+
+/// Round tick values between `lo` and `hi`: steps of 1, 2 or 5 times a power of ten,
+/// about six of them.
+fn ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let raw = (hi - lo) / 6.0;
+    if !(raw.is_finite() && raw > 0.0) {
+        return vec![lo];
+    }
+    let power = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|&s| s >= raw)
+        .unwrap_or(10.0 * power);
+    let first = (lo / step).ceil() as i64;
+    let last = (hi / step).floor() as i64;
+    (first..=last).map(|k| k as f64 * step).collect()
+}
+
+/// A tick label: short, without float noise.
+fn label(v: f64) -> String {
+    let rounded = format!("{:.6}", v);
+    let trimmed = rounded.trim_end_matches('0').trim_end_matches('.');
+    match trimmed {
+        "-0" => "0".into(),
+        t if t.len() > 9 => format!("{v:.2e}"),
+        t => t.into(),
+    }
+}
+
+/// At most two points per pixel column: the smallest and largest value of the samples
+/// that fall in it, in the order they occur, so that thinning keeps every peak.
+fn envelope(times: &[f64], values: &[f64], columns: usize) -> Vec<(f64, f64)> {
+    let n = times.len().min(values.len());
+    if n <= 2 * columns.max(1) {
+        return times
+            .iter()
+            .copied()
+            .zip(values.iter().copied())
+            .take(n)
+            .collect();
+    }
+    let per = n.div_ceil(columns.max(1));
+    let mut out = Vec::with_capacity(2 * columns);
+    for start in (0..n).step_by(per) {
+        let end = (start + per).min(n);
+        let (mut lo, mut hi) = (start, start);
+        for k in start..end {
+            if values[k] < values[lo] {
+                lo = k;
+            }
+            if values[k] > values[hi] {
+                hi = k;
+            }
+        }
+        let (a, b) = if lo <= hi { (lo, hi) } else { (hi, lo) };
+        out.push((times[a], values[a]));
+        if b != a {
+            out.push((times[b], values[b]));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_round_and_inside() {
+        assert_eq!(ticks(0.0, 10.0), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+        let t = ticks(-0.37, 0.41);
+        assert!(t.iter().all(|&v| (-0.37..=0.41).contains(&v)));
+        assert!(t.len() >= 4 && t.len() <= 9, "{t:?}");
+        assert_eq!(ticks(1.0, 1.0), vec![1.0]);
+    }
+
+    #[test]
+    fn the_envelope_keeps_every_peak() {
+        let times: Vec<f64> = (0..100_000).map(|k| k as f64 * 1e-3).collect();
+        let values: Vec<f64> = times.iter().map(|t| (40.0 * t).sin()).collect();
+        let thin = envelope(&times, &values, 500);
+        assert!(thin.len() <= 1000);
+        let max = thin.iter().map(|p| p.1).fold(f64::MIN, f64::max);
+        let min = thin.iter().map(|p| p.1).fold(f64::MAX, f64::min);
+        let true_max = values.iter().copied().fold(f64::MIN, f64::max);
+        let true_min = values.iter().copied().fold(f64::MAX, f64::min);
+        assert_eq!((max, min), (true_max, true_min));
+    }
+
+    #[test]
+    fn text_is_escaped() {
+        let svg = svg(
+            "p",
+            "<b>",
+            "a & b",
+            &[0.0, 1.0],
+            &[Curve {
+                name: "</svg><script>",
+                values: &[1.0, 2.0],
+            }],
+            Scale::Linear,
+        );
+        assert!(!svg.contains("<script>") && !svg.contains("<b>"));
+        assert!(svg.contains("&lt;/svg&gt;&lt;script&gt;") && svg.contains("a &amp; b"));
+    }
+}
