@@ -244,7 +244,7 @@ pub(crate) fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
         equations_latex: equations.latex().into(),
         equations_mathml: equations.mathml().into(),
         formulas: equations
-            .formulas
+            .printed_formulas()
             .iter()
             .map(|f| Formula {
                 name: f.name.clone().into(),

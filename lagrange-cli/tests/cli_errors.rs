@@ -104,3 +104,63 @@ fn a_path_in_a_name_is_rejected_before_the_cache() {
     );
     assert!(message.contains("ASCII identifier"), "{message}");
 }
+
+#[test]
+fn hostile_drawing_entries_are_errors_at_their_entry() {
+    let with = |entries: &str| format!("{PENDULUM}\n{entries}");
+    let cases: [(&str, &str, &str); 8] = [
+        (
+            "injected-name",
+            "[[draw]]\npoint = \"</svg><script>x\"\nat = [\"l\", \"0\"]\n",
+            "cannot name a drawn point: a name is an ASCII identifier",
+        ),
+        (
+            "unknown",
+            "[[draw]]\npoint = \"bob\"\n",
+            "`bob` is no particle or body: give its position with `at`",
+        ),
+        (
+            "origin",
+            "[[draw]]\npoint = \"origin\"\nat = [\"0\", \"0\"]\n",
+            "`origin` is already a point of the drawing",
+        ),
+        (
+            "parameter",
+            "[[draw]]\npoint = \"l\"\nat = [\"0\", \"0\"]\n",
+            "`l` is a coordinate or parameter",
+        ),
+        (
+            "one-component",
+            "[[draw]]\npoint = \"p\"\nat = [\"l\"]\n",
+            "the point `p` has 1 position components: give 2 (plane) or 3",
+        ),
+        (
+            "velocity",
+            "[[draw]]\npoint = \"p\"\nat = [\"dot(theta)\", \"0\"]\n",
+            "depends on the velocity `dot(theta)`",
+        ),
+        (
+            "dangling-link",
+            "[[draw]]\npoint = \"p\"\nat = [\"l*sin(theta)\", \"0\"]\nlink = \"q\"\n",
+            "the line from `p` goes to `q`, which is no other particle, body, drawn point or `origin`",
+        ),
+        (
+            "twice",
+            "[[draw]]\npoint = \"p\"\nat = [\"l\", \"0\"]\n\n[[draw]]\npoint = \"p\"\nat = [\"0\", \"l\"]\n",
+            "the point `p` is placed twice",
+        ),
+    ];
+    for (test, entries, expected) in cases {
+        let (file, message) = derive_fails(test, &with(entries));
+        assert!(message.contains(expected), "{test}: {message}");
+        assert!(message.contains(&format!("{file}:")), "{test}: {message}");
+        assert!(message.contains("draw["), "{test}: {message}");
+    }
+    // More entries than are drawn: refused before anything is parsed.
+    let many = "[[draw]]\npoint = \"p\"\nat = [\"l\", \"0\"]\n".repeat(1001);
+    let (_, message) = derive_fails("many", &with(&many));
+    assert!(
+        message.contains("1001 drawing entries: at most 1000"),
+        "{message}"
+    );
+}

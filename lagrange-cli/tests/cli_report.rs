@@ -202,6 +202,11 @@ fn the_double_pendulum_report() {
     let dir = folder("double-pendulum");
     let mut browser = start();
     let seen = check_report(&mut browser, &dir, "double_pendulum.toml", &[]);
+    // 20 s at the default output interval, as the README says.
+    let bytes = std::fs::metadata(dir.join("double_pendulum.html"))
+        .unwrap()
+        .len();
+    assert!(bytes < 150_000, "{bytes} bytes");
     // Two bobs; the coordinates and the energy's drift.
     assert_eq!(seen["dots"], 2);
     assert_eq!(seen["plots"].as_array().unwrap().len(), 2);

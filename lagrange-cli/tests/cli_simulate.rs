@@ -403,7 +403,7 @@ fn a_run_through_a_singularity_stops_and_keeps_what_it_computed() {
     let file = model_file("radial_fall.toml", RADIAL_FALL);
     let dt = 0.002;
     for integrator in ["rk4", "gauss-legendre", "variational", "dp54"] {
-        let (csv, svg) = (temp("fall.csv"), temp("fall.svg"));
+        let (csv, svg, html) = (temp("fall.csv"), temp("fall.svg"), temp("fall.html"));
         let output = lagrange(&[
             "simulate",
             &file,
@@ -417,9 +417,15 @@ fn a_run_through_a_singularity_stops_and_keeps_what_it_computed() {
             &csv.display().to_string(),
             "--plot",
             &svg.display().to_string(),
+            "--html",
+            &html.display().to_string(),
         ]);
         let message = stderr(&output);
         assert!(!output.status.success(), "{integrator}: {message}");
+        assert!(message.contains(&html.display().to_string()), "{message}");
+        let page = std::fs::read_to_string(&html).unwrap();
+        assert!(page.contains("<p>The run stopped: "), "{integrator}");
+        assert!(page.contains("(stopped at t = "), "{integrator}");
         assert!(message.contains("stopped at t = "), "{message}");
         assert!(message.contains(&csv.display().to_string()), "{message}");
         let (_, rows) = parse(&std::fs::read_to_string(&csv).unwrap());
@@ -436,6 +442,7 @@ fn a_run_through_a_singularity_stops_and_keeps_what_it_computed() {
         assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
         std::fs::remove_file(&csv).unwrap();
         std::fs::remove_file(&svg).unwrap();
+        std::fs::remove_file(&html).unwrap();
     }
     std::fs::remove_file(&file).unwrap();
 }

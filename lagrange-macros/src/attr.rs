@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use lagrange_symbolic::model::{Axis, Body, Item, Joint, Model, Particle, Rotation};
+use lagrange_symbolic::model::{Axis, Body, Draw, Item, Joint, Model, Particle, Rotation};
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -243,8 +243,36 @@ fn read_key(
             model.forces.push((q, lit.value()));
             Ok(())
         }),
+        "draw" => {
+            let item = Item::Draw(model.draw.len());
+            spans.insert(item, meta.path.span());
+            let mut draw = Draw::default();
+            meta.parse_nested_meta(|inner| {
+                let key = inner
+                    .path
+                    .get_ident()
+                    .map(Ident::to_string)
+                    .unwrap_or_default();
+                match key.as_str() {
+                    "point" => draw.point = inner.value()?.parse::<Ident>()?.to_string(),
+                    "at" => draw.at = strings(&inner.value()?.parse()?)?,
+                    "link" => draw.link = Some(inner.value()?.parse::<Ident>()?.to_string()),
+                    _ => {
+                        return Err(inner.error(format!(
+                            "unknown key `{key}` in draw(...): expected point = name, at = [\"…\", …], link = name"
+                        )));
+                    }
+                }
+                Ok(())
+            })?;
+            if draw.point.is_empty() {
+                return Err(meta.error("draw(...) needs `point = name`"));
+            }
+            model.draw.push(draw);
+            Ok(())
+        }
         _ => Err(meta.error(format!(
-            "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation, gravity = [...], constraint, particle(...), body(...), inputs(...) or ignore(...)"
+            "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation, gravity = [...], constraint, particle(...), body(...), inputs(...), ignore(...) or draw(...)"
         ))),
     }
 }

@@ -448,7 +448,8 @@ fn model_info(eq: &Equations) -> TokenStream {
     let text = eq.text();
     let latex = eq.latex();
     let mathml = eq.mathml();
-    let formulas = eq.formulas.iter().map(|f| {
+    let formulas = eq.printed_formulas();
+    let formulas = formulas.iter().map(|f| {
         let (name, text, mathml) = (&f.name, &f.text, &f.mathml);
         quote!(#CORE::Formula { name: #cow(#name), text: #cow(#text), mathml: #cow(#mathml) })
     });

@@ -12,7 +12,6 @@ use crate::model::{
 };
 use crate::numeric::{SplitMix, is_regular};
 use crate::syntax::Expr;
-use crate::syntax::print::Formula;
 
 /// Checks `model` and derives its equations of motion (and its reduced system when it
 /// ignores coordinates).
@@ -76,7 +75,7 @@ fn derive_in(
     };
     full.formulas = model.formulas();
     if let Some(reduced) = &mut reduced {
-        let routhian = Formula::new("R", &reduced.routhian);
+        let routhian = ("R".to_string(), reduced.routhian.clone());
         full.formulas.push(routhian.clone());
         reduced.equations.formulas = vec![routhian];
     }

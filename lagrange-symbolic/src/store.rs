@@ -665,6 +665,43 @@ mod tests {
     }
 
     #[test]
+    fn a_forged_drawing_is_refused() {
+        use crate::equations::{Drawing, DrawnPoint, PointKind};
+        let dir = scratch("drawing");
+        let m = model();
+        let path = write(&dir, &m, &derived()).unwrap();
+        let drawing = |links, outputs| {
+            let mut program = derived().full.programs.energy;
+            program.outputs = outputs;
+            Drawing {
+                points: vec![DrawnPoint {
+                    name: "bob".into(),
+                    kind: PointKind::Point,
+                }],
+                links,
+                frames: vec![],
+                program,
+            }
+        };
+        // As written, the drawing reads back.
+        forge(&path, |d| {
+            d.full.drawing = Some(drawing(vec![(0, None)], 3))
+        });
+        assert!(read(&dir, &m).is_ok());
+        for (links, outputs, needle) in [
+            (vec![(0, Some(7))], 3, "a line or frame of no drawn point"),
+            (vec![(3, None)], 3, "a line or frame of no drawn point"),
+            (vec![], 2, "program `drawing`"),
+        ] {
+            write(&dir, &m, &derived()).unwrap();
+            forge(&path, |d| d.full.drawing = Some(drawing(links, outputs)));
+            let error = read(&dir, &m).unwrap_err().to_string();
+            assert!(error.contains(needle), "{needle}: {error}");
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn a_derivation_of_other_coordinates_or_parameters_is_refused() {
         let dir = scratch("other");
         let m = model();

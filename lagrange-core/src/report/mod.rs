@@ -601,6 +601,68 @@ const PLAYER: &str = r#"(function () {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::simulation::Simulation;
+    use crate::system::Formula;
+    use crate::test_systems::Pendulum;
+    use nalgebra::SVector;
+
+    #[test]
+    fn every_text_the_page_shows_is_escaped() {
+        let pendulum = Pendulum {
+            m: 1.0,
+            l: 1.0,
+            g: 9.81,
+        };
+        let trajectory = Simulation::new(&pendulum)
+            .run(0.0, SVector::from([0.5]), SVector::from([0.0]), 1.0)
+            .unwrap();
+        let hostile = "</title></style><script>alert(1)</script><img src=x>";
+        let mut report = HtmlReport::new(&trajectory, &pendulum).note(hostile);
+        report.info.name = hostile.into();
+        report.info.equations_text = hostile.into();
+        report.info.formulas = vec![Formula {
+            name: hostile.into(),
+            text: hostile.into(),
+            mathml: "<math></math>".into(),
+        }]
+        .into();
+        report.coordinates[0].name = hostile.into();
+        let report = report
+            .series(Series {
+                name: hostile.into(),
+                about: hostile.into(),
+                values: vec![1.0; trajectory.len()],
+            })
+            .unwrap();
+        let page = report.html();
+        assert!(!page.contains("<script>alert"), "{page}");
+        assert!(!page.contains("<img"));
+        assert!(page.contains("&lt;/title&gt;&lt;/style&gt;&lt;script&gt;alert(1)"));
+        // Nothing is fetched: the only address is SVG's namespace.
+        assert!(
+            !page
+                .replace("http://www.w3.org/2000/svg", "")
+                .contains("://")
+        );
+    }
+
+    #[test]
+    fn a_series_of_the_wrong_length_is_an_error() {
+        let pendulum = Pendulum {
+            m: 1.0,
+            l: 1.0,
+            g: 9.81,
+        };
+        let trajectory = Simulation::new(&pendulum)
+            .run(0.0, SVector::from([0.5]), SVector::from([0.0]), 1.0)
+            .unwrap();
+        let wrong = HtmlReport::new(&trajectory, &pendulum).series(Series {
+            name: "x".into(),
+            about: "x".into(),
+            values: vec![0.0],
+        });
+        assert!(wrong.is_err());
+    }
 
     #[test]
     fn json_strings_cannot_close_the_script() {

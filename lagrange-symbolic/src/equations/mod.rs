@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::ir::Program;
 use crate::syntax::Expr;
-use crate::syntax::print::Formula;
 
 pub use theorems::{Law, Premise, Theorem, Theorems};
 
@@ -317,10 +316,11 @@ pub struct Equations {
     /// bodies (the full system only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theorems: Option<Theorems>,
-    /// The model's formulas as written (`T`, `V` or `L`, forces, dissipation, constraints)
-    /// and the Routhian where there is one; a reduced system's are its Routhian.
+    /// The model's formulas as written, `(name, expression)` (`T`, `V` or `L`, forces,
+    /// dissipation, constraints), and the Routhian `R` where there is one; a reduced
+    /// system's is its Routhian. Printed by [`printed_formulas`](Self::printed_formulas).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub formulas: Vec<Formula>,
+    pub formulas: Vec<(String, Expr)>,
     /// What a report draws, for a model with particles, bodies or drawn points (the full
     /// system only).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -3,7 +3,7 @@
 //! constraints.
 
 use super::{Equations, Symbolic};
-use crate::syntax::print::{Math, layout, text};
+use crate::syntax::print::{Formula, Math, layout, text};
 use crate::syntax::{Expr, Rational};
 
 /// What stands for the equations of a tree that is not expanded.
@@ -100,6 +100,14 @@ impl Equations {
             ),
         };
         format!("<math display=\"block\"><mtable>{body}</mtable></math>")
+    }
+
+    /// The model's formulas as written, each as text and as mathematics.
+    pub fn printed_formulas(&self) -> Vec<Formula> {
+        self.formulas
+            .iter()
+            .map(|(name, e)| Formula::new(name, e))
+            .collect()
     }
 
     /// Each equation's two sides: `Σⱼ Mᵢⱼ q̈ⱼ` and `fᵢ + Σₖ λₖ ∂Gₖ/∂qᵢ`; `None` for a

@@ -2,7 +2,6 @@
 
 use super::Axis;
 use crate::syntax::Expr;
-use crate::syntax::print::Formula;
 
 /// A 3×3 matrix of expressions.
 pub type Matrix3 = [[Expr; 3]; 3];
@@ -39,30 +38,31 @@ pub struct CheckedModel {
 }
 
 impl CheckedModel {
-    /// The model's formulas as written: `T` and `V` (or `L`), each generalized force,
-    /// the dissipation function and each constraint, skipping what is zero or absent.
-    pub fn formulas(&self) -> Vec<Formula> {
+    /// The model's formulas as written, `(name, expression)`: `T` and `V` (or `L`), each
+    /// generalized force `Q_q`, the dissipation function `F` and each constraint `Gk`,
+    /// skipping what is zero or absent.
+    pub fn formulas(&self) -> Vec<(String, Expr)> {
         let mut formulas = Vec::new();
         match &self.energy {
             Energy::KineticPotential { kinetic, potential } => {
                 for (name, e) in [("T", kinetic), ("V", potential)] {
                     if !e.is_zero() {
-                        formulas.push(Formula::new(name, e));
+                        formulas.push((name.to_string(), e.clone()));
                     }
                 }
             }
-            Energy::Lagrangian(l) => formulas.push(Formula::new("L", l)),
+            Energy::Lagrangian(l) => formulas.push(("L".into(), l.clone())),
         }
         for (q, force) in self.coordinates.iter().zip(&self.forces) {
             if let Some(f) = force {
-                formulas.push(Formula::new(&format!("Q_{q}"), f));
+                formulas.push((format!("Q_{q}"), f.clone()));
             }
         }
         if let Some(f) = &self.dissipation {
-            formulas.push(Formula::new("F", f));
+            formulas.push(("F".into(), f.clone()));
         }
         for (k, g) in self.constraints.iter().enumerate() {
-            formulas.push(Formula::new(&format!("G{}", k + 1), g));
+            formulas.push((format!("G{}", k + 1), g.clone()));
         }
         formulas
     }

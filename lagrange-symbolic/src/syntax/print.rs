@@ -312,6 +312,14 @@ fn node(e: &Expr) -> Node {
         Expr::Add(terms) => sum(terms.iter().map(node).collect()),
         Expr::Mul(factors) => match split_sign(factors) {
             (true, rest) => negative(wrapped(&rest, 3)),
+            // `(-a) b` is set `-a b`.
+            (false, _) if matches!(factors.first(), Some(Expr::Neg(_))) => {
+                let mut factors = factors.clone();
+                if let Expr::Neg(a) = factors.remove(0) {
+                    factors.insert(0, *a);
+                }
+                negative(node(&Expr::Mul(factors)))
+            }
             (false, _) => {
                 let mut items = Vec::new();
                 for (k, f) in factors.iter().enumerate() {
@@ -631,12 +639,31 @@ fn mathml_node(node: &Node, out: &mut String) {
             row(b, out);
             out.push_str("</mfrac>");
         }
-        Node::Power(a, b) => {
-            out.push_str("<msup>");
-            row(a, out);
-            row(b, out);
-            out.push_str("</msup>");
-        }
+        // A subscripted name raised to a power takes both scripts on its base: `θ̇₁²`.
+        Node::Power(a, b) => match &**a {
+            Node::Name {
+                base,
+                sub: Some(sub),
+                accent,
+            } => {
+                out.push_str("<msubsup>");
+                let bare = Node::Name {
+                    base: base.clone(),
+                    sub: None,
+                    accent: *accent,
+                };
+                mathml_node(&bare, out);
+                mathml_symbol(sub, out);
+                row(b, out);
+                out.push_str("</msubsup>");
+            }
+            _ => {
+                out.push_str("<msup>");
+                row(a, out);
+                row(b, out);
+                out.push_str("</msup>");
+            }
+        },
         Node::Sqrt(a) => {
             out.push_str("<msqrt>");
             mathml_node(a, out);
@@ -661,7 +688,7 @@ fn mathml_node(node: &Node, out: &mut String) {
 }
 
 /// A formula `name = expression` of a model, in the model syntax and as mathematics.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Formula {
     /// What it defines, as the model names it (`T`, `Q_theta`, `G1`).
     pub name: String,
@@ -763,6 +790,12 @@ mod tests {
              </mrow></mrow></mrow>"
         );
         assert_eq!(ml("mass_x"), "<msub><mi>mass</mi><mi>x</mi></msub>");
+        assert_eq!(
+            ml("dot(theta1)^2"),
+            "<msubsup><mover><mi>θ</mi><mo>\u{2d9}</mo></mover><mn>1</mn><mrow><mn>2</mn></mrow></msubsup>"
+        );
+        let (_, latex) = show("(-(a + b))*c");
+        assert_eq!(latex, "-\\left(a + b\\right) c");
     }
 
     #[test]
