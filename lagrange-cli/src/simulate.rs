@@ -19,7 +19,6 @@ use super::interpreted::{
 };
 use super::signal::Signal;
 
-mod plot;
 mod progress;
 
 /// Tolerance of the adaptive integrator unless the file or `--tolerance` gives one.
@@ -70,6 +69,11 @@ pub(crate) struct Args {
     /// quadrature (CSV columns after the velocities).
     #[arg(long)]
     reduced: bool,
+    /// Record a Dormand–Prince run at least every `(t_end − t_start)/1000` whatever the
+    /// file's output interval (its step stays adaptive): a report's animation and plots
+    /// then show the motion, not samples of it. Set by `lagrange report`.
+    #[arg(skip)]
+    fine_output: bool,
 }
 
 /// An integration method by name.
@@ -134,10 +138,13 @@ impl Settings {
                 "{path}: unknown integrator `{name}`: use rk4, dp54, gauss-legendre (or gauss-legendre-1, -2, -3) or variational"
             ))
         })?;
-        let dt = args
-            .dt
-            .or(defaults.dt)
-            .unwrap_or((t_end - t0) / DEFAULT_INTERVALS);
+        let fine = (t_end - t0) / DEFAULT_INTERVALS;
+        let dt = match (args.dt, defaults.dt) {
+            (Some(dt), _) => dt,
+            (None, Some(dt)) if args.fine_output && method == Method::DormandPrince => dt.min(fine),
+            (None, Some(dt)) => dt,
+            (None, None) => fine,
+        };
         let tolerance = args
             .tolerance
             .or(defaults.tolerance)
@@ -198,7 +205,12 @@ impl Settings {
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
     let settings = Settings::resolve(args, &file)?;
-    for path in [&args.out, &args.plot, &args.html].into_iter().flatten() {
+    let outputs: Vec<&PathBuf> = [&args.out, &args.plot, &args.html]
+        .into_iter()
+        .flatten()
+        .collect();
+    check_distinct(&args.model, &outputs)?;
+    for path in outputs {
         check_writable(path)?;
     }
     let values = file.parameter_values()?;
@@ -287,7 +299,8 @@ pub(crate) struct ReportArgs {
     dt: Option<f64>,
 }
 
-/// Runs `lagrange report`: `simulate --html` with the file's settings.
+/// Runs `lagrange report`: `simulate --html` with the file's settings, recorded at
+/// least every `(t_end − t_start)/1000` when the integrator is Dormand–Prince.
 pub(crate) fn run_report(args: &ReportArgs) -> Result<(), Failure> {
     let output = match &args.output {
         Some(path) => path.clone(),
@@ -310,6 +323,7 @@ pub(crate) fn run_report(args: &ReportArgs) -> Result<(), Failure> {
         plot: None,
         html: Some(output),
         reduced: false,
+        fine_output: true,
     })
 }
 
@@ -475,7 +489,8 @@ impl Outputs<'_> {
             written.push(out.display().to_string());
         }
         if let Some(svg) = &self.args.plot {
-            plot::write(&trajectory, svg, &title)?;
+            std::fs::write(svg, trajectory.plot_svg(&title))
+                .map_err(|e| Failure(format!("cannot plot to `{}`: {e}", svg.display())))?;
             written.push(svg.display().to_string());
         }
         if let Some(html) = &self.args.html {
@@ -629,6 +644,42 @@ fn stopped<const N: usize>(
         );
     }
     Failure(message)
+}
+
+/// Refuses an output that would overwrite the model file or another output of the run.
+fn check_distinct(model: &Path, outputs: &[&PathBuf]) -> Result<(), Failure> {
+    // The file a path names: the path resolved where it exists, else its resolved folder
+    // and its name.
+    let resolved = |p: &Path| {
+        std::fs::canonicalize(p).unwrap_or_else(|_| {
+            let folder = match p.parent() {
+                Some(f) if !f.as_os_str().is_empty() => f,
+                _ => Path::new("."),
+            };
+            std::fs::canonicalize(folder)
+                .unwrap_or_else(|_| folder.to_path_buf())
+                .join(p.file_name().unwrap_or_default())
+        })
+    };
+    let model = resolved(model);
+    let mut seen: Vec<PathBuf> = Vec::new();
+    for output in outputs {
+        let file = resolved(output);
+        if file == model {
+            return Err(Failure(format!(
+                "cannot write `{}`: it is the model file",
+                output.display()
+            )));
+        }
+        if seen.contains(&file) {
+            return Err(Failure(format!(
+                "cannot write `{}` twice: give each output its own file",
+                output.display()
+            )));
+        }
+        seen.push(file);
+    }
+    Ok(())
 }
 
 /// Checks, before any work, that an output file can be written: its folder exists and

@@ -251,12 +251,7 @@ fn the_cartesian_pendulum_report_plots_the_tension() {
 fn a_thomson_and_tait_report() {
     let dir = folder("folding-door");
     let mut browser = start();
-    let seen = check_report(
-        &mut browser,
-        &dir,
-        "tt_c_folding_door.toml",
-        &["--dt", "0.02"],
-    );
+    let seen = check_report(&mut browser, &dir, "tt_c_folding_door.toml", &[]);
     // The two leaves' ends; the coordinates (the couples make the model forced, so it
     // records no integral).
     assert_eq!(seen["dots"], 2);
@@ -273,4 +268,115 @@ fn a_long_dense_run_makes_a_small_page() {
     assert!(bytes < 1_000_000, "{bytes} bytes");
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("20001 recorded points"));
+}
+
+/// Runs the command with `args`, returning whether it succeeded and its standard error.
+fn run(args: &[&str]) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_lagrange"))
+        .args(args)
+        .output()
+        .expect("the lagrange binary runs");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A model file in `dir` with `text`.
+fn model_file(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn a_run_that_stops_still_writes_its_report() {
+    // A rod of length 0 held at the origin: the constraint's gradient vanishes, so the
+    // multipliers are undefined and the run stops at once.
+    let dir = folder("stopped");
+    let text = std::fs::read_to_string(model("cartesian_pendulum.toml"))
+        .unwrap()
+        .replace("\nl = 1.0", "\nl = 0.0")
+        .replace(
+            "q = { x = 0.8414709848078965, y = -0.5403023058681398 }",
+            "q = { x = 0.0, y = 0.0 }",
+        );
+    let file = model_file(&dir, "rod0.toml", &text);
+    let html = dir.join("rod0.html");
+    let (ok, message) = run(&["report", &file, "-o", &html.display().to_string()]);
+    assert!(!ok, "{message}");
+    assert!(
+        message.contains("the partial trajectory up to t = 0 is in"),
+        "{message}"
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<p>The run stopped: the constraints"));
+    assert!(page.contains("The multipliers are undefined at 1 of the 1 recorded points"));
+}
+
+#[test]
+fn no_output_overwrites_the_model_or_another_output() {
+    let dir = folder("overwrite");
+    let file = model_file(
+        &dir,
+        "pendulum.toml",
+        &std::fs::read_to_string(model("double_pendulum.toml")).unwrap(),
+    );
+    let before = std::fs::read_to_string(&file).unwrap();
+    let (ok, message) = run(&["report", &file, "-o", &file]);
+    assert!(!ok);
+    assert!(message.contains("it is the model file"), "{message}");
+    let same = dir.join("same").display().to_string();
+    let (ok, message) = run(&["simulate", &file, "--out", &same, "--html", &same]);
+    assert!(!ok);
+    assert!(message.contains("twice"), "{message}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    assert!(!Path::new(&same).exists());
+}
+
+#[test]
+fn a_model_driven_by_its_inputs_is_drawn() {
+    // The cart-pole's force follows a signal: the run goes through `Controlled`.
+    let dir = folder("cart-pole");
+    let html = report(&dir, "cart_pole.toml", &[]);
+    let page = std::fs::read_to_string(html).unwrap();
+    assert!(!page.contains("No animation"));
+    assert_eq!(page.matches("data-node=").count(), 2);
+    assert!(page.contains("the x–y plane"));
+}
+
+#[test]
+fn a_plane_motion_off_the_origin_is_seen_in_its_plane() {
+    let dir = folder("offset");
+    let file = model_file(
+        &dir,
+        "offset.toml",
+        "[model]
+name = \"Offset\"
+coordinates = [\"theta\"]
+parameters = [\"m\", \"l\", \"g\"]
+gravity = [\"0\", \"0\", \"-g\"]
+
+[[model.particle]]
+name = \"bob\"
+mass = \"m\"
+position = [\"l*sin(theta)\", \"0.5\", \"-l*cos(theta)\"]
+
+[values]
+m = 1.0
+l = 1.0
+g = 9.81
+
+[initial]
+q = { theta = 1.0 }
+
+[simulation]
+t_end = 3.0
+",
+    );
+    let html = dir.join("offset.html");
+    let (ok, message) = run(&["report", &file, "-o", &html.display().to_string()]);
+    assert!(ok, "{message}");
+    let page = std::fs::read_to_string(html).unwrap();
+    assert!(page.contains("the x–z plane (z up)"));
 }

@@ -289,12 +289,12 @@ fn plot_has_a_series_per_coordinate_and_per_invariant() {
     // r and phi above; the drift of energy and p_phi below: 501 points each.
     assert_eq!(series(&svg, 500), 4);
     for label in [
-        "coordinates",
-        ">\nr\n<",
-        ">\nphi\n<",
-        "drift of the invariants",
-        "energy (relative)",
-        "p_phi (relative)",
+        ">coordinates</text>",
+        ">r</text>",
+        ">phi</text>",
+        ">drift of the invariants</text>",
+        ">energy (relative)</text>",
+        ">p_phi (relative)</text>",
     ] {
         assert!(svg.contains(label), "no `{label}` in the plot");
     }

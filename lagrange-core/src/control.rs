@@ -240,6 +240,10 @@ where
     fn parameter_values(&self) -> Vec<f64> {
         self.parameters.clone()
     }
+    /// Where the model's points are: positions do not depend on the inputs' values.
+    fn drawing(&self, t: f64, q: &SVector<f64, N>) -> Vec<f64> {
+        self.system.drawing(t, q)
+    }
     fn with_parameter_values(&self, values: &[f64]) -> Result<Self, Error> {
         Ok(Controlled {
             system: self.system.with_parameter_values(values)?,

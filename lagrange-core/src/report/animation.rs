@@ -12,6 +12,8 @@ use super::{escape, json_string};
 /// The most frames kept: a 20 s run at the default output interval stays well under a
 /// megabyte.
 pub(super) const MAX_FRAMES: usize = 600;
+/// The largest spread of drawn points that is drawn.
+const MAX_EXTENT: f64 = 1e150;
 /// The drawing area, in CSS pixels.
 const SIZE: (f64, f64) = (640.0, 420.0);
 const MARGIN: f64 = 24.0;
@@ -121,19 +123,25 @@ pub(super) fn build<const N: usize, S: LagrangianSystem<N>>(
                 .collect(),
         );
     }
-    let extent_of = |axis: usize| {
+    // The points' extent along each axis (halved, which cannot overflow), wherever the
+    // plane of a plane motion lies.
+    let half_extent = |axis: usize| {
         let (lo, hi) = scenes
             .iter()
             .flatten()
             .map(|p| p[axis])
-            .chain([0.0])
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
                 (lo.min(v), hi.max(v))
             });
-        hi - lo
+        hi / 2.0 - lo / 2.0
     };
-    let extents = [extent_of(0), extent_of(1), extent_of(2)];
-    let size = extents.iter().copied().fold(0.0, f64::max);
+    let extents = [half_extent(0), half_extent(1), half_extent(2)];
+    let size = 2.0 * extents.iter().copied().fold(0.0, f64::max);
+    if size.is_nan() || size >= MAX_EXTENT {
+        return Err(format!(
+            "the drawn points spread over more than {MAX_EXTENT:e}, too far to draw"
+        ));
+    }
     let flat = |axis: usize| extents[axis] <= 1e-9 * size.max(f64::MIN_POSITIVE);
     let view = match (flat(0), flat(1), flat(2)) {
         (_, _, true) => View::Plane(0, 1),
@@ -173,8 +181,15 @@ pub(super) fn build<const N: usize, S: LagrangianSystem<N>>(
                 .collect()
         })
         .collect();
-    // Fit every frame into the drawing area, y up, keeping the aspect ratio.
-    let (lo, hi) = nodes.iter().flatten().chain([&[0.0, 0.0]]).fold(
+    // Fit every frame into the drawing area, y up, keeping the aspect ratio; the origin
+    // too where a line or the fixed axes start there.
+    let origin_shown = fixed_axes || drawing.links.iter().any(|l| l.1.is_none());
+    let origin_node = [0.0, 0.0];
+    let fitted = nodes
+        .iter()
+        .flatten()
+        .chain(std::iter::once(&origin_node).filter(|_| origin_shown));
+    let (lo, hi) = fitted.fold(
         ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]),
         |(lo, hi), p| {
             (
@@ -259,7 +274,7 @@ pub(super) fn build<const N: usize, S: LagrangianSystem<N>>(
     let mut json = String::from("{\"t\":[");
     let times: Vec<String> = kept
         .iter()
-        .map(|&k| format!("{}", trajectory.times()[k]))
+        .map(|&k| format!("{:e}", trajectory.times()[k]))
         .collect();
     json.push_str(&times.join(","));
     let _ = write!(

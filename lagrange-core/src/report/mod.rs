@@ -13,7 +13,7 @@ use std::path::Path;
 use crate::constrained::ConstrainedSystem;
 use crate::error::Error;
 use crate::system::{LagrangianSystem, ModelInfo};
-use crate::trajectory::{Invariant, Trajectory};
+use crate::trajectory::{Invariant, RELATIVE_FLOOR, Trajectory};
 
 use plot::{Curve, Scale};
 
@@ -59,7 +59,7 @@ impl HtmlReport {
             })
             .collect();
         let animation = if trajectory.is_empty() {
-            Err("the trajectory is empty".into())
+            Err("the run recorded no point".into())
         } else {
             animation::build(trajectory, system).map(|a| (a.svg, a.json, a.view, a.frames))
         };
@@ -97,7 +97,10 @@ impl HtmlReport {
 
     /// Adds, for each constraint of `system`, its multiplier `λᵢ` and the size of its
     /// reaction `|λᵢ ∇Gᵢ|` at every recorded point: the force the constraint exerts, in
-    /// generalized-force units (the tension of a rod in Cartesian coordinates).
+    /// generalized-force units (the tension of a rod in Cartesian coordinates). Where the
+    /// multipliers are undefined (`M` singular or the constraints dependent, as where a
+    /// run stopped) they are NaN, left out of the plots, and a note says at how many
+    /// points. Errors when `trajectory` is not the report's.
     pub fn constraint_forces<const N: usize, const K: usize, S: ConstrainedSystem<N, K>>(
         mut self,
         trajectory: &Trajectory<N>,
@@ -105,18 +108,27 @@ impl HtmlReport {
     ) -> Result<Self, Error> {
         let mut multipliers = vec![Vec::with_capacity(trajectory.len()); K];
         let mut reactions = vec![Vec::with_capacity(trajectory.len()); K];
+        let mut undefined = 0;
         for ((&t, q), qd) in trajectory
             .times()
             .iter()
             .zip(trajectory.q())
             .zip(trajectory.qd())
         {
-            let lambda = system.constrained_motion(t, q, qd)?.multipliers;
+            let motion = system.constrained_motion(t, q, qd);
+            undefined += usize::from(motion.is_err());
             let j = system.constraint_jacobian(t, q);
             for i in 0..K {
-                multipliers[i].push(lambda[i]);
-                reactions[i].push((lambda[i] * j.row(i).norm()).abs());
+                let lambda = motion.as_ref().map_or(f64::NAN, |m| m.multipliers[i]);
+                multipliers[i].push(lambda);
+                reactions[i].push((lambda * j.row(i).norm()).abs());
             }
+        }
+        if undefined > 0 {
+            self.notes.push(format!(
+                "The multipliers are undefined at {undefined} of the {} recorded points (M singular or the constraints dependent there).",
+                trajectory.len()
+            ));
         }
         for (i, (lambda, reaction)) in multipliers.into_iter().zip(reactions).enumerate() {
             let k = i + 1;
@@ -205,8 +217,9 @@ impl HtmlReport {
                      <noscript><p>The animation plays with JavaScript; without it the drawing shows the first instant.</p></noscript>\
                      <div id=\"controls\" hidden><button id=\"play\" type=\"button\">Pause</button>\
                      <label>time <input id=\"slider\" type=\"range\" min=\"0\" max=\"{}\" value=\"0\"></label>\
-                     <label>speed <select id=\"speed\"><option value=\"0.25\">¼×</option><option value=\"0.5\">½×</option>\
-                     <option value=\"1\" selected>1×</option><option value=\"2\">2×</option><option value=\"4\">4×</option></select></label>\
+                     <label>speed <select id=\"speed\"><option value=\"0.1\">0.1×</option><option value=\"0.25\">¼×</option><option value=\"0.5\">½×</option>\
+                     <option value=\"1\" selected>1×</option><option value=\"2\">2×</option><option value=\"4\">4×</option>\
+                     <option value=\"10\">10×</option><option value=\"100\">100×</option></select></label>\
                      <output id=\"clock\"></output></div><div id=\"readout\"></div>",
                     frames - 1
                 );
@@ -236,7 +249,7 @@ impl HtmlReport {
                 let value = self
                     .parameter_values
                     .get(i)
-                    .map_or("—".into(), |v| format!("{v}"));
+                    .map_or("—".into(), |&v| number(v));
                 let input = if info.inputs.contains(&i) {
                     " (input)"
                 } else {
@@ -345,70 +358,58 @@ impl HtmlReport {
 
     fn plots(&self, page: &mut String) {
         page.push_str("<section id=\"plots\"><h2>Plots</h2>");
-        let coordinates: Vec<Curve<'_>> = self
-            .coordinates
-            .iter()
-            .map(|s| Curve {
-                name: &s.name,
-                values: &s.values,
-            })
-            .collect();
-        self.figure(
-            page,
+        let mut figures = vec![Figure::new(
             "plot-coordinates",
             "The coordinates against t",
+            &self.times,
             &self.coordinates,
-            &coordinates,
             Scale::Linear,
-        );
+        )];
         if !self.invariants.is_empty() {
             let drifts: Vec<Series> = self.invariants.iter().map(drift_series).collect();
-            let curves: Vec<Curve<'_>> = drifts
-                .iter()
-                .map(|s| Curve {
-                    name: &s.name,
-                    values: &s.values,
-                })
-                .collect();
-            self.figure(
-                page,
+            figures.push(Figure::new(
                 "plot-drift",
                 "The drift of each integral against t (relative where its initial value is not 0), on a log scale",
+                &self.times,
                 &drifts,
-                &curves,
                 Scale::Log,
-            );
+            ));
         }
         for (k, s) in self.series.iter().enumerate() {
-            let curve = [Curve {
-                name: &s.name,
-                values: &s.values,
-            }];
-            let title = format!("{} against t: {}", s.name, s.about);
-            self.figure(
-                page,
+            figures.push(Figure::new(
                 &format!("plot-series-{k}"),
-                &title,
+                &format!("{} against t: {}", s.name, s.about),
+                &self.times,
                 std::slice::from_ref(s),
-                &curve,
                 Scale::Linear,
+            ));
+        }
+        for f in figures {
+            let _ = write!(
+                page,
+                "<figure>{}<figcaption>{}. <span class=\"about\">{}</span></figcaption></figure>",
+                f.svg,
+                escape(&f.title),
+                escape(&f.about)
             );
         }
         page.push_str("</section>");
     }
+}
 
-    /// A plot with its caption and its text alternative: each series' range and final value.
-    fn figure(
-        &self,
-        page: &mut String,
-        id: &str,
-        title: &str,
-        series: &[Series],
-        curves: &[Curve<'_>],
-        scale: Scale,
-    ) {
-        let t_end = self.times.last().copied().unwrap_or(0.0);
-        let about: Vec<String> = series
+/// A plot with its title and its text alternative.
+struct Figure {
+    svg: String,
+    title: String,
+    about: String,
+}
+
+impl Figure {
+    /// The plot of `series` against `times`; its text alternative gives each series'
+    /// range and final value.
+    fn new(id: &str, title: &str, times: &[f64], series: &[Series], scale: Scale) -> Figure {
+        let t_end = times.last().copied().unwrap_or(0.0);
+        let ranges: Vec<String> = series
             .iter()
             .map(|s| {
                 let (lo, hi) = s
@@ -419,56 +420,131 @@ impl HtmlReport {
                         (lo.min(v), hi.max(v))
                     });
                 let last = s.values.last().copied().unwrap_or(f64::NAN);
-                format!(
-                    "{} ranges from {lo:.4e} to {hi:.4e} and ends at {last:.4e}",
-                    s.name
-                )
+                if lo.is_finite() {
+                    format!(
+                        "{} ranges from {lo:.4e} to {hi:.4e} and ends at {last:.4e}",
+                        s.name
+                    )
+                } else {
+                    format!("{} has no finite value", s.name)
+                }
             })
             .collect();
         let about = format!(
             "{} recorded points from t = {} to {t_end}. {}.",
-            self.times.len(),
-            self.times.first().copied().unwrap_or(0.0),
-            about.join("; ")
+            times.len(),
+            times.first().copied().unwrap_or(0.0),
+            ranges.join("; ")
         );
-        let svg = plot::svg(id, title, &about, &self.times, curves, scale);
-        let _ = write!(
-            page,
-            "<figure>{svg}<figcaption>{}. <span class=\"about\">{}</span></figcaption></figure>",
-            escape(title),
-            escape(&about)
-        );
+        let curves: Vec<Curve<'_>> = series
+            .iter()
+            .map(|s| Curve {
+                name: &s.name,
+                values: &s.values,
+            })
+            .collect();
+        Figure {
+            svg: plot::svg(id, title, &about, times, &curves, scale),
+            title: title.to_string(),
+            about,
+        }
     }
 }
 
-/// An invariant's drift at each point: `|I(t) − I(t₀)|`, divided by `|I(t₀)|` where the
-/// drift is relative, with `t₀` the start or the latest reset.
+/// An invariant's drift at each point: `|I(t) − I(t₀)|` with `t₀` the start or the
+/// latest reset, divided by `|I(t₀)|` where the integral's drift is relative
+/// ([`Invariant::is_relative`]) and `I(t₀)` is not (nearly) zero.
 fn drift_series(inv: &Invariant) -> Series {
+    let relative = inv.is_relative();
+    let mut restarts = inv.restarts.iter().copied().peekable();
     let mut reference = inv.initial().unwrap_or(0.0);
-    let scale = if inv.is_relative() {
-        reference.abs()
-    } else {
-        1.0
-    };
     let values = inv
         .values
         .iter()
         .enumerate()
         .map(|(k, &v)| {
-            if inv.restarts.contains(&k) {
+            while restarts.next_if(|&r| r <= k).is_some() {
                 reference = v;
             }
+            let scale = if relative && reference.abs() > RELATIVE_FLOOR {
+                reference.abs()
+            } else {
+                1.0
+            };
             (v - reference).abs() / scale
         })
         .collect();
+    let kind = if inv.is_relative() {
+        "relative"
+    } else {
+        "absolute"
+    };
     Series {
-        name: inv.name.clone(),
-        about: format!("the drift of {}", inv.name),
+        name: format!("{} ({kind})", inv.name),
+        about: format!("the {kind} drift of {}", inv.name),
         values,
     }
 }
 
 impl<const N: usize> Trajectory<N> {
+    /// The plot of the run as one SVG image under `title`: every coordinate against `t`
+    /// above, and below each integral's drift on a log scale (relative where its initial
+    /// value is not 0, measured from the latest reset), left out when the run records no
+    /// integral. The plots are the report's.
+    pub fn plot_svg(&self, title: &str) -> String {
+        let coordinates: Vec<Series> = self
+            .coordinates()
+            .iter()
+            .enumerate()
+            .map(|(i, name)| Series {
+                name: name.clone(),
+                about: String::new(),
+                values: self.q().iter().map(|q| q[i]).collect(),
+            })
+            .collect();
+        let mut panels = vec![Figure::new(
+            "coordinates",
+            "coordinates",
+            self.times(),
+            &coordinates,
+            Scale::Linear,
+        )];
+        if !self.invariants().is_empty() {
+            let drifts: Vec<Series> = self.invariants().iter().map(drift_series).collect();
+            panels.push(Figure::new(
+                "drift",
+                "drift of the invariants",
+                self.times(),
+                &drifts,
+                Scale::Log,
+            ));
+        }
+        let (width, height) = plot::SIZE;
+        let total = 40.0 + panels.len() as f64 * (height + 24.0);
+        let mut svg = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{total}\" viewBox=\"0 0 {width} {total}\" font-family=\"sans-serif\" font-size=\"12\">\
+             <rect width=\"{width}\" height=\"{total}\" fill=\"#fff\"/>\
+             <text x=\"{}\" y=\"26\" text-anchor=\"middle\" font-size=\"17\">{}</text>",
+            width / 2.0,
+            escape(title)
+        );
+        for (k, panel) in panels.iter().enumerate() {
+            let top = 40.0 + k as f64 * (height + 24.0);
+            let _ = write!(
+                svg,
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\">{}</text>\
+                 <g transform=\"translate(0,{})\">{}</g>",
+                width / 2.0,
+                top + 14.0,
+                escape(&panel.title),
+                top + 20.0,
+                panel.svg
+            );
+        }
+        svg.push_str("</svg>\n");
+        svg
+    }
+
     /// Writes the [`HtmlReport`] of this run of `system` to the file at `path`: the model
     /// and its equations, the conserved quantities, plots and an animation. For a
     /// constrained system, [`HtmlReport::constraint_forces`] adds the reactions.
@@ -478,6 +554,16 @@ impl<const N: usize> Trajectory<N> {
         path: impl AsRef<Path>,
     ) -> Result<(), Error> {
         HtmlReport::new(self, system).save(path)
+    }
+}
+
+/// A number as a table shows it: as written where that is short, else in scientific
+/// notation.
+fn number(v: f64) -> String {
+    if v == 0.0 || (1e-4..1e7).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
     }
 }
 
@@ -572,7 +658,11 @@ const PLAYER: &str = r#"(function () {
     if (!playing) { before = null; return; }
     if (before !== null) { clockTime += (now - before) / 1000 * parseFloat(speed.value); }
     before = now;
-    if (clockTime > data.t[last]) { clockTime = data.t[0]; frame = 0; }
+    if (clockTime > data.t[last]) {
+      var span = data.t[last] - data.t[0];
+      clockTime = span > 0 ? data.t[0] + (clockTime - data.t[0]) % span : data.t[0];
+      frame = 0;
+    }
     var f = frame;
     while (f < last && data.t[f + 1] <= clockTime) { f++; }
     if (clockTime < data.t[f]) { f = 0; }
@@ -644,6 +734,30 @@ mod tests {
                 .replace("http://www.w3.org/2000/svg", "")
                 .contains("://")
         );
+    }
+
+    #[test]
+    fn the_drift_starts_again_at_each_reset() {
+        let inv = Invariant {
+            name: "energy".into(),
+            values: vec![10.0, 10.1, 2.0, 2.02, 1.99],
+            restarts: vec![2],
+        };
+        let drift = drift_series(&inv);
+        assert_eq!(drift.name, "energy (relative)");
+        let expected = [0.0, 0.01, 0.0, 0.01, 0.005];
+        for (d, e) in drift.values.iter().zip(expected) {
+            assert!((d - e).abs() < 1e-12, "{:?}", drift.values);
+        }
+        // An integral that starts at 0 drifts in absolute terms.
+        let zero = Invariant {
+            name: "p_x".into(),
+            values: vec![0.0, 1e-14, -2e-14],
+            restarts: vec![],
+        };
+        let drift = drift_series(&zero);
+        assert_eq!(drift.name, "p_x (absolute)");
+        assert_eq!(drift.values, [0.0, 1e-14, 2e-14]);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::escape;
 
 /// Width and height of a plot, in CSS pixels.
-const SIZE: (f64, f64) = (720.0, 300.0);
+pub(super) const SIZE: (f64, f64) = (720.0, 300.0);
 /// Space for the tick labels on the left and below, and the margin elsewhere.
 const LEFT: f64 = 70.0;
 const BOTTOM: f64 = 40.0;
@@ -46,24 +46,32 @@ pub(super) fn svg(
         Scale::Linear => v.is_finite().then_some(v),
         Scale::Log => (v.is_finite() && v > 0.0).then(|| v.log10()),
     };
-    let (t_lo, t_hi) = range(times.iter().copied());
+    let (mut t_lo, mut t_hi) = range(times.iter().copied());
+    if !(t_lo.is_finite() && t_hi.is_finite()) {
+        (t_lo, t_hi) = (0.0, 1.0);
+    }
     let (mut v_lo, mut v_hi) = range(
         curves
             .iter()
             .flat_map(|c| c.values.iter().filter_map(|&v| shown(v))),
     );
-    if !(v_lo.is_finite() && v_hi.is_finite()) {
-        (v_lo, v_hi) = (0.0, 1.0);
+    match scale {
+        // Nothing positive (an integral kept exactly): the floor of `f64` round-off.
+        Scale::Log if !v_lo.is_finite() => (v_lo, v_hi) = (-17.0, -15.0),
+        Scale::Log => (v_lo, v_hi) = (v_lo.floor(), v_hi.ceil().max(v_lo.floor() + 1.0)),
+        Scale::Linear if !(v_lo.is_finite() && v_hi.is_finite()) => (v_lo, v_hi) = (0.0, 1.0),
+        Scale::Linear if half_span(v_lo, v_hi) <= 1e-12 * v_hi.abs().max(v_lo.abs()) / 2.0 => {
+            let pad = if v_hi == 0.0 { 1.0 } else { 0.1 * v_hi.abs() };
+            (v_lo, v_hi) = (v_lo - pad, v_hi + pad);
+        }
+        Scale::Linear => {}
     }
-    if scale == Scale::Log {
-        (v_lo, v_hi) = (v_lo.floor(), v_hi.ceil().max(v_lo.floor() + 1.0));
-    } else if v_hi - v_lo <= 1e-300_f64.max(1e-12 * v_hi.abs()) {
-        let pad = if v_hi == 0.0 { 1.0 } else { 0.1 * v_hi.abs() };
-        (v_lo, v_hi) = (v_lo - pad, v_hi + pad);
+    if half_span(t_lo, t_hi) <= 0.0 {
+        t_hi = t_lo + 1.0f64.max(t_lo.abs());
     }
-    let t_hi = if t_hi > t_lo { t_hi } else { t_lo + 1.0 };
-    let px = |t: f64| x0 + (t - t_lo) / (t_hi - t_lo) * (x1 - x0);
-    let py = |v: f64| y0 + (v - v_lo) / (v_hi - v_lo) * (y1 - y0);
+    // Halved, so that a span of the whole `f64` range does not overflow.
+    let px = |t: f64| x0 + (t / 2.0 - t_lo / 2.0) / half_span(t_lo, t_hi) * (x1 - x0);
+    let py = |v: f64| y0 + (v / 2.0 - v_lo / 2.0) / half_span(v_lo, v_hi) * (y1 - y0);
 
     let mut out = String::new();
     let _ = write!(
@@ -76,14 +84,16 @@ pub(super) fn svg(
         x1 - x0,
         y0 - y1,
     );
-    for t in ticks(t_lo, t_hi) {
+    let time_ticks = ticks(t_lo, t_hi);
+    let time_step = tick_step(&time_ticks);
+    for &t in &time_ticks {
         let x = px(t);
         let _ = write!(
             out,
             "<line x1=\"{x:.1}\" y1=\"{y0}\" x2=\"{x:.1}\" y2=\"{y1}\" stroke=\"#eee\"/>\
              <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
             y0 + 16.0,
-            label(t)
+            label(t, time_step)
         );
     }
     let _ = write!(
@@ -102,10 +112,11 @@ pub(super) fn svg(
                 .collect()
         }
     };
-    for v in value_ticks {
+    let value_step = tick_step(&value_ticks);
+    for &v in &value_ticks {
         let y = py(v);
         let text = match scale {
-            Scale::Linear => label(v),
+            Scale::Linear => label(v, value_step),
             Scale::Log => format!("1e{v:.0}"),
         };
         let _ = write!(
@@ -118,6 +129,7 @@ pub(super) fn svg(
     }
     for (k, curve) in curves.iter().enumerate() {
         let colour = COLOURS[k % COLOURS.len()];
+        let legend = k < LEGEND_ENTRIES;
         let mut points = String::new();
         for (t, v) in envelope(times, curve.values, (x1 - x0) as usize) {
             let v = match (scale, shown(v)) {
@@ -132,7 +144,18 @@ pub(super) fn svg(
             "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\" points=\"{}\"/>",
             points.trim_end()
         );
-        let ly = y1 + 14.0 + 16.0 * k as f64;
+        let ly = y1 + 14.0 + 16.0 * k.min(LEGEND_ENTRIES) as f64;
+        if !legend {
+            if k == LEGEND_ENTRIES {
+                let _ = write!(
+                    out,
+                    "<text x=\"{:.1}\" y=\"{ly:.1}\">… and {} more</text>",
+                    x1 - 124.0,
+                    curves.len() - LEGEND_ENTRIES
+                );
+            }
+            continue;
+        }
         let _ = write!(
             out,
             "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"{colour}\" stroke-width=\"2\"/>\
@@ -150,6 +173,14 @@ pub(super) fn svg(
     out
 }
 
+/// Curves named in the legend; the rest are counted.
+const LEGEND_ENTRIES: usize = 12;
+
+/// Half the span from `lo` to `hi`, which does not overflow.
+fn half_span(lo: f64, hi: f64) -> f64 {
+    hi / 2.0 - lo / 2.0
+}
+
 /// The smallest and largest finite value.
 fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     values
@@ -162,7 +193,7 @@ fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
 /// Round tick values between `lo` and `hi`: steps of 1, 2 or 5 times a power of ten,
 /// about six of them.
 fn ticks(lo: f64, hi: f64) -> Vec<f64> {
-    let raw = (hi - lo) / 6.0;
+    let raw = half_span(lo, hi) / 3.0;
     if !(raw.is_finite() && raw > 0.0) {
         return vec![lo];
     }
@@ -177,15 +208,36 @@ fn ticks(lo: f64, hi: f64) -> Vec<f64> {
     (first..=last).map(|k| k as f64 * step).collect()
 }
 
-/// A tick label: short, without float noise.
-fn label(v: f64) -> String {
-    let rounded = format!("{:.6}", v);
-    let trimmed = rounded.trim_end_matches('0').trim_end_matches('.');
-    match trimmed {
-        "-0" => "0".into(),
-        t if t.len() > 9 => format!("{v:.2e}"),
-        t => t.into(),
+/// The step between ticks (0 for fewer than two).
+fn tick_step(ticks: &[f64]) -> f64 {
+    match ticks {
+        [a, b, ..] => b - a,
+        _ => 0.0,
     }
+}
+
+/// A tick label with as many digits as the step between ticks needs to tell them apart,
+/// and no float noise.
+fn label(v: f64, step: f64) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    let decimals = if step > 0.0 {
+        (-step.log10().floor()).max(0.0) as usize
+    } else {
+        6
+    };
+    if decimals <= 6 && v.abs() < 1e7 {
+        let fixed = format!("{v:.decimals$}");
+        return if fixed == "-0" { "0".into() } else { fixed };
+    }
+    // Scientific, with the significant digits the step needs.
+    let digits = if step > 0.0 {
+        ((v.abs() / step).log10().ceil().max(0.0) as usize).min(16)
+    } else {
+        3
+    };
+    format!("{v:.digits$e}")
 }
 
 /// At most two points per pixel column: the smallest and largest value of the samples
@@ -219,6 +271,10 @@ fn envelope(times: &[f64], values: &[f64], columns: usize) -> Vec<(f64, f64)> {
             out.push((times[b], values[b]));
         }
     }
+    // The curve reaches the last sample.
+    if out.last().map(|p| p.0) != Some(times[n - 1]) {
+        out.push((times[n - 1], values[n - 1]));
+    }
     out
 }
 
@@ -236,16 +292,67 @@ mod tests {
     }
 
     #[test]
+    fn labels_tell_close_ticks_apart() {
+        let small = ticks(-3e-7, 3e-7);
+        let labels: Vec<String> = small.iter().map(|&v| label(v, tick_step(&small))).collect();
+        let distinct: std::collections::HashSet<&String> = labels.iter().collect();
+        assert_eq!(distinct.len(), labels.len(), "{labels:?}");
+        let offset = ticks(100.0 - 1e-7, 100.0 + 1e-7);
+        let labels: Vec<String> = offset
+            .iter()
+            .map(|&v| label(v, tick_step(&offset)))
+            .collect();
+        let distinct: std::collections::HashSet<&String> = labels.iter().collect();
+        assert_eq!(distinct.len(), labels.len(), "{labels:?}");
+        assert_eq!(label(2.5, 0.5), "2.5");
+        assert_eq!(label(-0.0, 1.0), "0");
+    }
+
+    #[test]
+    fn extreme_values_make_no_nan() {
+        let times = [0.0, 1e300, 2e300];
+        for values in [[-1e308, 0.0, 1e308], [0.0, 0.0, 0.0], [f64::NAN; 3]] {
+            for scale in [Scale::Linear, Scale::Log] {
+                let svg = svg(
+                    "p",
+                    "t",
+                    "a",
+                    &times,
+                    &[Curve {
+                        name: "x",
+                        values: &values,
+                    }],
+                    scale,
+                );
+                assert!(!svg.contains("NaN") && !svg.contains("inf"), "{svg}");
+            }
+        }
+        let empty = svg(
+            "p",
+            "t",
+            "a",
+            &[],
+            &[Curve {
+                name: "x",
+                values: &[],
+            }],
+            Scale::Linear,
+        );
+        assert!(!empty.contains("NaN") && !empty.contains("inf"), "{empty}");
+    }
+
+    #[test]
     fn the_envelope_keeps_every_peak() {
         let times: Vec<f64> = (0..100_000).map(|k| k as f64 * 1e-3).collect();
         let values: Vec<f64> = times.iter().map(|t| (40.0 * t).sin()).collect();
         let thin = envelope(&times, &values, 500);
-        assert!(thin.len() <= 1000);
+        assert!(thin.len() <= 1001);
         let max = thin.iter().map(|p| p.1).fold(f64::MIN, f64::max);
         let min = thin.iter().map(|p| p.1).fold(f64::MAX, f64::min);
         let true_max = values.iter().copied().fold(f64::MIN, f64::max);
         let true_min = values.iter().copied().fold(f64::MAX, f64::min);
         assert_eq!((max, min), (true_max, true_min));
+        assert_eq!(thin.last().copied(), Some((times[99_999], values[99_999])));
     }
 
     #[test]

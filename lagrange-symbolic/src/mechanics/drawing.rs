@@ -54,9 +54,11 @@ pub(crate) fn drawing(
     }
     for d in &model.drawing {
         if let (Some(link), Some(from)) = (&d.link, placed.index(&d.point)) {
-            let to = placed.index(link);
-            if link == ORIGIN || to.is_some() {
-                links.push((from, to));
+            // `origin` is the fixed frame's, even beside a particle of that name.
+            match (link == ORIGIN, placed.index(link)) {
+                (true, _) => links.push((from, None)),
+                (false, Some(to)) => links.push((from, Some(to))),
+                (false, None) => {}
             }
         }
     }

@@ -226,7 +226,10 @@ fn name_node(name: &str, accent: Option<Accent>) -> Node {
         }
     };
     let symbol = |s: &str| {
-        if GREEK.iter().any(|(g, _)| *g == s.to_lowercase()) {
+        // `theta` or `Theta`, not `THETA`.
+        let lower = s.to_lowercase();
+        let cased = s == lower || s.get(1..) == lower.get(1..);
+        if cased && GREEK.iter().any(|(g, _)| *g == lower) {
             Symbol::Greek(s.to_string())
         } else if s.chars().count() == 1 {
             Symbol::Letter(s.to_string())
@@ -257,8 +260,12 @@ fn wrapped(inner: &Expr, min: u8) -> Node {
     }
 }
 
-/// `-x` as a row led by the unary minus.
+/// `-x` as a row led by the unary minus; a negative `x` is fenced: `−(−x)`.
 fn negative(x: Node) -> Node {
+    let x = match without_minus(&x) {
+        Some(_) => Node::Fenced(Box::new(x)),
+        None => x,
+    };
     Node::Row(vec![Node::Operator(Operator::Negative), x])
 }
 
@@ -309,7 +316,20 @@ fn node(e: &Expr) -> Node {
         Expr::Velocity(q) => name_node(q, Some(Accent::Dot)),
         Expr::Acceleration(q) => name_node(q, Some(Accent::Ddot)),
         Expr::Neg(a) => negative(wrapped(a, 3)),
-        Expr::Add(terms) => sum(terms.iter().map(node).collect()),
+        // A sum inside a sum is set as one sum.
+        Expr::Add(terms) => {
+            fn flat<'e>(terms: &'e [Expr], out: &mut Vec<&'e Expr>) {
+                for t in terms {
+                    match t {
+                        Expr::Add(inner) => flat(inner, out),
+                        t => out.push(t),
+                    }
+                }
+            }
+            let mut all = Vec::new();
+            flat(terms, &mut all);
+            sum(all.into_iter().map(node).collect())
+        }
         Expr::Mul(factors) => match split_sign(factors) {
             (true, rest) => negative(wrapped(&rest, 3)),
             // `(-a) b` is set `-a b`.
@@ -452,16 +472,40 @@ const GREEK: [(&str, char); 24] = [
     ("varphi", 'φ'),
 ];
 
+/// Capital Greek letters that LaTeX sets as Latin ones (it has no command for them).
+const LATIN_CAPITALS: [(&str, &str); 12] = [
+    ("Alpha", "A"),
+    ("Beta", "B"),
+    ("Epsilon", "E"),
+    ("Zeta", "Z"),
+    ("Eta", "H"),
+    ("Iota", "I"),
+    ("Kappa", "K"),
+    ("Mu", "M"),
+    ("Nu", "N"),
+    ("Rho", "P"),
+    ("Tau", "T"),
+    ("Chi", "X"),
+];
+
 fn latex_symbol(s: &Symbol, out: &mut String) {
     match s {
-        Symbol::Greek(g) => {
-            out.push('\\');
-            out.push_str(g);
-        }
+        Symbol::Greek(g) if g == "Varphi" => out.push_str("\\Phi"),
+        Symbol::Greek(g) => match LATIN_CAPITALS.iter().find(|(name, _)| name == g) {
+            Some((_, latin)) => {
+                out.push_str("\\mathrm{");
+                out.push_str(latin);
+                out.push('}');
+            }
+            None => {
+                out.push('\\');
+                out.push_str(g);
+            }
+        },
         Symbol::Letter(l) => out.push_str(l),
         Symbol::Word(w) => {
             out.push_str("\\mathrm{");
-            out.push_str(w);
+            out.push_str(&w.replace('_', "\\_"));
             out.push('}');
         }
     }
@@ -769,6 +813,13 @@ mod tests {
         );
         assert_eq!(show("Omega/2").1, "\\frac{\\Omega}{2}");
         assert_eq!(show("mass").1, "\\mathrm{mass}");
+        assert_eq!(show("phi_dot_1").1, "\\phi_{\\mathrm{dot\\_1}}");
+        assert_eq!(
+            show("Tau + Varphi + THETA").1,
+            "\\mathrm{T} + \\Phi + \\mathrm{THETA}"
+        );
+        assert_eq!(show("-((-3)*x)").1, "-\\left(-3 x\\right)");
+        assert_eq!(show("a + (-b + c)").1, "a - b + c");
         assert_eq!(show("log(x)^2").1, "\\ln^{2}\\left(x\\right)");
     }
 
