@@ -129,7 +129,6 @@ pub(super) fn svg(
     }
     for (k, curve) in curves.iter().enumerate() {
         let colour = COLOURS[k % COLOURS.len()];
-        let legend = k < LEGEND_ENTRIES;
         let mut points = String::new();
         for (t, v) in envelope(times, curve.values, (x1 - x0) as usize) {
             let v = match (scale, shown(v)) {
@@ -144,37 +143,60 @@ pub(super) fn svg(
             "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\" points=\"{}\"/>",
             points.trim_end()
         );
-        let ly = y1 + 14.0 + 16.0 * k.min(LEGEND_ENTRIES) as f64;
-        if !legend {
-            if k == LEGEND_ENTRIES {
-                let _ = write!(
-                    out,
-                    "<text x=\"{:.1}\" y=\"{ly:.1}\">… and {} more</text>",
-                    x1 - 124.0,
-                    curves.len() - LEGEND_ENTRIES
-                );
-            }
-            continue;
-        }
-        let _ = write!(
-            out,
-            "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"{colour}\" stroke-width=\"2\"/>\
-             <text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-            x1 - 150.0,
-            ly - 4.0,
-            x1 - 130.0,
-            ly - 4.0,
-            x1 - 124.0,
-            ly,
-            escape(curve.name)
-        );
     }
+    legend(&mut out, curves, x1, y1);
     out.push_str("</svg>");
     out
 }
 
 /// Curves named in the legend; the rest are counted.
 const LEGEND_ENTRIES: usize = 12;
+/// The width of a character of the legend, estimated (the viewer's font decides).
+const CHAR_WIDTH: f64 = 6.8;
+
+/// The legend in the top right corner of the plot area (right edge `x1`, top `y1`), on a
+/// white box sized for its longest name, over the curves.
+fn legend(out: &mut String, curves: &[Curve<'_>], x1: f64, y1: f64) {
+    let shown = curves.len().min(LEGEND_ENTRIES);
+    let more = curves.len() - shown;
+    let longest = curves[..shown]
+        .iter()
+        .map(|c| c.name.chars().count())
+        .chain((more > 0).then_some(16))
+        .max()
+        .unwrap_or(0);
+    let width = 36.0 + CHAR_WIDTH * longest as f64;
+    let rows = shown + usize::from(more > 0);
+    let (left, top) = (x1 - width - 6.0, y1 + 6.0);
+    let _ = write!(
+        out,
+        "<rect x=\"{left:.1}\" y=\"{top:.1}\" width=\"{width:.1}\" height=\"{:.1}\" fill=\"#fff\" fill-opacity=\"0.85\" stroke=\"#ccc\"/>",
+        16.0 * rows as f64 + 6.0
+    );
+    for (k, curve) in curves[..shown].iter().enumerate() {
+        let colour = COLOURS[k % COLOURS.len()];
+        let y = top + 16.0 * (k + 1) as f64;
+        let _ = write!(
+            out,
+            "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"{colour}\" stroke-width=\"2\"/>\
+             <text x=\"{:.1}\" y=\"{y:.1}\">{}</text>",
+            left + 6.0,
+            y - 4.0,
+            left + 26.0,
+            y - 4.0,
+            left + 32.0,
+            escape(curve.name)
+        );
+    }
+    if more > 0 {
+        let _ = write!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\">… and {more} more</text>",
+            left + 6.0,
+            top + 16.0 * rows as f64
+        );
+    }
+}
 
 /// Half the span from `lo` to `hi`, which does not overflow.
 fn half_span(lo: f64, hi: f64) -> f64 {
