@@ -2,7 +2,9 @@
 //! from rest with both rods horizontal and integrated for 20 s with the adaptive
 //! Dormand–Prince 5(4) method; prints the final state and the drift of the energy.
 //!
-//! `cargo run --release --example double_pendulum [-- trajectory.csv]`
+//! `cargo run --release --example double_pendulum [-- trajectory.csv | page.html]`: the
+//! trajectory as CSV, or the HTML report of the run (the bobs and rods drawn as the
+//! `draw(...)` entries say).
 
 use lagrange::nalgebra::Vector2;
 use lagrange::{Integrator, Lagrangian, Simulation};
@@ -12,7 +14,9 @@ use lagrange::{Integrator, Lagrangian, Simulation};
 #[lagrangian(
     coordinates(theta1, theta2),
     kinetic = "1/2*(m1+m2)*l1^2*dot(theta1)^2 + m2*l1*l2*cos(theta1-theta2)*dot(theta1)*dot(theta2) + 1/2*m2*l2^2*dot(theta2)^2",
-    potential = "-(m1+m2)*g*l1*cos(theta1) - m2*g*l2*cos(theta2)"
+    potential = "-(m1+m2)*g*l1*cos(theta1) - m2*g*l2*cos(theta2)",
+    draw(point = bob1, at = ["l1*sin(theta1)", "-l1*cos(theta1)"], link = origin),
+    draw(point = bob2, at = ["l1*sin(theta1) + l2*sin(theta2)", "-l1*cos(theta1) - l2*cos(theta2)"], link = bob1),
 )]
 pub struct DoublePendulum {
     pub m1: f64,
@@ -54,9 +58,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let stats = trajectory.stats();
     println!("{stats:?}\n");
     println!("{}", trajectory.drift_table());
-    if let Some(path) = std::env::args().nth(1) {
-        trajectory.save_csv(&path)?;
-        println!("trajectory written to {path}");
+    match std::env::args().nth(1) {
+        Some(path) if path.ends_with(".html") => {
+            trajectory.save_html(&pendulum, &path)?;
+            println!("report written to {path}");
+        }
+        Some(path) => {
+            trajectory.save_csv(&path)?;
+            println!("trajectory written to {path}");
+        }
+        None => {}
     }
     Ok(())
 }

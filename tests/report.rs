@@ -3,10 +3,14 @@
 //! positions and rotations written out here by hand), and the plotted reaction of a
 //! pendulum's rod is its tension from the energy integral, `m g (3 cos θ − 2 cos θ₀)`.
 
+#[path = "../examples/double_pendulum.rs"]
+#[allow(dead_code)]
+mod double_pendulum;
 #[path = "../examples/furuta_pendulum.rs"]
 #[allow(dead_code)]
 mod furuta_pendulum;
 
+use double_pendulum::DoublePendulum;
 use furuta_pendulum::Furuta;
 use lagrange::nalgebra::{Vector2, Vector3};
 use lagrange::{HtmlReport, Integrator, Lagrangian, LagrangianSystem, PointKind, Simulation};
@@ -36,24 +40,6 @@ struct BobOnARod {
     gravity = ["0", "0", "-g"],
 )]
 struct Links {
-    m1: f64,
-    m2: f64,
-    l1: f64,
-    l2: f64,
-    g: f64,
-}
-
-/// The double pendulum as the textbook writes it, by `T` and `V`, with its bobs and rods
-/// named for the drawing.
-#[derive(Lagrangian)]
-#[lagrangian(
-    coordinates(theta1, theta2),
-    kinetic = "1/2*(m1+m2)*l1^2*dot(theta1)^2 + m2*l1*l2*cos(theta1-theta2)*dot(theta1)*dot(theta2) + 1/2*m2*l2^2*dot(theta2)^2",
-    potential = "-(m1+m2)*g*l1*cos(theta1) - m2*g*l2*cos(theta2)",
-    draw(point = bob1, at = ["l1*sin(theta1)", "-l1*cos(theta1)"], link = origin),
-    draw(point = bob2, at = ["l1*sin(theta1) + l2*sin(theta2)", "-l1*cos(theta1) - l2*cos(theta2)"], link = bob1),
-)]
-struct DoublePendulum {
     m1: f64,
     m2: f64,
     l1: f64,

@@ -696,8 +696,8 @@ mod tests {
     use crate::test_systems::Pendulum;
     use nalgebra::SVector;
 
-    #[test]
-    fn every_text_the_page_shows_is_escaped() {
+    /// A pendulum and one second of its swing.
+    fn swing() -> (Pendulum, Trajectory<1>) {
         let pendulum = Pendulum {
             m: 1.0,
             l: 1.0,
@@ -706,6 +706,12 @@ mod tests {
         let trajectory = Simulation::new(&pendulum)
             .run(0.0, SVector::from([0.5]), SVector::from([0.0]), 1.0)
             .unwrap();
+        (pendulum, trajectory)
+    }
+
+    #[test]
+    fn every_text_the_page_shows_is_escaped() {
+        let (pendulum, trajectory) = swing();
         let hostile = "</title></style><script>alert(1)</script><img src=x>";
         let mut report = HtmlReport::new(&trajectory, &pendulum).note(hostile);
         report.info.name = hostile.into();
@@ -762,14 +768,7 @@ mod tests {
 
     #[test]
     fn a_series_of_the_wrong_length_is_an_error() {
-        let pendulum = Pendulum {
-            m: 1.0,
-            l: 1.0,
-            g: 9.81,
-        };
-        let trajectory = Simulation::new(&pendulum)
-            .run(0.0, SVector::from([0.5]), SVector::from([0.0]), 1.0)
-            .unwrap();
+        let (pendulum, trajectory) = swing();
         let wrong = HtmlReport::new(&trajectory, &pendulum).series(Series {
             name: "x".into(),
             about: "x".into(),
