@@ -605,7 +605,7 @@ fn json_string(s: &str) -> String {
 
 /// The page's style: readable widths, mathematics that scrolls instead of overflowing.
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:0 auto;max-width:62rem;padding:0 1rem 2rem;color:#222;line-height:1.45}\
-header{border-bottom:1px solid #ddd;margin-bottom:1rem}h1{margin:.8rem 0 .3rem}nav{margin:.4rem 0 .8rem}\
+header{border-bottom:1px solid #ddd;margin-bottom:1rem}header p,td{overflow-wrap:anywhere}h1{margin:.8rem 0 .3rem}nav{margin:.4rem 0 .8rem}\
 .math{overflow-x:auto;padding:.3rem 0;font-size:1.1rem}math[display=block]{margin:.3rem 0}\
 mtd{padding:.15rem .2rem}mtd:first-child{text-align:right}mtd:last-child{text-align:left}\
 .formula{margin:.4rem 0}.source{display:block;color:#555;font-size:.85rem;overflow-wrap:anywhere}\
