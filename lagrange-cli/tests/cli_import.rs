@@ -286,5 +286,23 @@ fn an_arm_too_deep_to_expand_derives_by_its_recursions() {
     let (rate, a) = linearized(&file, &at);
     assert_eq!((rate.len(), a.len()), (14, 14));
     assert!(rate.iter().all(|x| x.is_finite()));
+    // Its report draws every link: seven centres of mass and seven joints.
+    let html = dir.join("snake.html");
+    let report = lagrange(&[
+        "report",
+        file.to_str().unwrap(),
+        "--t-end",
+        "0.5",
+        "-o",
+        html.to_str().unwrap(),
+    ]);
+    assert!(
+        report.status.success(),
+        "{}",
+        String::from_utf8_lossy(&report.stderr)
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(!page.contains("No animation"));
+    assert_eq!(page.matches("<circle data-node=").count(), 14);
     std::fs::remove_dir_all(&dir).unwrap();
 }

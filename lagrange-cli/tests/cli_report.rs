@@ -380,3 +380,20 @@ t_end = 3.0
     let page = std::fs::read_to_string(html).unwrap();
     assert!(page.contains("the x–z plane (z up)"));
 }
+
+#[test]
+fn a_reduced_run_says_why_it_is_not_drawn() {
+    let dir = folder("reduced");
+    let html = dir.join("top.html");
+    let (ok, message) = run(&[
+        "simulate",
+        &model("heavy_top.toml"),
+        "--reduced",
+        "--html",
+        &html.display().to_string(),
+    ]);
+    assert!(ok, "{message}");
+    let page = std::fs::read_to_string(html).unwrap();
+    assert!(page.contains("No animation: the system declares nothing to draw"));
+    assert!(page.contains("a reduced system, which is not drawn yet"));
+}

@@ -66,8 +66,8 @@ fn derive_in(
     full.joint_wrenches = joint_wrenches(s, model, &system).map_err(ModelError::whole_model)?;
     if !deep {
         full.theorems = mechanics::theorems(s, model, &system).map_err(ModelError::whole_model)?;
-        full.drawing = mechanics::drawing(s, model, &system).map_err(ModelError::whole_model)?;
     }
+    full.drawing = mechanics::drawing(s, model, &system).map_err(ModelError::whole_model)?;
     let mut reduced = if model.ignored.is_empty() {
         None
     } else {

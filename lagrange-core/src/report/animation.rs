@@ -89,7 +89,10 @@ pub(super) fn build<const N: usize, S: LagrangianSystem<N>>(
 ) -> Result<Animation, String> {
     let info = system.info();
     let Some(drawing) = &info.drawing else {
-        return Err("the model has no particle, body or drawn point to draw".into());
+        return Err(
+            "the system declares nothing to draw: it has no particle, body or drawn point, or it is a reduced system, which is not drawn yet"
+                .into(),
+        );
     };
     let (points, frames) = (drawing.points.len(), drawing.frames.len());
     let kept = thinned(trajectory.len());
@@ -149,7 +152,12 @@ pub(super) fn build<const N: usize, S: LagrangianSystem<N>>(
         (true, false, false) => View::Plane(1, 2),
         _ => View::Oblique,
     };
-    let axis_length = if size > 0.0 { 0.15 * size } else { 1.0 };
+    // Shorter axes where many frames share the drawing.
+    let axis_length = if size > 0.0 {
+        0.15 * size / (frames.max(1) as f64).sqrt()
+    } else {
+        1.0
+    };
     // Nodes: the points, the axis tips of each frame, then (oblique) the fixed axes' tips;
     // the origin is node −1.
     let fixed_axes = matches!(view, View::Oblique);
