@@ -21,6 +21,7 @@ const MARGIN: f64 = 24.0;
 const AXIS_COLOURS: [&str; 3] = ["#d62728", "#2ca02c", "#1f77b4"];
 
 /// The frames of an animation, ready for the page.
+#[derive(Debug, Clone)]
 pub(super) struct Animation {
     /// The drawing at the first frame, as static SVG (what a page without scripts shows).
     pub(super) svg: String,

@@ -38,7 +38,7 @@ pub struct HtmlReport {
     coordinates: Vec<Series>,
     invariants: Vec<Invariant>,
     series: Vec<Series>,
-    animation: Result<(String, String, &'static str, usize), String>,
+    animation: Result<animation::Animation, String>,
 }
 
 impl HtmlReport {
@@ -61,7 +61,7 @@ impl HtmlReport {
         let animation = if trajectory.is_empty() {
             Err("the run recorded no point".into())
         } else {
-            animation::build(trajectory, system).map(|a| (a.svg, a.json, a.view, a.frames))
+            animation::build(trajectory, system)
         };
         HtmlReport {
             info: system.info().clone(),
@@ -194,7 +194,7 @@ impl HtmlReport {
             "</main><footer>Written by lagrange-core {}.</footer>",
             env!("CARGO_PKG_VERSION")
         );
-        if let Ok((_, json, _, _)) = &self.animation {
+        if let Ok(animation::Animation { json, .. }) = &self.animation {
             let _ = write!(
                 page,
                 "<script type=\"application/json\" id=\"frames\">{}</script><script>{PLAYER}</script>",
@@ -208,7 +208,9 @@ impl HtmlReport {
     fn motion(&self, page: &mut String) {
         page.push_str("<section id=\"motion\"><h2>Motion</h2>");
         match &self.animation {
-            Ok((svg, _, view, frames)) => {
+            Ok(animation::Animation {
+                svg, view, frames, ..
+            }) => {
                 let _ = write!(
                     page,
                     "<figure class=\"scene\">{svg}<figcaption>The mechanism seen in {view}; {frames} frames of the run. \
