@@ -76,7 +76,8 @@ pub struct ModelInfo {
     pub equations_text: Text,
     /// The Euler–Lagrange equations as LaTeX (an `align`-ready body, one row per coordinate).
     pub equations_latex: Text,
-    /// The Euler–Lagrange equations as a MathML `<math>` element, set as the LaTeX is.
+    /// The Euler–Lagrange equations as a MathML `<math>` element, set as the LaTeX is. A
+    /// report inserts it as markup, unescaped: the engine escapes every text in it.
     pub equations_mathml: Text,
     /// The model's own formulas as written (`T`, `V` or `L`, the forces, the dissipation,
     /// the constraints, the Routhian), for a report.
@@ -118,7 +119,8 @@ pub struct Formula {
     pub name: Text,
     /// `expression` in the model syntax.
     pub text: Text,
-    /// `name = expression` as a MathML `<math>` element.
+    /// `name = expression` as a MathML `<math>` element, which a report inserts as
+    /// markup, unescaped (the engine escapes every text in it).
     pub mathml: Text,
 }
 
