@@ -109,7 +109,7 @@ pub enum Error {
     },
     /// A setting or argument is out of its domain.
     InvalidInput(String),
-    /// Derived equations disagree with reference equations (see [`crate::verify`]).
+    /// Derived equations disagree with reference equations (see [`crate::check`]).
     CheckFailed(String),
     /// Writing output failed.
     Io(std::io::Error),

@@ -1,48 +1,51 @@
-//! Runtime of lagrange: the trait that generated code implements, integrators,
-//! trajectories and the check of derived equations against reference equations.
+//! Runtime of lagrange: the traits that generated code implements, and everything done
+//! with a system at run time. This crate never runs computer algebra: everything symbolic
+//! happened at compile time.
 //!
-//! This crate never runs computer algebra: everything symbolic happened at compile time.
+//! The modules follow the stages of that work, each using only the ones before it:
+//!
+//! - [`system`]: the traits a model implements ([`LagrangianSystem`], its constrained
+//!   and reduced forms) and what they say about it ([`ModelInfo`]);
+//! - `solve` (internal): `M q̈ = f` at one state, and the exact derivatives of `q̈`;
+//! - [`integrate`]: the integrators, one step at a time;
+//! - [`run`]: a [`Simulation`] and the [`Trajectory`] it records, with [`Event`]s;
+//! - [`control`]: a loop closed around a system;
+//! - [`analysis`]: linearization, stability, equilibria and normal modes;
+//! - [`check`]: derived equations against reference equations;
+//! - [`report`]: the self-contained HTML page of a run.
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 pub mod analysis;
-pub mod constrained;
+pub mod check;
 pub mod control;
 pub mod error;
-pub mod event;
 pub mod integrate;
-pub mod jacobians;
-pub mod linalg;
 pub mod report;
 mod rng;
-pub mod simulation;
+pub mod run;
+mod solve;
 pub mod system;
 #[cfg(test)]
 mod test_systems;
-pub mod theorems;
-pub mod trajectory;
-pub mod verify;
-pub mod wrench;
 
 pub use analysis::{
     Linearization, NormalMode, Stability, constrained_equilibrium, constrained_normal_modes,
     equilibrium, linearize, linearize_constrained, normal_modes,
 };
-pub use constrained::{ConstrainedMotion, ConstrainedSystem};
+pub use check::{Check, CheckReport, Sample};
 pub use control::Controlled;
 pub use error::Error;
-pub use event::{Event, Occurrence};
 pub use integrate::{Integrator, State, Stats, Step};
-pub use jacobians::{AccelerationJacobians, ConstraintJacobians, ResidualJacobians};
 pub use nalgebra;
 pub use report::{HtmlReport, Series};
-pub use simulation::{Simulation, Stopped};
-pub use system::{
-    Conserved, ConstraintInfo, Drawing, DrawnPoint, Formula, FromParameterValues, LagrangianSystem,
-    ModelInfo, PointKind, ReducedSystem, Text,
+pub use run::{
+    Balance, Event, Invariant, Occurrence, Simulation, Stopped, Trajectory, balance_table,
 };
-pub use theorems::{Axis, Balance, DynamicFunctions, Theorem, TheoremInfo, balance_table};
-pub use trajectory::{Invariant, Trajectory};
-pub use verify::{Check, Report, Sample};
-pub use wrench::JointWrench;
+pub use solve::{AccelerationJacobians, ConstraintJacobians, ResidualJacobians};
+pub use system::{
+    Axis, Conserved, ConstrainedMotion, ConstrainedSystem, ConstraintInfo, Drawing, DrawnPoint,
+    DynamicFunctions, Formula, FromParameterValues, JointWrench, LagrangianSystem, ModelInfo,
+    PointKind, ReducedSystem, Text, Theorem, TheoremInfo,
+};

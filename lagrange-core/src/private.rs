@@ -1,29 +1,13 @@
 //! Items that generated code (the derive's expansion, the `lagrange` command's
 //! interpreter) names by absolute path and users should not: not part of the public API.
 
-use nalgebra::{SMatrix, SVector};
-
-use crate::error::Error;
-use crate::linalg;
-use crate::system::Conserved;
-use crate::theorems::Theorem;
+pub use crate::solve::jacobians::unconstrained as unconstrained_jacobians;
+pub use crate::solve::linalg::solve_accelerations;
+pub use crate::system::constrained::{PROJECTION_ITERATIONS, PROJECTION_TOLERANCE};
+use crate::system::{Conserved, Theorem};
 
 /// Relative tolerance of the consistency check of initial states with the constraints.
 pub const CONSISTENCY_TOLERANCE: f64 = 1e-9;
-
-/// `q̈` from `M q̈ = f` at the state `(t, q, q̇)`: the unconstrained accelerations, with
-/// an error carrying the state when `M` is singular or the result is not finite.
-pub fn solve_accelerations<const N: usize>(
-    m: SMatrix<f64, N, N>,
-    f: SVector<f64, N>,
-    t: f64,
-    q: &SVector<f64, N>,
-    qd: &SVector<f64, N>,
-) -> Result<SVector<f64, N>, Error> {
-    linalg::solve_mass_matrix(m, f)
-        .filter(|qdd| qdd.iter().all(|x| x.is_finite()))
-        .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))
-}
 
 /// [`Conserved::from_name`] for a constant: an unknown name (the engine and this crate
 /// disagreeing) stops the compilation.

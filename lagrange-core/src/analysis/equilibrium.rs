@@ -3,8 +3,8 @@
 
 use nalgebra::{DMatrix, DVector, SVector};
 
-use crate::constrained::ConstrainedSystem;
 use crate::error::Error;
+use crate::system::ConstrainedSystem;
 use crate::system::LagrangianSystem;
 
 /// Newton iterations allowed.

@@ -3,8 +3,8 @@
 
 use nalgebra::{Complex, DMatrix, DVector, SVector};
 
-use crate::constrained::ConstrainedSystem;
 use crate::error::Error;
+use crate::system::ConstrainedSystem;
 use crate::system::LagrangianSystem;
 
 /// Largest number of QR sweeps allowed for the real Schur form of `A`.

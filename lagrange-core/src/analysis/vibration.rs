@@ -5,8 +5,8 @@ use std::f64::consts::TAU;
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
 
 use super::linearization::null_space;
-use crate::constrained::ConstrainedSystem;
 use crate::error::Error;
+use crate::system::ConstrainedSystem;
 use crate::system::LagrangianSystem;
 
 /// Largest number of iterations of the symmetric eigensolver.

@@ -19,8 +19,9 @@ use nalgebra::{DMatrix, DVector, SVector};
 
 use super::{FixedSteps, Rhs, State, Step};
 use crate::error::Error;
-use crate::linalg;
-use crate::system::{LagrangianSystem, NEWTON_ITERATIONS};
+use crate::solve::NEWTON_ITERATIONS;
+use crate::solve::linalg;
+use crate::system::LagrangianSystem;
 
 /// A Butcher tableau of Gauss–Legendre collocation.
 struct Tableau {

@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
+use crate::run::Trajectory;
 use crate::system::{LagrangianSystem, PointKind};
-use crate::trajectory::Trajectory;
 
 use super::{escape, json_string};
 

@@ -10,10 +10,10 @@ mod plot;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::constrained::ConstrainedSystem;
 use crate::error::Error;
+use crate::run::{Invariant, RELATIVE_FLOOR, Trajectory};
+use crate::system::ConstrainedSystem;
 use crate::system::{LagrangianSystem, ModelInfo};
-use crate::trajectory::{Invariant, RELATIVE_FLOOR, Trajectory};
 
 use plot::{Curve, Scale};
 
@@ -693,7 +693,7 @@ const PLAYER: &str = r#"(function () {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::simulation::Simulation;
+    use crate::run::Simulation;
     use crate::system::Formula;
     use crate::test_systems::Pendulum;
     use nalgebra::SVector;

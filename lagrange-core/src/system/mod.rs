@@ -1,174 +1,23 @@
-//! The trait that `#[derive(Lagrangian)]` implements, and what it says about a model.
+//! A system: the traits that `#[derive(Lagrangian)]` implements (a Lagrangian system,
+//! its constrained and reduced forms) and what they say about a model.
 
-use std::borrow::Cow;
+pub(crate) mod constrained;
+mod drawing;
+mod info;
+mod theorems;
+mod wrench;
 
 use nalgebra::{SMatrix, SVector};
 
 use crate::error::Error;
-use crate::jacobians::{self, AccelerationJacobians, ResidualJacobians};
-use crate::linalg;
-use crate::theorems::{DynamicFunctions, Theorem, TheoremInfo};
+use crate::solve::jacobians::{self, AccelerationJacobians, ResidualJacobians};
+use crate::solve::{NEWTON_ITERATIONS, linalg};
 
-/// The scalar first integral a model conserves, if any, as decided from its equations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Conserved {
-    /// `T + V`: no explicit time, no forces or dissipation, `T` homogeneous quadratic in the velocities.
-    Energy,
-    /// The Jacobi integral `h = Σ q̇ᵢ ∂L/∂q̇ᵢ − L`: no explicit time, no forces or dissipation.
-    JacobiIntegral,
-    /// Neither: the model has explicit time dependence, generalized forces or dissipation.
-    None,
-}
-
-impl Conserved {
-    /// The integral's name, `energy` or `jacobi_integral` (the method of
-    /// [`LagrangianSystem`] that computes it, and its column in a trajectory); `None` for
-    /// [`Conserved::None`]. The engine's `equations::Conserved::name` uses the same names.
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Conserved::Energy => Some("energy"),
-            Conserved::JacobiIntegral => Some("jacobi_integral"),
-            Conserved::None => None,
-        }
-    }
-
-    /// The integral with this [`name`](Self::name) (`None`: [`Conserved::None`]), or
-    /// `None` for an unknown name.
-    pub const fn from_name(name: Option<&str>) -> Option<Self> {
-        let Some(name) = name else {
-            return Some(Conserved::None);
-        };
-        match name.as_bytes() {
-            b"energy" => Some(Conserved::Energy),
-            b"jacobi_integral" => Some(Conserved::JacobiIntegral),
-            _ => None,
-        }
-    }
-}
-
-/// Newton iterations allowed when solving for velocities from momenta, and per step of
-/// the implicit integrators.
-pub(crate) const NEWTON_ITERATIONS: usize = 50;
-
-/// Text that generated code borrows for `'static` and a system built at run time owns.
-pub type Text = Cow<'static, str>;
-
-/// What a model declares and what its derivation decided about it: plain data, a constant
-/// (`INFO`) of every struct that derives `Lagrangian`, and what
-/// [`LagrangianSystem::info`] returns.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ModelInfo {
-    /// The model's name (the struct's).
-    pub name: Text,
-    /// Names of the generalized coordinates, in the order of `q`.
-    pub coordinates: Cow<'static, [Text]>,
-    /// Names of the parameters (the struct's fields), in the order of
-    /// [`parameter_values`](LagrangianSystem::parameter_values).
-    pub parameters: Cow<'static, [Text]>,
-    /// Indices of the cyclic coordinates: `∂L/∂qᵢ ≡ 0` and no force or dissipation acts on `qᵢ`.
-    pub cyclic: Cow<'static, [usize]>,
-    /// Which scalar integral the equations conserve.
-    pub conserved: Conserved,
-    /// Whether a generalized force or dissipation acts (the symplectic and variational
-    /// integrators need neither).
-    pub forced_or_dissipative: bool,
-    /// The Euler–Lagrange equations as plain text, one line per coordinate.
-    pub equations_text: Text,
-    /// The Euler–Lagrange equations as LaTeX (an `align`-ready body, one row per coordinate).
-    pub equations_latex: Text,
-    /// The Euler–Lagrange equations as a MathML `<math>` element, set as the LaTeX is. A
-    /// report inserts it as markup, unescaped: the engine escapes every text in it.
-    pub equations_mathml: Text,
-    /// The model's own formulas as written (`T`, `V` or `L`, the forces, the dissipation,
-    /// the constraints, the Routhian), for a report.
-    pub formulas: Cow<'static, [Formula]>,
-    /// What a report's animation draws (see [`LagrangianSystem::drawing`]); `None` for a
-    /// model with no particle, body or drawn point.
-    pub drawing: Option<Drawing>,
-    /// The holonomic constraints (see [`ConstrainedSystem`](crate::ConstrainedSystem)).
-    pub constraints: Cow<'static, [ConstraintInfo]>,
-    /// Indices into [`parameters`](Self::parameters) of the model's inputs: the parameters
-    /// a controller sets while the system moves (`inputs(u, …)`).
-    pub inputs: Cow<'static, [usize]>,
-    /// The general theorems of dynamics, for a model whose masses are all particles and
-    /// bodies (empty for any other): the nine in the order momentum x, y, z, angular
-    /// momentum x, y, z, kinetic energy, virial, moment of inertia.
-    pub theorems: Cow<'static, [TheoremInfo]>,
-}
-
-impl ModelInfo {
-    /// The general theorems whose integrals a trajectory records beside the conserved
-    /// scalar and the cyclic momenta, in order: every theorem that gives an integral,
-    /// except the kinetic-energy theorem when [`conserved`](Self::conserved) already is
-    /// the energy `T + V` it gives.
-    pub fn theorem_integrals(&self) -> impl Iterator<Item = Theorem> + '_ {
-        self.theorems
-            .iter()
-            .filter(|t| {
-                t.integral
-                    && !(t.theorem == Theorem::KineticEnergy && self.conserved == Conserved::Energy)
-            })
-            .map(|t| t.theorem)
-    }
-}
-
-/// One formula of a model, `name = expression`, in its written text and as MathML.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Formula {
-    /// What the formula defines, as the model names it (`T`, `V`, `Q_theta`, `G1`).
-    pub name: Text,
-    /// `expression` in the model syntax.
-    pub text: Text,
-    /// `name = expression` as a MathML `<math>` element, which a report inserts as
-    /// markup, unescaped (the engine escapes every text in it).
-    pub mathml: Text,
-}
-
-/// What a point of a [`Drawing`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PointKind {
-    /// A particle.
-    Particle,
-    /// A body's centre of mass, where its frame is drawn.
-    Body,
-    /// The joint of a jointed body (its frame's origin).
-    Joint,
-    /// A point the model names in its drawing.
-    Point,
-}
-
-/// A point of a [`Drawing`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct DrawnPoint {
-    /// The name: the particle's, the body's, `body.joint`, or the drawn point's.
-    pub name: Text,
-    /// What the point is.
-    pub kind: PointKind,
-}
-
-/// What a report's animation draws: points, the lines between them, and bodies' frames.
-/// [`LagrangianSystem::drawing`] places them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Drawing {
-    /// The points, in the order of the positions `drawing` returns.
-    pub points: Cow<'static, [DrawnPoint]>,
-    /// Lines, as indices into `points`; `None` is the origin of the fixed frame.
-    pub links: Cow<'static, [(usize, Option<usize>)]>,
-    /// The points that carry a body's frame, in the order of the orientations `drawing`
-    /// returns.
-    pub frames: Cow<'static, [usize]>,
-}
-
-/// One holonomic constraint `G = 0` of a [`ModelInfo`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct ConstraintInfo {
-    /// `G` as text.
-    pub text: Text,
-    /// `true` when `∂G/∂t ≡ 0` was established symbolically, so the constraint is
-    /// scleronomic. `false` means its presentation depends on time, which is necessary but
-    /// not sufficient for a moving locus: `ρ(t) G(q)` describes a fixed locus.
-    pub scleronomic: bool,
-}
+pub use constrained::{ConstrainedMotion, ConstrainedSystem};
+pub use drawing::{Drawing, DrawnPoint, PointKind};
+pub use info::{Conserved, ConstraintInfo, Formula, ModelInfo, Text};
+pub use theorems::{Axis, DynamicFunctions, Theorem, TheoremInfo};
+pub use wrench::JointWrench;
 
 /// A system reduced over `K` ignored (cyclic) coordinates, whose constant momenta are
 /// among its parameters: the ignored coordinates follow by quadrature of their velocities.

@@ -4,9 +4,9 @@ use std::borrow::Cow;
 
 use nalgebra::{DMatrix, Matrix1, Matrix2, RowVector2, SVector, Vector1, Vector2};
 
-use crate::constrained::ConstrainedSystem;
 use crate::error::Error;
-use crate::jacobians::{AccelerationJacobians, ConstraintJacobians, ResidualJacobians};
+use crate::solve::{AccelerationJacobians, ConstraintJacobians, ResidualJacobians};
+use crate::system::ConstrainedSystem;
 use crate::system::{Conserved, ConstraintInfo, FromParameterValues, LagrangianSystem, ModelInfo};
 
 fn params<const K: usize>(values: &[f64]) -> Result<[f64; K], Error> {

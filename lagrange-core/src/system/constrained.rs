@@ -9,8 +9,8 @@
 use nalgebra::{SMatrix, SVector};
 
 use crate::error::Error;
-use crate::jacobians::{self, AccelerationJacobians, ConstraintJacobians};
-use crate::linalg;
+use crate::solve::jacobians::{self, AccelerationJacobians, ConstraintJacobians};
+use crate::solve::linalg;
 use crate::system::{ConstraintInfo, LagrangianSystem};
 
 /// Newton iterations allowed when projecting onto `G = 0`.

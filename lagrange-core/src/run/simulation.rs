@@ -7,11 +7,11 @@ use nalgebra::SVector;
 
 use std::ops::ControlFlow;
 
+use super::event::{Crossing, Event, Occurrence, Watch};
+use super::trajectory::Trajectory;
 use crate::error::Error;
-use crate::event::{Crossing, Event, Occurrence, Watch};
 use crate::integrate::{Integrator, State, Stats, Step};
 use crate::system::{LagrangianSystem, ReducedSystem};
-use crate::trajectory::Trajectory;
 
 /// Step budget (accepted and rejected steps) unless [`Simulation::max_steps`] says otherwise.
 pub const DEFAULT_MAX_STEPS: usize = 1_000_000;

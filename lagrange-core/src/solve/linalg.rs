@@ -2,16 +2,32 @@
 
 use nalgebra::{SMatrix, SVector};
 
+use crate::error::Error;
+
 /// Solves `m x = f`: Cholesky when `m` is symmetric positive definite (the usual case for a
 /// mass matrix), LU with partial pivoting otherwise. `None` when `m` is singular.
 ///
 /// Both factorizations work in place on the stack with loops over the constant `N`, which
 /// the compiler unrolls for the small systems of mechanics.
-pub fn solve_mass_matrix<const N: usize>(
+pub(crate) fn solve_mass_matrix<const N: usize>(
     m: SMatrix<f64, N, N>,
     f: SVector<f64, N>,
 ) -> Option<SVector<f64, N>> {
     cholesky_solve(m, f).or_else(|| lu_solve(m, f))
+}
+
+/// `q̈` from `M q̈ = f` at the state `(t, q, q̇)`: the unconstrained accelerations, with
+/// an error carrying the state when `M` is singular or the result is not finite.
+pub fn solve_accelerations<const N: usize>(
+    m: SMatrix<f64, N, N>,
+    f: SVector<f64, N>,
+    t: f64,
+    q: &SVector<f64, N>,
+    qd: &SVector<f64, N>,
+) -> Result<SVector<f64, N>, Error> {
+    solve_mass_matrix(m, f)
+        .filter(|qdd| qdd.iter().all(|x| x.is_finite()))
+        .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))
 }
 
 /// `m = L Lᵀ`, then two triangular solves; `None` unless every pivot is positive.
@@ -58,7 +74,7 @@ fn cholesky_solve<const N: usize>(
 
 /// Solves `m x = f` for a general (nonsymmetric) `m` by LU with partial pivoting; `None`
 /// when `m` is singular.
-pub fn solve_general<const N: usize>(
+pub(crate) fn solve_general<const N: usize>(
     m: SMatrix<f64, N, N>,
     f: SVector<f64, N>,
 ) -> Option<SVector<f64, N>> {

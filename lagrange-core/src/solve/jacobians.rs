@@ -9,7 +9,7 @@
 use nalgebra::{DMatrix, SMatrix, SVector};
 
 use crate::error::Error;
-use crate::linalg;
+use crate::solve::linalg;
 
 /// Derivatives of the residual `r = M(t, q, q̇) q̈ − f(t, q, q̇)` at a point
 /// `(t, q, q̇, q̈)`, with `q̈` held fixed.

@@ -6,11 +6,12 @@ use std::path::Path;
 
 use nalgebra::SVector;
 
+use super::balance::Balance;
+use super::event::Occurrence;
 use crate::error::Error;
-use crate::event::Occurrence;
 use crate::integrate::{State, Stats};
 use crate::system::{Conserved, LagrangianSystem};
-use crate::theorems::{Balance, DynamicFunctions, Theorem};
+use crate::system::{DynamicFunctions, Theorem};
 
 /// Below this `|I(t0)|`, an invariant's drift is measured as absolute, not relative: a
 /// relative drift means nothing for an integral that starts at (nearly) zero.

@@ -1,0 +1,223 @@
+//! Where the events of a run fire: the sign of each event function watched step after
+//! step, and the crossings located on the step's interpolant.
+
+use crate::error::Error;
+use crate::integrate::{State, Step};
+
+use super::{Direction, Event, RESTART_WINDOW};
+
+/// Largest number of evaluations of `g` spent on one root.
+const ROOT_ITERATIONS: usize = 300;
+
+/// A crossing located in a step.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Crossing<const N: usize> {
+    /// Index of the event.
+    pub index: usize,
+    /// Time of the crossing.
+    pub t: f64,
+    /// State there, on the step's interpolant.
+    pub y: State<N>,
+}
+
+/// The crossings of one step that act: those of recorded events, earliest first, up to
+/// the earliest stop or reset, which comes last.
+pub(crate) type Crossings<const N: usize> = Vec<Crossing<N>>;
+
+/// The sign of every event function along a run, scanning step after step.
+pub(crate) struct Watch<'e, 'a, const N: usize> {
+    events: &'e [Event<'a, N>],
+    /// `g > 0` at the end of the last scanned step; `None` while unknown (after a
+    /// (re)start) or zero so far.
+    positive: Vec<Option<bool>>,
+    /// Whether the next step is the first of a (re)started integration.
+    restarting: bool,
+}
+
+impl<'e, 'a, const N: usize> Watch<'e, 'a, N> {
+    /// Watches `events` from the start of a run.
+    pub(crate) fn new(events: &'e [Event<'a, N>]) -> Self {
+        Watch {
+            events,
+            positive: vec![None; events.len()],
+            restarting: true,
+        }
+    }
+
+    /// The integration restarts (after a reset): signs are taken anew.
+    pub(crate) fn restart(&mut self) {
+        self.positive.fill(None);
+        self.restarting = true;
+    }
+
+    /// Scans an accepted step: the crossings that act (see [`Crossings`]).
+    pub(crate) fn scan(&mut self, step: &Step<N>) -> Result<Crossings<N>, Error> {
+        let (t0, t1) = (step.start_time(), step.end_time());
+        let from = if self.restarting {
+            self.restarting = false;
+            let window = RESTART_WINDOW * f64::EPSILON * (t0.abs() + (t1 - t0));
+            (t0 + window).min(t1)
+        } else {
+            t0
+        };
+        let y_from = state_on(step, from);
+        let mut found = Vec::new();
+        for (index, event) in self.events.iter().enumerate() {
+            let end = event.value(t1, &step.end())?;
+            let Some(before) = self.positive[index] else {
+                // Unknown sign: take it at the scan point, or failing that (g = 0 there)
+                // at the end of the step.
+                let start = event.value(from, &y_from)?;
+                if start != 0.0 && end != 0.0 && (start > 0.0) != (end > 0.0) {
+                    self.crossing(index, step, (from, start), (t1, end), &mut found)?;
+                }
+                let sign = [end, start].into_iter().find(|g| *g != 0.0);
+                self.positive[index] = sign.map(|g| g > 0.0);
+                continue;
+            };
+            if end == 0.0 || (end > 0.0) == before {
+                continue;
+            }
+            self.positive[index] = Some(end > 0.0);
+            let start = event.value(from, &y_from)?;
+            self.crossing(index, step, (from, start), (t1, end), &mut found)?;
+        }
+        // At one time, recorded events come before a stop or reset, which ends the step.
+        let terminal = |c: &Crossing<N>| self.events[c.index].is_terminal();
+        found.sort_by(|a, b| {
+            (a.t.total_cmp(&b.t))
+                .then(terminal(a).cmp(&terminal(b)))
+                .then(a.index.cmp(&b.index))
+        });
+        if let Some(first) = found.iter().position(terminal) {
+            found.truncate(first + 1);
+        }
+        Ok(found)
+    }
+
+    /// Adds the crossing of event `index` between `(a, g(a))` and `(b, g(b))` (of opposite
+    /// signs, or `g(a) = 0`) to `found` if its direction counts.
+    fn crossing(
+        &self,
+        index: usize,
+        step: &Step<N>,
+        (a, ga): (f64, f64),
+        (b, gb): (f64, f64),
+        found: &mut Crossings<N>,
+    ) -> Result<(), Error> {
+        let event = &self.events[index];
+        let counts = match event.direction {
+            Direction::Rising => gb > 0.0,
+            Direction::Falling => gb < 0.0,
+            Direction::Either => true,
+        };
+        if !counts {
+            return Ok(());
+        }
+        let t = locate(|t| event.value(t, &state_on(step, t)), (a, ga), (b, gb))?;
+        found.push(Crossing {
+            index,
+            t,
+            y: state_on(step, t),
+        });
+        Ok(())
+    }
+}
+
+/// The state at `t` on `step`: its end state at its end time, the interpolant elsewhere.
+fn state_on<const N: usize>(step: &Step<N>, t: f64) -> State<N> {
+    if t == step.end_time() {
+        step.end()
+    } else {
+        step.interpolate(t)
+    }
+}
+
+/// A root of `f` in `[a, b]`, where `f(a)` and `f(b)` have opposite signs (or one is
+/// zero): the Illinois variant of regula falsi, with a bisection whenever two steps did
+/// not halve the bracket, until the bracket is a few ulp wide. Returns the end of the
+/// final bracket where `|f|` is smaller.
+pub(crate) fn locate(
+    mut f: impl FnMut(f64) -> Result<f64, Error>,
+    (mut a, mut fa): (f64, f64),
+    (mut b, mut fb): (f64, f64),
+) -> Result<f64, Error> {
+    if fa == 0.0 {
+        return Ok(a);
+    }
+    if fb == 0.0 {
+        return Ok(b);
+    }
+    // The secant's weights: the true values, halved while an end is kept (Illinois).
+    let (mut wa, mut wb) = (fa, fb);
+    // Which end the last step kept: `Some(true)` for `a`.
+    let mut kept: Option<bool> = None;
+    let mut widths = [f64::INFINITY; 2];
+    for _ in 0..ROOT_ITERATIONS {
+        let width = b - a;
+        // Two ulp, the smallest step taken: a secant that lands next to an end closes the
+        // bracket from the other side.
+        let tol = 2.0 * f64::EPSILON * a.abs().max(b.abs());
+        if width <= 2.0 * tol {
+            break;
+        }
+        let secant = b - wb * (b - a) / (wb - wa);
+        let c = if width > 0.5 * widths[0] || secant.is_nan() {
+            a + 0.5 * width
+        } else {
+            secant.clamp(a + tol, b - tol)
+        };
+        if c <= a || c >= b {
+            break;
+        }
+        widths = [widths[1], width];
+        let fc = f(c)?;
+        if fc == 0.0 {
+            return Ok(c);
+        }
+        if (fc > 0.0) == (fb > 0.0) {
+            (b, fb, wb) = (c, fc, fc);
+            if kept == Some(true) {
+                wa *= 0.5;
+            }
+            kept = Some(true);
+        } else {
+            (a, fa, wa) = (c, fc, fc);
+            if kept == Some(false) {
+                wb *= 0.5;
+            }
+            kept = Some(false);
+        }
+    }
+    Ok(if fa.abs() < fb.abs() { a } else { b })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roots_are_located_to_a_few_ulp() {
+        let mut calls = 0;
+        let root = locate(
+            |t| {
+                calls += 1;
+                Ok(t.cos())
+            },
+            (0.0, 1.0),
+            (3.0, 3f64.cos()),
+        )
+        .unwrap();
+        let pi_2 = std::f64::consts::FRAC_PI_2;
+        assert!((root - pi_2).abs() <= 4.0 * f64::EPSILON * pi_2, "{root}");
+        assert!(calls < 20, "{calls} evaluations");
+        // A flat root, where regula falsi alone crawls: the bisections still get there.
+        let root = locate(
+            |t| Ok((t - 0.3).powi(9)),
+            (0.0, -0.3f64.powi(9)),
+            (1.0, 0.7f64.powi(9)),
+        )
+        .unwrap();
+        assert!((root - 0.3).abs() < 1e-15, "{root}");
+    }
+}
