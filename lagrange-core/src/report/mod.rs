@@ -5,17 +5,24 @@
 //! but the animation works without JavaScript.
 
 mod animation;
+mod assets;
+mod figures;
+mod markup;
 mod plot;
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::error::Error;
-use crate::run::{Invariant, RELATIVE_FLOOR, Trajectory};
+use crate::run::{Invariant, Trajectory};
 use crate::system::ConstrainedSystem;
 use crate::system::{LagrangianSystem, ModelInfo};
 
-use plot::{Curve, Scale};
+use assets::{PLAYER, STYLE};
+use figures::{Figure, drift_series};
+pub(crate) use markup::escape;
+use markup::{json_string, number};
+use plot::Scale;
 
 /// A quantity recorded along a run beside the coordinates, plotted in a report.
 #[derive(Debug, Clone, PartialEq)]
@@ -399,154 +406,7 @@ impl HtmlReport {
     }
 }
 
-/// A plot with its title and its text alternative.
-struct Figure {
-    svg: String,
-    title: String,
-    about: String,
-}
-
-impl Figure {
-    /// The plot of `series` against `times`; its text alternative gives each series'
-    /// range and final value.
-    fn new(id: &str, title: &str, times: &[f64], series: &[Series], scale: Scale) -> Figure {
-        let t_end = times.last().copied().unwrap_or(0.0);
-        let ranges: Vec<String> = series
-            .iter()
-            .map(|s| {
-                let (lo, hi) = s
-                    .values
-                    .iter()
-                    .filter(|v| v.is_finite())
-                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
-                        (lo.min(v), hi.max(v))
-                    });
-                let last = s.values.last().copied().unwrap_or(f64::NAN);
-                if lo.is_finite() {
-                    format!(
-                        "{} ranges from {lo:.4e} to {hi:.4e} and ends at {last:.4e}",
-                        s.name
-                    )
-                } else {
-                    format!("{} has no finite value", s.name)
-                }
-            })
-            .collect();
-        let about = format!(
-            "{} recorded points from t = {} to {t_end}. {}.",
-            times.len(),
-            times.first().copied().unwrap_or(0.0),
-            ranges.join("; ")
-        );
-        let curves: Vec<Curve<'_>> = series
-            .iter()
-            .map(|s| Curve {
-                name: &s.name,
-                values: &s.values,
-            })
-            .collect();
-        Figure {
-            svg: plot::svg(id, title, &about, times, &curves, scale),
-            title: title.to_string(),
-            about,
-        }
-    }
-}
-
-/// An invariant's drift at each point: `|I(t) − I(t₀)|` with `t₀` the start or the
-/// latest reset, divided by `|I(t₀)|` where the integral's drift is relative
-/// ([`Invariant::is_relative`]) and `I(t₀)` is not (nearly) zero.
-fn drift_series(inv: &Invariant) -> Series {
-    let relative = inv.is_relative();
-    let mut restarts = inv.restarts.iter().copied().peekable();
-    let mut reference = inv.initial().unwrap_or(0.0);
-    let values = inv
-        .values
-        .iter()
-        .enumerate()
-        .map(|(k, &v)| {
-            while restarts.next_if(|&r| r <= k).is_some() {
-                reference = v;
-            }
-            let scale = if relative && reference.abs() > RELATIVE_FLOOR {
-                reference.abs()
-            } else {
-                1.0
-            };
-            (v - reference).abs() / scale
-        })
-        .collect();
-    let kind = if inv.is_relative() {
-        "relative"
-    } else {
-        "absolute"
-    };
-    Series {
-        name: format!("{} ({kind})", inv.name),
-        about: format!("the {kind} drift of {}", inv.name),
-        values,
-    }
-}
-
 impl<const N: usize> Trajectory<N> {
-    /// The plot of the run as one SVG image under `title`: every coordinate against `t`
-    /// above, and below each integral's drift on a log scale (relative where its initial
-    /// value is not 0, measured from the latest reset), left out when the run records no
-    /// integral. The plots are the report's.
-    pub fn plot_svg(&self, title: &str) -> String {
-        let coordinates: Vec<Series> = self
-            .coordinates()
-            .iter()
-            .enumerate()
-            .map(|(i, name)| Series {
-                name: name.clone(),
-                about: String::new(),
-                values: self.q().iter().map(|q| q[i]).collect(),
-            })
-            .collect();
-        let mut panels = vec![Figure::new(
-            "coordinates",
-            "coordinates",
-            self.times(),
-            &coordinates,
-            Scale::Linear,
-        )];
-        if !self.invariants().is_empty() {
-            let drifts: Vec<Series> = self.invariants().iter().map(drift_series).collect();
-            panels.push(Figure::new(
-                "drift",
-                "drift of the invariants",
-                self.times(),
-                &drifts,
-                Scale::Log,
-            ));
-        }
-        let (width, height) = plot::SIZE;
-        let total = 40.0 + panels.len() as f64 * (height + 24.0);
-        let mut svg = format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{total}\" viewBox=\"0 0 {width} {total}\" font-family=\"sans-serif\" font-size=\"12\">\
-             <rect width=\"{width}\" height=\"{total}\" fill=\"#fff\"/>\
-             <text x=\"{}\" y=\"26\" text-anchor=\"middle\" font-size=\"17\">{}</text>",
-            width / 2.0,
-            escape(title)
-        );
-        for (k, panel) in panels.iter().enumerate() {
-            let top = 40.0 + k as f64 * (height + 24.0);
-            let _ = write!(
-                svg,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\">{}</text>\
-                 <g transform=\"translate(0,{})\">{}</g>",
-                width / 2.0,
-                top + 14.0,
-                escape(&panel.title),
-                top + 20.0,
-                panel.svg
-            );
-        }
-        svg.push_str("</svg>\n");
-        svg
-    }
-
     /// Writes the [`HtmlReport`] of this run of `system` to the file at `path`: the model
     /// and its equations, the conserved quantities, plots and an animation. For a
     /// constrained system, [`HtmlReport::constraint_forces`] adds the reactions.
@@ -558,137 +418,6 @@ impl<const N: usize> Trajectory<N> {
         HtmlReport::new(self, system).save(path)
     }
 }
-
-/// A number as a table shows it: as written where that is short, else in scientific
-/// notation.
-fn number(v: f64) -> String {
-    if v == 0.0 || (1e-4..1e7).contains(&v.abs()) {
-        format!("{v}")
-    } else {
-        format!("{v:e}")
-    }
-}
-
-/// `s` as HTML text or attribute value.
-pub(crate) fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// `s` as a JSON string that is safe inside a `<script>` element.
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '<' | '>' | '&' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// The page's style: readable widths, mathematics that scrolls instead of overflowing.
-const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:0 auto;max-width:62rem;padding:0 1rem 2rem;color:#222;line-height:1.45}\
-header{border-bottom:1px solid #ddd;margin-bottom:1rem}header p,td{overflow-wrap:anywhere}h1{margin:.8rem 0 .3rem}nav{margin:.4rem 0 .8rem}\
-.math{overflow-x:auto;padding:.3rem 0;font-size:1.1rem}math[display=block]{margin:.3rem 0}\
-mtd{padding:.15rem .2rem}mtd:first-child{text-align:right}mtd:last-child{text-align:left}\
-.formula{margin:.4rem 0}.source{display:block;color:#555;font-size:.85rem;overflow-wrap:anywhere}\
-pre{overflow-x:auto;background:#f6f6f3;padding:.5rem;white-space:pre-wrap;overflow-wrap:anywhere}\
-table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}\
-figure{margin:1rem 0}svg.plot,#scene{max-width:100%;height:auto;font-size:12px;font-family:system-ui,sans-serif}\
-#controls{display:flex;gap:1rem;align-items:center;flex-wrap:wrap}#controls[hidden]{display:none}\
-#readout{font-family:ui-monospace,monospace;font-size:.9rem;white-space:pre}.about{color:#555;font-size:.85rem}\
-footer{color:#777;font-size:.85rem;margin-top:2rem}";
-
-/// Plays the frames back: moves the scene's lines and dots, shows the time and the
-/// integrals, loops; play/pause, a time slider and a speed.
-const PLAYER: &str = r#"(function () {
-  "use strict";
-  var data = JSON.parse(document.getElementById("frames").textContent);
-  var scene = document.getElementById("scene");
-  var lines = Array.prototype.slice.call(scene.querySelectorAll("line[data-a]"));
-  var dots = Array.prototype.slice.call(scene.querySelectorAll("circle[data-node]"));
-  var slider = document.getElementById("slider");
-  var button = document.getElementById("play");
-  var speed = document.getElementById("speed");
-  var clock = document.getElementById("clock");
-  var readout = document.getElementById("readout");
-  var last = data.t.length - 1;
-  var frame = 0, playing = true, clockTime = data.t[0], before = null;
-  function at(f, node) {
-    if (node < 0) { return data.origin; }
-    var a = data.frames[f];
-    return [a[2 * node], a[2 * node + 1]];
-  }
-  function show(f) {
-    frame = f;
-    lines.forEach(function (l) {
-      var p = at(f, +l.getAttribute("data-a")), q = at(f, +l.getAttribute("data-b"));
-      l.setAttribute("x1", p[0]); l.setAttribute("y1", p[1]);
-      l.setAttribute("x2", q[0]); l.setAttribute("y2", q[1]);
-    });
-    dots.forEach(function (d) {
-      var p = at(f, +d.getAttribute("data-node"));
-      d.setAttribute("cx", p[0]); d.setAttribute("cy", p[1]);
-    });
-    slider.value = f;
-    clock.textContent = "t = " + data.t[f].toFixed(3);
-    readout.textContent = data.readouts.map(function (r) {
-      var v = r.values[f];
-      return r.name + " = " + (v === null ? "—" : v.toPrecision(12));
-    }).join("\n");
-  }
-  function tick(now) {
-    if (!playing) { before = null; return; }
-    if (before !== null) { clockTime += (now - before) / 1000 * parseFloat(speed.value); }
-    before = now;
-    if (clockTime > data.t[last]) {
-      var span = data.t[last] - data.t[0];
-      clockTime = span > 0 ? data.t[0] + (clockTime - data.t[0]) % span : data.t[0];
-      frame = 0;
-    }
-    var f = frame;
-    while (f < last && data.t[f + 1] <= clockTime) { f++; }
-    if (clockTime < data.t[f]) { f = 0; }
-    show(f);
-    requestAnimationFrame(tick);
-  }
-  button.addEventListener("click", function () {
-    playing = !playing;
-    button.textContent = playing ? "Pause" : "Play";
-    if (playing) { requestAnimationFrame(tick); }
-  });
-  slider.addEventListener("input", function () {
-    var f = +slider.value;
-    clockTime = data.t[f];
-    show(f);
-  });
-  document.getElementById("controls").hidden = false;
-  if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) {
-    playing = false;
-    button.textContent = "Play";
-  }
-  show(0);
-  if (playing) { requestAnimationFrame(tick); }
-})();"#;
 
 #[cfg(test)]
 mod tests {
@@ -777,13 +506,5 @@ mod tests {
             values: vec![0.0],
         });
         assert!(wrong.is_err());
-    }
-
-    #[test]
-    fn json_strings_cannot_close_the_script() {
-        assert_eq!(
-            json_string("a</script>\"\n"),
-            "\"a\\u003c/script\\u003e\\\"\\u000a\""
-        );
     }
 }

@@ -3,6 +3,7 @@
 //! [`Event`]s that note, stop or reset a run.
 
 mod balance;
+mod drive;
 mod event;
 mod simulation;
 mod trajectory;

@@ -1,0 +1,227 @@
+//! The integration loop of a run: passes from the start or a reset to the end, a stop or
+//! the next reset; the output grid sampled on each step's dense output; events located,
+//! recorded and acted on.
+
+use std::ops::ControlFlow;
+
+use nalgebra::SVector;
+
+use super::event::{Crossing, Occurrence, Watch};
+use super::simulation::{Simulation, Stopped};
+use super::trajectory::Trajectory;
+use crate::error::Error;
+use crate::integrate::{State, Stats, Step};
+use crate::system::LagrangianSystem;
+
+/// What [`Simulation::drive`] reports.
+pub(super) enum Output<'a, const N: usize> {
+    /// A state to record; `step` is the step it lies in (`None` for the initial state and
+    /// the state a reset restarts from).
+    Sample {
+        t: f64,
+        y: State<N>,
+        step: Option<&'a Step<N>>,
+    },
+    /// A step is finished, up to `end`: its end time, or an event's that cut it short.
+    StepDone { step: &'a Step<N>, end: f64 },
+}
+
+/// Why an integration pass ended before `t_end`.
+enum Cut<const N: usize> {
+    /// A stop event fired.
+    Stop,
+    /// A reset event fired: the run goes on from `y` at `t`.
+    Reset { t: f64, y: State<N> },
+    /// An event failed.
+    Failed(Error),
+}
+
+impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
+    /// Validates, integrates and hands every output time and every finished step to
+    /// `handle`, which records into the trajectory; watches the events, records them and
+    /// stops or restarts the integration at them. On a failure after the start, the
+    /// trajectory recorded so far comes with the error.
+    pub(super) fn drive(
+        &self,
+        t0: f64,
+        q0: SVector<f64, N>,
+        qd0: SVector<f64, N>,
+        t_end: f64,
+        mut handle: impl FnMut(&mut Trajectory<N>, Output<'_, N>),
+    ) -> Result<Trajectory<N>, Stopped<N>> {
+        if let Some(dt) = self.output_interval {
+            if !(dt.is_finite() && dt > 0.0) {
+                return Err(Error::InvalidInput(format!(
+                    "output interval must be finite and positive, got {dt}"
+                ))
+                .into());
+            }
+            if (t_end - t0) / dt > self.max_steps as f64 {
+                return Err(Error::InvalidInput(format!(
+                    "output interval {dt} gives more than max_steps = {} points",
+                    self.max_steps
+                ))
+                .into());
+            }
+        }
+        let y0 = State::new(q0, qd0);
+        self.integrator.check_arguments(t0, y0, t_end)?;
+        self.system.check_initial_state(t0, &q0, &qd0)?;
+        let mut trajectory = Trajectory::new(self.system)?;
+        handle(
+            &mut trajectory,
+            Output::Sample {
+                t: t0,
+                y: y0,
+                step: None,
+            },
+        );
+        let mut watch = Watch::new(&self.events);
+        let mut next = 1usize;
+        let mut stats = Stats::default();
+        // Each pass integrates from `start` until `t_end`, a stop or a reset.
+        let mut start = (t0, y0);
+        let outcome = loop {
+            let used = stats.accepted + stats.rejected;
+            let mut cut = None;
+            let (counted, outcome) = self.integrator.run_counted(
+                self.system,
+                start.0,
+                start.1,
+                t_end,
+                self.max_steps.saturating_sub(used),
+                |step| {
+                    let crossings = match watch.scan(step) {
+                        Ok(crossings) => crossings,
+                        Err(error) => {
+                            cut = Some(Cut::Failed(error));
+                            return ControlFlow::Break(());
+                        }
+                    };
+                    let terminal = crossings
+                        .last()
+                        .filter(|c| self.events[c.index].is_terminal())
+                        .copied();
+                    let end = terminal.map_or(step.end_time(), |c| c.t);
+                    let mut sample = |t: f64, y: State<N>| {
+                        handle(
+                            &mut trajectory,
+                            Output::Sample {
+                                t,
+                                y,
+                                step: Some(step),
+                            },
+                        )
+                    };
+                    match self.output_interval {
+                        None if terminal.is_none() => sample(step.end_time(), step.end()),
+                        None => {}
+                        Some(dt) => {
+                            // Output times closer to `t_end` than this are taken as `t_end` itself.
+                            let last = t_end - 1e-9 * dt;
+                            loop {
+                                let t = t0 + next as f64 * dt;
+                                // The sample at an event time is the event's own.
+                                let past = if terminal.is_some() {
+                                    t >= end
+                                } else {
+                                    t > end
+                                };
+                                if past || t >= last {
+                                    break;
+                                }
+                                sample(t, step.interpolate(t));
+                                next += 1;
+                            }
+                            if terminal.is_none() && step.end_time() >= t_end {
+                                sample(t_end, step.end());
+                            }
+                        }
+                    }
+                    if let Some(c) = terminal {
+                        sample(c.t, c.y);
+                    }
+                    handle(&mut trajectory, Output::StepDone { step, end });
+                    self.report_progress(end);
+                    for c in crossings {
+                        match self.fire(&mut trajectory, c) {
+                            Ok(None) => {}
+                            Ok(Some(next_cut)) => {
+                                cut = Some(next_cut);
+                                return ControlFlow::Break(());
+                            }
+                            Err(error) => {
+                                cut = Some(Cut::Failed(error));
+                                return ControlFlow::Break(());
+                            }
+                        }
+                    }
+                    ControlFlow::Continue(())
+                },
+            );
+            stats += counted;
+            match (outcome, cut) {
+                (Err(Error::MaxStepsExceeded { t, .. }), _) => {
+                    break Err(Error::MaxStepsExceeded {
+                        t,
+                        steps: self.max_steps,
+                    });
+                }
+                (Err(error), _) | (Ok(()), Some(Cut::Failed(error))) => break Err(error),
+                (Ok(()), Some(Cut::Reset { t, y })) if t < t_end => {
+                    handle(&mut trajectory, Output::Sample { t, y, step: None });
+                    watch.restart();
+                    start = (t, y);
+                }
+                (Ok(()), _) => break Ok(()),
+            }
+        };
+        trajectory.set_stats(stats);
+        match outcome {
+            Ok(()) => Ok(trajectory),
+            Err(error) => Err(Stopped {
+                error,
+                partial: Some(Box::new(trajectory)),
+            }),
+        }
+    }
+
+    /// Records the occurrence of the crossing `c` and says how the integration goes on:
+    /// `None` to continue, or the stop or reset the event asks for.
+    fn fire(
+        &self,
+        trajectory: &mut Trajectory<N>,
+        c: Crossing<N>,
+    ) -> Result<Option<Cut<N>>, Error> {
+        if trajectory.events().len() >= self.max_events {
+            return Err(Error::TooManyEvents {
+                t: c.t,
+                events: self.max_events,
+            });
+        }
+        let event = &self.events[c.index];
+        let after = event.apply(c.t, &c.y)?;
+        if let Some(after) = after {
+            self.system
+                .check_initial_state(c.t, &after.q, &after.qd)
+                .map_err(|error| Error::Event {
+                    event: event.name().to_string(),
+                    t: c.t,
+                    problem: format!("its reset gives an inadmissible state: {error}"),
+                })?;
+        }
+        trajectory.push_event(Occurrence {
+            index: c.index,
+            name: event.name().to_string(),
+            t: c.t,
+            q: c.y.q,
+            qd: c.y.qd,
+            after,
+        });
+        Ok(match after {
+            Some(y) => Some(Cut::Reset { t: c.t, y }),
+            None if event.stops() => Some(Cut::Stop),
+            None => None,
+        })
+    }
+}
