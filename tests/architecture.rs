@@ -1,6 +1,7 @@
 //! The layout rules of ARCHITECTURE.md, checked on the sources: symbolica is used only in
-//! `lagrange-symbolic/src/cas/`, the runtime names no engine crate, and within each crate
-//! the top-level modules import one another without a cycle (data flows one way).
+//! `lagrange-symbolic/src/cas/`, the runtime names no engine crate, within each crate the
+//! top-level modules import one another without a cycle (data flows one way), and the
+//! code maps of the engine and the runtime list every module with what it may import.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -109,31 +110,50 @@ fn the_runtime_never_names_the_engine() {
     }
 }
 
+/// The test-only parts of a crate's sources: the hand-written test systems and unit
+/// tests kept in files of their own.
+fn is_test_only(src: &Path, file: &Path) -> bool {
+    let relative = file.strip_prefix(src).unwrap_or(file);
+    relative.starts_with("test_systems") || file.file_name().is_some_and(|n| n == "tests.rs")
+}
+
+/// The crate's top-level modules, each with the top-level modules its code names.
+fn imports(krate: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let src = workspace().join(krate).join("src");
+    let files: Vec<PathBuf> = sources(&src)
+        .into_iter()
+        .filter(|f| !is_test_only(&src, f))
+        .collect();
+    let modules: BTreeSet<String> = files.iter().filter_map(|f| top_module(&src, f)).collect();
+    let mut imports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in &files {
+        let Some(module) = top_module(&src, file) else {
+            continue;
+        };
+        let code = code(file);
+        let at_root = file.parent() == Some(src.as_path());
+        let mut used: Vec<&str> = paths_after(&code, "crate::").collect();
+        if at_root {
+            // A file at the root of `src` reaches its siblings through `super::`.
+            used.extend(paths_after(&code, "super::"));
+        }
+        let entry = imports.entry(module.clone()).or_default();
+        for name in used {
+            // `__private` is the public name of `private.rs`.
+            let name = if name == "__private" { "private" } else { name };
+            if name != module && modules.contains(name) {
+                entry.insert(name.to_string());
+            }
+        }
+    }
+    imports
+}
+
 #[test]
 fn top_level_modules_import_one_another_without_a_cycle() {
     for krate in CRATES {
-        let src = workspace().join(krate).join("src");
-        let files = sources(&src);
-        let modules: BTreeSet<String> = files.iter().filter_map(|f| top_module(&src, f)).collect();
-        let mut imports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        for file in &files {
-            let Some(module) = top_module(&src, file) else {
-                continue;
-            };
-            let code = code(file);
-            let at_root = file.parent() == Some(src.as_path());
-            let mut used: Vec<&str> = paths_after(&code, "crate::").collect();
-            if at_root {
-                // A file at the root of `src` reaches its siblings through `super::`.
-                used.extend(paths_after(&code, "super::"));
-            }
-            let entry = imports.entry(module.clone()).or_default();
-            for name in used {
-                if name != module && modules.contains(name) {
-                    entry.insert(name.to_string());
-                }
-            }
-        }
+        let imports = imports(krate);
+        let modules: BTreeSet<String> = imports.keys().cloned().collect();
         // Depth-first search for a back edge.
         fn visit(
             node: &str,
@@ -187,4 +207,86 @@ fn the_checks_see_imports_and_cycles() {
         0
     );
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The code map of ARCHITECTURE.md for `folder`: each module of its table with the
+/// modules it may import (`None`: any).
+fn code_map(folder: &str) -> BTreeMap<String, Option<BTreeSet<String>>> {
+    let text = fs::read_to_string(workspace().join("ARCHITECTURE.md")).unwrap();
+    let heading = format!("### `{folder}`");
+    let at = text
+        .find(&heading)
+        .unwrap_or_else(|| panic!("ARCHITECTURE.md has no section {heading}"));
+    let mut map = BTreeMap::new();
+    let rows = text[at + heading.len()..]
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2);
+    for row in rows {
+        let cells: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
+        assert_eq!(
+            cells.len(),
+            4,
+            "a code-map row of {folder} has 4 cells: {row}"
+        );
+        let ticked = |cell: &str| -> Vec<String> {
+            cell.split('`')
+                .skip(1)
+                .step_by(2)
+                .map(|name| {
+                    name.trim_end_matches('/')
+                        .trim_end_matches(".rs")
+                        .to_string()
+                })
+                .collect()
+        };
+        let module = ticked(cells[0])
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| panic!("a code-map row of {folder} names no module: {row}"));
+        let allowed = match cells[2] {
+            "anything" => None,
+            "nothing" => Some(BTreeSet::new()),
+            cell => Some(ticked(cell).into_iter().collect()),
+        };
+        map.insert(module, allowed);
+    }
+    map
+}
+
+#[test]
+fn the_code_map_lists_every_module_and_what_it_may_import() {
+    let mut drift = Vec::new();
+    for (krate, folder) in [
+        ("lagrange-core", "lagrange-core/src/"),
+        ("lagrange-symbolic", "lagrange-symbolic/src/"),
+    ] {
+        let map = code_map(folder);
+        let imports = imports(krate);
+        for module in map.keys().filter(|m| !imports.contains_key(*m)) {
+            drift.push(format!(
+                "{folder}: the code map lists `{module}`, which does not exist"
+            ));
+        }
+        for (module, used) in &imports {
+            match map.get(module) {
+                None => drift.push(format!("{folder}: `{module}` is missing from the code map")),
+                Some(Some(allowed)) => {
+                    let extra: Vec<&String> = used.difference(allowed).collect();
+                    if !extra.is_empty() {
+                        drift.push(format!(
+                            "{folder}{module} imports {extra:?}, which its row does not allow"
+                        ));
+                    }
+                }
+                Some(None) => {}
+            }
+        }
+    }
+    assert!(
+        drift.is_empty(),
+        "ARCHITECTURE.md's code map disagrees with the sources:\n{}",
+        drift.join("\n")
+    );
 }

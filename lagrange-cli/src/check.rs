@@ -17,7 +17,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use super::file::location;
-use lagrange_core::{Check, LagrangianSystem, Report};
+use lagrange_core::{Check, CheckReport, LagrangianSystem};
 use lagrange_symbolic::equations::Equations;
 use lagrange_symbolic::syntax::Expr;
 use lagrange_symbolic::syntax::print::excerpt_text;
@@ -153,7 +153,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
 
 /// The failure naming every equation above the tolerance and the state of its worst
 /// residual. (An invalid tolerance is an error of its own.)
-fn mismatch(report: &Report, parsed: &[Equation], tolerance: f64) -> Failure {
+fn mismatch(report: &CheckReport, parsed: &[Equation], tolerance: f64) -> Failure {
     if tolerance.is_nan() || tolerance < 0.0 {
         return Failure(format!(
             "the tolerance must be nonnegative, got {tolerance}"
@@ -332,7 +332,7 @@ struct Residuals<'a> {
 }
 
 impl WithSystem for Residuals<'_> {
-    type Output = Result<Report, lagrange_core::Error>;
+    type Output = Result<CheckReport, lagrange_core::Error>;
 
     fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output {
         let eq = system.equations().clone();

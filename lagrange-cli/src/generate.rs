@@ -6,7 +6,7 @@
 //! fixed-step RK4 and write the trajectory as CSV. For a model with holonomic constraints
 //! they solve for the accelerations and multipliers through the Schur complement and
 //! project onto the constraints after each step, as the runtime does
-//! (`lagrange_core::constrained`). Models whose inputs follow `[inputs]` signals or that
+//! (`lagrange-core/src/system/constrained.rs`). Models whose inputs follow `[inputs]` signals or that
 //! have `[[events]]` are refused (the templates do not evaluate them).
 //! `templates/README.md` describes the context the templates receive.
 
@@ -16,8 +16,9 @@ mod output;
 
 use std::path::{Path, PathBuf};
 
-use lagrange_core::__private::CONSISTENCY_TOLERANCE;
-use lagrange_core::constrained::{PROJECTION_ITERATIONS, PROJECTION_TOLERANCE};
+use lagrange_core::__private::{
+    CONSISTENCY_TOLERANCE, PROJECTION_ITERATIONS, PROJECTION_TOLERANCE,
+};
 use lagrange_symbolic::equations::Equations;
 use serde::Serialize;
 

@@ -10,8 +10,9 @@
 
 use std::sync::Arc;
 
-use lagrange_core::__private::{CONSISTENCY_TOLERANCE, solve_accelerations};
-use lagrange_core::jacobians;
+use lagrange_core::__private::{
+    CONSISTENCY_TOLERANCE, solve_accelerations, unconstrained_jacobians,
+};
 use lagrange_core::nalgebra::{DMatrix, SMatrix, SVector};
 use lagrange_core::{
     AccelerationJacobians, Conserved, ConstrainedSystem, ConstraintInfo, ConstraintJacobians,
@@ -539,7 +540,7 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
             let qdd = self.accelerations(t, q, qd)?;
             let m = self.mass_matrix(t, q, qd);
             let r = self.residual_jacobians(t, q, qd, &qdd);
-            jacobians::unconstrained(&m, qdd, r, || {
+            unconstrained_jacobians(&m, qdd, r, || {
                 Error::singular(t, q.as_slice(), qd.as_slice())
             })
         } else {

@@ -141,7 +141,7 @@ pub trait LagrangianSystem<const N: usize>: Sized {
         qd: &SVector<f64, N>,
     ) -> Result<SVector<f64, N>, Error> {
         let (m, f) = self.mass_matrix_and_forcing(t, q, qd);
-        crate::__private::solve_accelerations(m, f, t, q, qd)
+        linalg::solve_accelerations(m, f, t, q, qd)
     }
 
     /// The velocities with momenta `p` at `(t, q)`: the solution of `∂L/∂q̇ (t, q, q̇) = p`
