@@ -208,7 +208,7 @@ fn the_double_pendulum_report() {
     };
     let dir = folder("double-pendulum");
     let seen = check_report(&mut browser, &dir, "double_pendulum.toml", &[]);
-    // 20 s at the default output interval, as the README says.
+    // 20 s at the default output interval, as `docs/book/report.md` says.
     let bytes = std::fs::metadata(dir.join("double_pendulum.html"))
         .unwrap()
         .len();

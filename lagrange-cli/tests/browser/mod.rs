@@ -604,16 +604,6 @@ mod tests {
     }
 
     #[test]
-    fn a_skipped_browser_test_names_the_packages_and_the_variable() {
-        let text = BROWSER.explanation();
-        assert!(
-            text.contains("apt-get install chromium chromium-driver"),
-            "{text}"
-        );
-        assert!(text.contains("LAGRANGE_REQUIRE_BROWSER=1"), "{text}");
-    }
-
-    #[test]
     fn file_urls_are_percent_encoded() {
         assert_eq!(
             file_url(Path::new("/tmp/a b/ä#.html")).unwrap(),
