@@ -11,7 +11,7 @@
 //!
 //! `cargo bench --bench derive_scale --features derive-timing`; `-- 8` limits the rows to
 //! chains of at most 8 links. The expansion's cost in a user's debug build is measured by
-//! building, not here: see the README's "Build times".
+//! building, not here: see `docs/book/build-times.md`.
 
 use lagrange::nalgebra::SVector;
 use lagrange::{FromParameterValues, Lagrangian, LagrangianSystem};

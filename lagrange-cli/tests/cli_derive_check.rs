@@ -2,8 +2,22 @@
 //! every shipped reference (transcribed from the textbook), a wrong reference, and the
 //! error messages for broken files.
 
+mod external;
+
+use external::{Tool, find_program};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::Once;
+
+/// What compiling the LaTeX documents needs, and `LAGRANGE_REQUIRE_PDFLATEX`, which makes
+/// it mandatory.
+static PDFLATEX: Tool = Tool {
+    skipped: "compiling the LaTeX documents",
+    programs: "pdflatex",
+    install: "apt-get install --no-install-recommends texlive-latex-base",
+    require: "LAGRANGE_REQUIRE_PDFLATEX",
+    explained: Once::new(),
+};
 
 /// The shipped model files.
 fn models() -> Vec<PathBuf> {
@@ -153,10 +167,10 @@ fn derive_json_is_the_model_and_its_derivation() {
 
 #[test]
 fn derive_latex_is_a_complete_document() {
-    let pdflatex = Command::new("pdflatex").arg("--version").output().is_ok();
-    if !pdflatex {
-        eprintln!("pdflatex not found: the LaTeX documents are checked but not compiled");
-    }
+    // Without pdflatex the documents are still checked as text, but not compiled.
+    let pdflatex = find_program("pdflatex")
+        .map_err(|why| PDFLATEX.missing(&why).unwrap_or_else(|e| panic!("{e}")))
+        .ok();
     let dir = scratch("latex");
     for model in models() {
         let o = lagrange(&["derive", path(&model), "--format", "latex"]);
@@ -172,10 +186,10 @@ fn derive_latex_is_a_complete_document() {
         );
         // The file name's underscores are escaped in text mode.
         assert!(!tex.contains("models/tt_") && !tex.contains("models/cartesian_"));
-        if pdflatex {
+        if let Some(pdflatex) = &pdflatex {
             let stem = model.file_stem().unwrap().to_str().unwrap();
             write(&dir, &format!("{stem}.tex"), &tex);
-            let run = Command::new("pdflatex")
+            let run = Command::new(pdflatex)
                 .args(["-interaction=nonstopmode", "-halt-on-error"])
                 .arg(format!("{stem}.tex"))
                 .current_dir(&dir)

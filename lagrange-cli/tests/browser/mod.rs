@@ -1,20 +1,31 @@
 //! A small WebDriver client for browser tests: drives headless Chromium through its own
 //! chromedriver process, speaking plain HTTP/1.1 over loopback with only `serde_json`.
+//! Without Chromium or chromedriver the tests do not run, and say so (see `external`,
+//! which a test crate that includes this module declares beside it).
 
 // Test crates include this file as a module and each uses only part of it.
 #![allow(dead_code, unreachable_pub)]
 
+use crate::external::{Tool, find_program};
 use serde_json::{Value, json};
 use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Once;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::thread::sleep;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-const INSTALL_HINT: &str = "install them with `apt-get install chromium chromium-driver`";
+/// What the browser tests need, and `LAGRANGE_REQUIRE_BROWSER`, which makes them mandatory.
+pub static BROWSER: Tool = Tool {
+    skipped: "the browser tests",
+    programs: "Chromium and chromedriver",
+    install: "apt-get install chromium chromium-driver",
+    require: "LAGRANGE_REQUIRE_BROWSER",
+    explained: Once::new(),
+};
 /// How long chromedriver may take to accept connections and report itself ready.
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(20);
 /// Upper bound for one WebDriver command, above chromedriver's own page-load and script timeouts.
@@ -41,17 +52,34 @@ pub struct Browser {
 impl Browser {
     /// Starts chromedriver on a free loopback port and a headless Chromium session whose
     /// viewport (`innerWidth` x `innerHeight`, and so a screenshot) is `width` x `height`.
-    /// Fails with a message naming `apt-get install chromium chromium-driver` when a binary is missing.
-    pub fn start(width: u32, height: u32) -> Result<Browser, String> {
-        let chromium = find_binary("/usr/bin/chromium", "chromium")?;
-        let chromedriver = find_binary("/usr/bin/chromedriver", "chromedriver")?;
+    /// `None` when Chromium or chromedriver is not installed and not required: the calling
+    /// test has then said that it did not run, and returns. A missing program that
+    /// [`BROWSER`] requires is an error, and so is a browser that does not start.
+    pub fn start(width: u32, height: u32) -> Result<Option<Browser>, String> {
+        let programs = find_program("chromium")
+            .and_then(|chromium| find_program("chromedriver").map(|driver| (chromium, driver)));
+        match programs {
+            Ok((chromium, chromedriver)) => {
+                Browser::launch(&chromium, &chromedriver, width, height).map(Some)
+            }
+            Err(why) => BROWSER.missing(&why).map(|()| None),
+        }
+    }
+
+    /// Starts `chromedriver` and, through it, a session of `chromium` (see [`Browser::start`]).
+    fn launch(
+        chromium: &Path,
+        chromedriver: &Path,
+        width: u32,
+        height: u32,
+    ) -> Result<Browser, String> {
         let temp_dir = fresh_temp_dir()?;
         let profile = temp_dir.join("profile");
         let spawned = free_port().and_then(|port| {
             let log = File::create(temp_dir.join("chromedriver.log"))
                 .map_err(|e| format!("cannot create the chromedriver log: {e}"))?;
             let log2 = log.try_clone().map_err(|e| e.to_string())?;
-            Command::new(&chromedriver)
+            Command::new(chromedriver)
                 .arg(format!("--port={port}"))
                 .stdin(Stdio::null())
                 .stdout(log)
@@ -320,27 +348,6 @@ impl Drop for Browser {
     }
 }
 
-/// `preferred` when it exists, else `name` found on `PATH`.
-fn find_binary(preferred: &str, name: &str) -> Result<PathBuf, String> {
-    let preferred = Path::new(preferred);
-    if preferred.is_file() {
-        return Ok(preferred.to_path_buf());
-    }
-    std::env::var_os("PATH")
-        .and_then(|paths| {
-            std::env::split_paths(&paths)
-                .map(|dir| dir.join(name))
-                .find(|candidate| candidate.is_file())
-        })
-        .ok_or_else(|| {
-            format!(
-                "{name} not found (neither {} nor `{name}` on PATH): browser tests need Chromium \
-                 and chromedriver; {INSTALL_HINT}",
-                preferred.display()
-            )
-        })
-}
-
 /// A new, empty directory under the system's temporary directory.
 fn fresh_temp_dir() -> Result<PathBuf, String> {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
@@ -594,15 +601,6 @@ mod tests {
         );
         let cut = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n{}";
         assert!(read_response(&mut cut.as_bytes()).is_err());
-    }
-
-    #[test]
-    fn a_missing_binary_names_the_packages() {
-        let error = find_binary("/nonexistent/chromium", "no-such-binary-here").unwrap_err();
-        assert!(
-            error.contains("apt-get install chromium chromium-driver"),
-            "{error}"
-        );
     }
 
     #[test]
