@@ -19,9 +19,10 @@ use std::path::{Path, PathBuf};
 use super::file::location;
 use lagrange_core::{Check, LagrangianSystem, Report};
 use lagrange_symbolic::equations::Equations;
+use lagrange_symbolic::ir::{Program, lower};
 use lagrange_symbolic::syntax::Expr;
+use lagrange_symbolic::syntax::TIME;
 use lagrange_symbolic::syntax::print::excerpt_text;
-use lagrange_symbolic::syntax::{PI, TIME};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -64,7 +65,9 @@ struct Written {
 /// A parsed reference equation.
 struct Equation {
     label: String,
-    expr: Expr,
+    /// The residual over `(t, q, q̇, p, q̈)`: the derived programs' input layout, then
+    /// the accelerations.
+    residual: Program,
 }
 
 /// Runs `lagrange check`.
@@ -240,35 +243,35 @@ impl Reference {
                         format!("equation `{}`: {}", excerpt_text(label), e.message),
                     )
                 })?;
-                let mut unknown = None;
-                expr.for_each_leaf(&mut |leaf| {
-                    if unknown.is_none() && !known(eq, leaf) {
-                        unknown = Some(leaf.clone());
+                let inputs = 1 + 3 * eq.coordinates.len() + eq.parameters.len();
+                let slot = |leaf: &Expr| slot(eq, leaf);
+                let unknown = lower::program(std::slice::from_ref(&expr), inputs, &slot);
+                let leaf = match unknown {
+                    Ok(residual) => {
+                        return Ok(Equation {
+                            label: label.clone(),
+                            residual,
+                        });
                     }
-                });
-                if let Some(leaf) = unknown {
-                    let what = match &leaf {
-                        Expr::Name(n) => format!("unknown name `{n}`"),
-                        other => format!(
-                            "`{}` is not the derivative of a coordinate",
-                            lagrange_symbolic::syntax::print::text(other)
-                        ),
-                    };
-                    return Err(self.failure_at(
-                        start,
-                        format!(
-                            "equation `{}` = \"{}\": {what} (coordinates: {}; parameters: {}; and t, pi)",
-                            excerpt_text(label),
-                            excerpt_text(source.get_ref()),
-                            eq.coordinates.join(", "),
-                            eq.parameters.join(", ")
-                        ),
-                    ));
-                }
-                Ok(Equation {
-                    label: label.clone(),
-                    expr,
-                })
+                    Err(leaf) => leaf,
+                };
+                let what = match &leaf {
+                    Expr::Name(n) => format!("unknown name `{n}`"),
+                    other => format!(
+                        "`{}` is not the derivative of a coordinate",
+                        lagrange_symbolic::syntax::print::text(other)
+                    ),
+                };
+                Err(self.failure_at(
+                    start,
+                    format!(
+                        "equation `{}` = \"{}\": {what} (coordinates: {}; parameters: {}; and t, pi)",
+                        excerpt_text(label),
+                        excerpt_text(source.get_ref()),
+                        eq.coordinates.join(", "),
+                        eq.parameters.join(", ")
+                    ),
+                ))
             })
             .collect()
     }
@@ -314,14 +317,22 @@ impl Reference {
     }
 }
 
-/// Whether a leaf of a reference expression is a name of the system (or `t`, `pi`).
-fn known(eq: &Equations, leaf: &Expr) -> bool {
+/// The input a leaf of a reference expression reads in `(t, q, q̇, p, q̈)`, if it is `t` or
+/// a name or derivative of the system.
+fn slot(eq: &Equations, leaf: &Expr) -> Option<usize> {
+    let (n, parameters) = (eq.coordinates.len(), eq.parameters.len());
+    let coordinate = |q: &String| eq.coordinates.iter().position(|c| c == q);
     match leaf {
-        Expr::Name(n) => {
-            n == TIME || n == PI || eq.coordinates.contains(n) || eq.parameters.contains(n)
-        }
-        Expr::Velocity(q) | Expr::Acceleration(q) => eq.coordinates.contains(q),
-        _ => true,
+        Expr::Name(x) if x == TIME => Some(0),
+        Expr::Name(x) => coordinate(x).map(|i| 1 + i).or_else(|| {
+            eq.parameters
+                .iter()
+                .position(|p| p == x)
+                .map(|k| 1 + 2 * n + k)
+        }),
+        Expr::Velocity(q) => coordinate(q).map(|i| 1 + n + i),
+        Expr::Acceleration(q) => coordinate(q).map(|i| 1 + 2 * n + parameters + i),
+        _ => None,
     }
 }
 
@@ -335,26 +346,19 @@ impl WithSystem for Residuals<'_> {
     type Output = Result<Report, lagrange_core::Error>;
 
     fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output {
-        let eq = system.equations().clone();
         self.check.run_on(&system, |system, sample| {
-            let parameters = system.parameter_values();
-            let index = |q: &String| eq.coordinates.iter().position(|c| c == q);
-            let leaf = |leaf: &Expr| match leaf {
-                Expr::Name(n) if n == TIME => Some(sample.t),
-                Expr::Name(n) => index(n).map(|i| sample.q[i]).or_else(|| {
-                    eq.parameters
-                        .iter()
-                        .position(|p| p == n)
-                        .map(|i| parameters[i])
-                }),
-                Expr::Velocity(q) => index(q).map(|i| sample.qd[i]),
-                Expr::Acceleration(q) => index(q).map(|i| sample.qdd[i]),
-                _ => None,
-            };
-            // Every leaf was checked to be known: a NaN here would fail the check.
+            let inputs: Vec<f64> = std::iter::once(sample.t)
+                .chain(sample.q.iter().chain(&sample.qd).copied())
+                .chain(system.parameter_values())
+                .chain(sample.qdd.iter().copied())
+                .collect();
             self.equations
                 .iter()
-                .map(|e| e.expr.evaluate(&leaf).unwrap_or(f64::NAN))
+                .map(|e| {
+                    let mut out = [0.0];
+                    e.residual.evaluate(&inputs, &mut out);
+                    out[0]
+                })
                 .collect()
         })
     }
