@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use super::file::location;
 use lagrange_core::{Check, LagrangianSystem, Report};
 use lagrange_symbolic::equations::Equations;
-use lagrange_symbolic::ir::{Program, lower};
+use lagrange_symbolic::ir::Program;
 use lagrange_symbolic::syntax::Expr;
 use lagrange_symbolic::syntax::TIME;
 use lagrange_symbolic::syntax::print::excerpt_text;
@@ -65,8 +65,8 @@ struct Written {
 /// A parsed reference equation.
 struct Equation {
     label: String,
-    /// The residual over `(t, q, q̇, p, q̈)`: the derived programs' input layout, then
-    /// the accelerations.
+    /// The residual over the derived programs' inputs followed by the accelerations
+    /// ([`Equations::lower`]).
     residual: Program,
 }
 
@@ -243,10 +243,7 @@ impl Reference {
                         format!("equation `{}`: {}", excerpt_text(label), e.message),
                     )
                 })?;
-                let inputs = 1 + 3 * eq.coordinates.len() + eq.parameters.len();
-                let slot = |leaf: &Expr| slot(eq, leaf);
-                let unknown = lower::program(std::slice::from_ref(&expr), inputs, &slot);
-                let leaf = match unknown {
+                let leaf = match eq.lower(std::slice::from_ref(&expr)) {
                     Ok(residual) => {
                         return Ok(Equation {
                             label: label.clone(),
@@ -314,25 +311,6 @@ impl Reference {
                 Ok((kind, start..end))
             })
             .collect()
-    }
-}
-
-/// The input a leaf of a reference expression reads in `(t, q, q̇, p, q̈)`, if it is `t` or
-/// a name or derivative of the system.
-fn slot(eq: &Equations, leaf: &Expr) -> Option<usize> {
-    let (n, parameters) = (eq.coordinates.len(), eq.parameters.len());
-    let coordinate = |q: &String| eq.coordinates.iter().position(|c| c == q);
-    match leaf {
-        Expr::Name(x) if x == TIME => Some(0),
-        Expr::Name(x) => coordinate(x).map(|i| 1 + i).or_else(|| {
-            eq.parameters
-                .iter()
-                .position(|p| p == x)
-                .map(|k| 1 + 2 * n + k)
-        }),
-        Expr::Velocity(q) => coordinate(q).map(|i| 1 + n + i),
-        Expr::Acceleration(q) => coordinate(q).map(|i| 1 + 2 * n + parameters + i),
-        _ => None,
     }
 }
 

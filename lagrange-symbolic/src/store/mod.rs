@@ -8,7 +8,7 @@
 //! ([`crate::model::name_problem`]: an ASCII identifier of at most 64 bytes), so no name
 //! reaches outside the folder or makes an unportable file name. The entry repeats the model, the engine version and a content
 //! hash of the derivation; [`read`] uses it only when all three match and every program
-//! in it passes [`Program::validate`] with the counts its role requires, so a damaged or
+//! in it passes [`Program::validate`](crate::ir::Program::validate) with the counts its role requires, so a damaged or
 //! edited entry is an error (or, in the cache, a new derivation), never a panic or
 //! silently different numbers.
 //!
@@ -196,6 +196,7 @@ pub fn write(dir: &Path, model: &Model, derived: &Derived) -> Result<PathBuf, St
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::Program;
     use crate::model::Body;
     use crate::model::{Axis, Rotation};
 
