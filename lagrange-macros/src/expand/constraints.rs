@@ -1,19 +1,12 @@
 //! A constrained model's `LagrangianSystem` items and `ConstrainedSystem` impl.
 
-use lagrange_symbolic::equations::{
-    ConstraintEquations, Derived, Equations, Input, PointKind, Premise, Reduced,
-};
+use lagrange_symbolic::equations::ConstraintEquations;
 use lagrange_symbolic::ir::Program;
-use lagrange_symbolic::syntax::print;
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
-use syn::spanned::Spanned;
-use syn::{DeriveInput, Ident};
+use proc_macro2::TokenStream;
+use quote::quote;
 
 use super::{CORE, Target};
-use crate::attr::{self, Parsed};
-use crate::{program, source};
-use lagrange_symbolic::model::Model;
+use crate::program;
 
 /// For a constrained model: the `LagrangianSystem` items that make its motion the
 /// constrained one (accelerations, drift projection, initial check), and the

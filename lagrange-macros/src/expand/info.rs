@@ -1,19 +1,10 @@
 //! The `ModelInfo` constant: what a model declares and derived, as the runtime reads it.
 
-use lagrange_symbolic::equations::{
-    ConstraintEquations, Derived, Equations, Input, PointKind, Premise, Reduced,
-};
-use lagrange_symbolic::ir::Program;
-use lagrange_symbolic::syntax::print;
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
-use syn::spanned::Spanned;
-use syn::{DeriveInput, Ident};
+use lagrange_symbolic::equations::{Equations, PointKind, Premise};
+use proc_macro2::TokenStream;
+use quote::quote;
 
-use super::{CORE, Target};
-use crate::attr::{self, Parsed};
-use crate::{program, source};
-use lagrange_symbolic::model::Model;
+use super::CORE;
 
 /// The `ModelInfo` constant of a model's equations.
 pub(super) fn model_info(eq: &Equations) -> TokenStream {

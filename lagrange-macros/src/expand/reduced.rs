@@ -1,20 +1,15 @@
 //! The reduced system of a model that ignores coordinates (Routh).
 
-use lagrange_symbolic::equations::{
-    ConstraintEquations, Derived, Equations, Input, PointKind, Premise, Reduced,
-};
-use lagrange_symbolic::ir::Program;
+use lagrange_symbolic::equations::{Input, Reduced};
 use lagrange_symbolic::syntax::print;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
-use syn::spanned::Spanned;
 use syn::{DeriveInput, Ident};
 
 use super::system::system_impl;
 use super::{CORE, Target};
-use crate::attr::{self, Parsed};
-use crate::{program, source};
-use lagrange_symbolic::model::Model;
+use crate::attr::Parsed;
+use crate::program;
 
 /// The reduced system type `<Name>Reduced`, its `LagrangianSystem` and `ReducedSystem`
 /// impls, the Routhian as text and LaTeX, and constructors from the full system.

@@ -1,22 +1,16 @@
 //! The full system's inherent constants, its `LagrangianSystem<n>` and
 //! `FromParameterValues<n>` impls.
 
-use lagrange_symbolic::equations::{
-    ConstraintEquations, Derived, Equations, Input, PointKind, Premise, Reduced,
-};
+use lagrange_symbolic::equations::{Equations, Input};
 use lagrange_symbolic::ir::Program;
-use lagrange_symbolic::syntax::print;
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
-use syn::spanned::Spanned;
-use syn::{DeriveInput, Ident};
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::Ident;
 
 use super::constraints::constraint_impls;
 use super::info::model_info;
 use super::{CORE, Target};
-use crate::attr::{self, Parsed};
-use crate::{program, source};
-use lagrange_symbolic::model::Model;
+use crate::program;
 
 /// The inherent constants, `LagrangianSystem<n>` and `FromParameterValues<n>` impls (and
 /// for a constrained model `ConstrainedSystem<n, k>`).
