@@ -19,9 +19,10 @@ use std::path::{Path, PathBuf};
 use super::file::location;
 use lagrange_core::{Check, CheckReport, LagrangianSystem};
 use lagrange_symbolic::equations::Equations;
+use lagrange_symbolic::ir::Program;
 use lagrange_symbolic::syntax::Expr;
+use lagrange_symbolic::syntax::TIME;
 use lagrange_symbolic::syntax::print::excerpt_text;
-use lagrange_symbolic::syntax::{PI, TIME};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -64,7 +65,9 @@ struct Written {
 /// A parsed reference equation.
 struct Equation {
     label: String,
-    expr: Expr,
+    /// The residual over the derived programs' inputs followed by the accelerations
+    /// ([`Equations::lower`]).
+    residual: Program,
 }
 
 /// Runs `lagrange check`.
@@ -240,35 +243,32 @@ impl Reference {
                         format!("equation `{}`: {}", excerpt_text(label), e.message),
                     )
                 })?;
-                let mut unknown = None;
-                expr.for_each_leaf(&mut |leaf| {
-                    if unknown.is_none() && !known(eq, leaf) {
-                        unknown = Some(leaf.clone());
+                let leaf = match eq.lower(std::slice::from_ref(&expr)) {
+                    Ok(residual) => {
+                        return Ok(Equation {
+                            label: label.clone(),
+                            residual,
+                        });
                     }
-                });
-                if let Some(leaf) = unknown {
-                    let what = match &leaf {
-                        Expr::Name(n) => format!("unknown name `{n}`"),
-                        other => format!(
-                            "`{}` is not the derivative of a coordinate",
-                            lagrange_symbolic::syntax::print::text(other)
-                        ),
-                    };
-                    return Err(self.failure_at(
-                        start,
-                        format!(
-                            "equation `{}` = \"{}\": {what} (coordinates: {}; parameters: {}; and t, pi)",
-                            excerpt_text(label),
-                            excerpt_text(source.get_ref()),
-                            eq.coordinates.join(", "),
-                            eq.parameters.join(", ")
-                        ),
-                    ));
-                }
-                Ok(Equation {
-                    label: label.clone(),
-                    expr,
-                })
+                    Err(leaf) => leaf,
+                };
+                let what = match &leaf {
+                    Expr::Name(n) => format!("unknown name `{n}`"),
+                    other => format!(
+                        "`{}` is not the derivative of a coordinate",
+                        lagrange_symbolic::syntax::print::text(other)
+                    ),
+                };
+                Err(self.failure_at(
+                    start,
+                    format!(
+                        "equation `{}` = \"{}\": {what} (coordinates: {}; parameters: {}; and t, pi)",
+                        excerpt_text(label),
+                        excerpt_text(source.get_ref()),
+                        eq.coordinates.join(", "),
+                        eq.parameters.join(", ")
+                    ),
+                ))
             })
             .collect()
     }
@@ -314,17 +314,6 @@ impl Reference {
     }
 }
 
-/// Whether a leaf of a reference expression is a name of the system (or `t`, `pi`).
-fn known(eq: &Equations, leaf: &Expr) -> bool {
-    match leaf {
-        Expr::Name(n) => {
-            n == TIME || n == PI || eq.coordinates.contains(n) || eq.parameters.contains(n)
-        }
-        Expr::Velocity(q) | Expr::Acceleration(q) => eq.coordinates.contains(q),
-        _ => true,
-    }
-}
-
 /// The check, run on the model's system once its size is known.
 struct Residuals<'a> {
     check: &'a Check,
@@ -335,26 +324,19 @@ impl WithSystem for Residuals<'_> {
     type Output = Result<CheckReport, lagrange_core::Error>;
 
     fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output {
-        let eq = system.equations().clone();
         self.check.run_on(&system, |system, sample| {
-            let parameters = system.parameter_values();
-            let index = |q: &String| eq.coordinates.iter().position(|c| c == q);
-            let leaf = |leaf: &Expr| match leaf {
-                Expr::Name(n) if n == TIME => Some(sample.t),
-                Expr::Name(n) => index(n).map(|i| sample.q[i]).or_else(|| {
-                    eq.parameters
-                        .iter()
-                        .position(|p| p == n)
-                        .map(|i| parameters[i])
-                }),
-                Expr::Velocity(q) => index(q).map(|i| sample.qd[i]),
-                Expr::Acceleration(q) => index(q).map(|i| sample.qdd[i]),
-                _ => None,
-            };
-            // Every leaf was checked to be known: a NaN here would fail the check.
+            let inputs: Vec<f64> = std::iter::once(sample.t)
+                .chain(sample.q.iter().chain(&sample.qd).copied())
+                .chain(system.parameter_values())
+                .chain(sample.qdd.iter().copied())
+                .collect();
             self.equations
                 .iter()
-                .map(|e| e.expr.evaluate(&leaf).unwrap_or(f64::NAN))
+                .map(|e| {
+                    let mut out = [0.0];
+                    e.residual.evaluate(&inputs, &mut out);
+                    out[0]
+                })
                 .collect()
         })
     }

@@ -310,11 +310,6 @@ fn theorem_infos(equations: &Equations) -> Result<Vec<TheoremInfo>, Failure> {
 }
 
 impl<const N: usize, const K: usize, const J: usize> Interpreted<N, K, J> {
-    /// The derived equations.
-    pub(crate) fn equations(&self) -> &Equations {
-        &self.model.equations
-    }
-
     /// Runs `program` at `(t, q, q̇)` with this system's parameter values.
     fn run<const M: usize>(
         &self,

@@ -1,27 +1,18 @@
 //! Expressions of a model file evaluated while a model moves: an input's signal, an
 //! event's function and its reset. They are functions of `t`, the coordinates, their
-//! velocities (`dot(q)`) and the parameters, evaluated on their tree (they are small and
-//! the engine is not needed for them).
+//! velocities (`dot(q)`) and the parameters, lowered to a program without the engine
+//! ([`lagrange_symbolic::ir::lower`]) and run by the same walk as every derived program.
 
+use lagrange_symbolic::ir::{Program, lower};
 use lagrange_symbolic::model::Model;
 use lagrange_symbolic::syntax::print::excerpt_text;
-use lagrange_symbolic::syntax::{Expr, PI, TIME};
-
-/// What a leaf of a [`Signal`] reads.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Leaf {
-    Time,
-    Coordinate(usize),
-    Velocity(usize),
-    Parameter(usize),
-}
+use lagrange_symbolic::syntax::{Expr, TIME};
 
 /// A checked expression of `t`, `q`, `q̇` and the parameters.
 #[derive(Debug, Clone)]
 pub(crate) struct Signal {
-    expr: Expr,
-    /// Each name, velocity or `t` of `expr`, resolved once.
-    leaves: Vec<(Expr, Leaf)>,
+    /// One output over `(t, q, q̇, p)`, the derived programs' input layout.
+    program: Program,
 }
 
 impl Signal {
@@ -35,63 +26,47 @@ impl Signal {
         what: &str,
     ) -> Result<Signal, String> {
         let expr = Expr::parse(source).map_err(|e| format!("{what} does not parse: {e}"))?;
-        let mut leaves: Vec<(Expr, Leaf)> = Vec::new();
-        let mut problem = None;
-        let position = |names: &[String], n: &str| names.iter().position(|c| c == n);
-        expr.for_each_leaf(&mut |leaf| {
-            if problem.is_some() || leaves.iter().any(|(e, _)| e == leaf) {
-                return;
-            }
-            let resolved = match leaf {
-                Expr::Name(n) if n == TIME => Some(Leaf::Time),
-                Expr::Name(n) if n == PI => return,
-                Expr::Name(n) if excluded.contains(n) => None,
-                Expr::Name(n) => position(&model.coordinates, n)
-                    .map(Leaf::Coordinate)
-                    .or_else(|| position(&model.parameters, n).map(Leaf::Parameter)),
-                Expr::Velocity(q) => position(&model.coordinates, q).map(Leaf::Velocity),
-                _ => None,
-            };
-            match resolved {
-                Some(l) => leaves.push((leaf.clone(), l)),
-                None => problem = Some(leaf.clone()),
-            }
-        });
-        if let Some(leaf) = problem {
-            let shown = match &leaf {
-                Expr::Velocity(q) => format!("dot({q})"),
-                Expr::Acceleration(q) => format!("ddot({q})"),
-                Expr::Name(n) => n.clone(),
-                _ => String::new(),
-            };
-            let allowed = if excluded.is_empty() {
-                "`t`, a coordinate, its `dot(…)` or a parameter"
-            } else {
-                "`t`, a coordinate, its `dot(…)` or a parameter that is not an input"
-            };
-            return Err(format!(
-                "unknown name `{}` in {what}: it may use {allowed}",
-                excerpt_text(&shown)
-            ));
-        }
-        Ok(Signal { expr, leaves })
+        let (n, parameters) = (model.coordinates.len(), model.parameters.len());
+        let position = |names: &[String], x: &str| names.iter().position(|c| c == x);
+        let slot = |leaf: &Expr| match leaf {
+            Expr::Name(x) if x == TIME => Some(0),
+            Expr::Name(x) if excluded.contains(x) => None,
+            Expr::Name(x) => position(&model.coordinates, x)
+                .map(|i| 1 + i)
+                .or_else(|| position(&model.parameters, x).map(|k| 1 + 2 * n + k)),
+            Expr::Velocity(q) => position(&model.coordinates, q).map(|i| 1 + n + i),
+            _ => None,
+        };
+        let inputs = 1 + 2 * n + parameters;
+        let problem = match lower::program(std::slice::from_ref(&expr), inputs, &slot) {
+            Ok(program) => return Ok(Signal { program }),
+            Err(leaf) => leaf,
+        };
+        let shown = match &problem {
+            Expr::Velocity(q) => format!("dot({q})"),
+            Expr::Acceleration(q) => format!("ddot({q})"),
+            Expr::Name(n) => n.clone(),
+            _ => String::new(),
+        };
+        let allowed = if excluded.is_empty() {
+            "`t`, a coordinate, its `dot(…)` or a parameter"
+        } else {
+            "`t`, a coordinate, its `dot(…)` or a parameter that is not an input"
+        };
+        Err(format!(
+            "unknown name `{}` in {what}: it may use {allowed}",
+            excerpt_text(&shown)
+        ))
     }
 
     /// The value at time `t`, state `(q, q̇)` and parameter values `p`.
     pub(crate) fn value(&self, t: f64, q: &[f64], qd: &[f64], p: &[f64]) -> f64 {
-        let leaf = |e: &Expr| {
-            self.leaves
-                .iter()
-                .find(|(l, _)| l == e)
-                .map(|(_, l)| match *l {
-                    Leaf::Time => t,
-                    Leaf::Coordinate(i) => q[i],
-                    Leaf::Velocity(i) => qd[i],
-                    Leaf::Parameter(i) => p[i],
-                })
-        };
-        // Every leaf was resolved by `parse`.
-        self.expr.evaluate(&leaf).unwrap_or(f64::NAN)
+        let inputs: Vec<f64> = std::iter::once(t)
+            .chain(q.iter().chain(qd).chain(p).copied())
+            .collect();
+        let mut out = [0.0];
+        self.program.evaluate(&inputs, &mut out);
+        out[0]
     }
 }
 

@@ -269,15 +269,17 @@ fn derive_and_verify(potential: &str) -> Option<usize> {
     };
     let v = Expr::parse(potential).unwrap();
     let (k, t) = (1.3, 0.7);
-    let value = |x: f64| {
-        let leaf = |e: &Expr| match e {
-            Expr::Name(n) if n == "x" => Some(x),
-            Expr::Name(n) if n == "k" => Some(k),
-            Expr::Name(n) if n == "t" => Some(t),
-            _ => None,
-        };
-        v.evaluate(&leaf).unwrap()
+    // V and the printed f, lowered without the engine, over (t, x, ẋ, k, ẍ).
+    let potential_program = eq.lower(&[v]).unwrap();
+    let at = |program: &lagrange_symbolic::ir::Program, x: f64| {
+        let mut out = [0.0];
+        program.evaluate(&[t, x, 0.0, k, 0.0], &mut out);
+        out[0]
     };
+    let value = |x: f64| at(&potential_program, x);
+    let printed_forcing = eq
+        .lower(&eq.symbolic.as_ref().unwrap().forcing[..1])
+        .unwrap();
     let mut compared = 0;
     for x in [0.37, 0.81, 1.23, 1.66] {
         let difference = |h: f64| (value(x + h) - value(x - h)) / (2.0 * h);
@@ -298,16 +300,7 @@ fn derive_and_verify(potential: &str) -> Option<usize> {
             "{potential:?} at x = {x}: f = {f}, −dV/dx ≈ {}",
             -fine
         );
-        let leaf = |e: &Expr| match e {
-            Expr::Name(n) if n == "x" => Some(x),
-            Expr::Name(n) if n == "k" => Some(k),
-            Expr::Name(n) if n == "t" => Some(t),
-            Expr::Velocity(_) => Some(0.0),
-            _ => None,
-        };
-        let printed = eq.symbolic.as_ref().unwrap().forcing[0]
-            .evaluate(&leaf)
-            .unwrap();
+        let printed = at(&printed_forcing, x);
         assert!(
             (printed - f).abs() <= 1e-9 * f.abs().max(1.0),
             "{potential:?}: printed f = {printed}, program f = {f}"

@@ -44,23 +44,22 @@ fn agree(model: &Model, parameters: &[f64], states: usize) -> usize {
         inputs.extend(parameters);
         let mut out = vec![0.0; n * n + n];
         eq.programs.dynamics.evaluate(&inputs, &mut out);
-        let leaf = |e: &Expr| -> Option<f64> {
-            let index = |names: &[String], x: &str| names.iter().position(|c| c == x);
-            match e {
-                Expr::Name(x) if x == "t" => Some(t),
-                Expr::Name(x) => index(&eq.coordinates, x)
-                    .map(|i| q[i])
-                    .or_else(|| index(&eq.parameters, x).map(|k| parameters[k])),
-                Expr::Velocity(x) => index(&eq.coordinates, x).map(|i| qd[i]),
-                _ => None,
-            }
-        };
+        // The printed trees, lowered without the engine, at the state and q̈ = 0.
+        let symbolic = eq.symbolic.as_ref().unwrap();
+        let printed: Vec<Expr> = symbolic
+            .mass_matrix
+            .iter()
+            .flatten()
+            .chain(&symbolic.forcing)
+            .cloned()
+            .collect();
+        let mut values = vec![0.0; n * n + n];
+        let at: Vec<f64> = inputs.iter().copied().chain(vec![0.0; n]).collect();
+        eq.lower(&printed).unwrap().evaluate(&at, &mut values);
         let scale = out.iter().fold(1.0f64, |m, x| m.max(x.abs()));
         for i in 0..n {
             for j in 0..n {
-                let symbolic = eq.symbolic.as_ref().unwrap().mass_matrix[i][j]
-                    .evaluate(&leaf)
-                    .unwrap();
+                let symbolic = values[i * n + j];
                 let traced = out[i * n + j];
                 assert!(
                     (symbolic - traced).abs() <= 1e-12 * scale,
@@ -68,9 +67,7 @@ fn agree(model: &Model, parameters: &[f64], states: usize) -> usize {
                     model.name
                 );
             }
-            let symbolic = eq.symbolic.as_ref().unwrap().forcing[i]
-                .evaluate(&leaf)
-                .unwrap();
+            let symbolic = values[n * n + i];
             let traced = out[n * n + i];
             assert!(
                 (symbolic - traced).abs() <= 1e-12 * scale,

@@ -5,7 +5,8 @@
 use symbolica::evaluate::{Instruction, OptimizationSettings, Slot as SymSlot};
 use symbolica::prelude::*;
 
-use super::{Sym, Var, first_non_real, symbol_of};
+use super::translate::first_non_real;
+use super::{Sym, Var, symbol_of};
 use crate::ir::{Instr, Intrinsic, Program, Slot};
 
 /// Horner-scheme iterations. Measured on the 8-link chain (`examples/derive_timing.rs`):

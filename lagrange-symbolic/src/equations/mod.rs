@@ -338,4 +338,32 @@ impl Equations {
             parameters: self.parameters.len(),
         }
     }
+
+    /// The slot a leaf of an expression of this system reads: `t`, a coordinate, its
+    /// velocity or a parameter in the [`Inputs`] layout, an acceleration after them (as
+    /// [`Inputs::with_accelerations`] lays them out).
+    pub fn slot(&self, leaf: &Expr) -> Option<usize> {
+        let (n, m) = (self.coordinates.len(), self.parameters.len());
+        let coordinate = |q: &String| self.coordinates.iter().position(|c| c == q);
+        match leaf {
+            Expr::Name(x) if x == crate::syntax::TIME => Some(0),
+            Expr::Name(x) => coordinate(x).map(|i| 1 + i).or_else(|| {
+                self.parameters
+                    .iter()
+                    .position(|p| p == x)
+                    .map(|k| 1 + 2 * n + k)
+            }),
+            Expr::Velocity(q) => coordinate(q).map(|i| 1 + n + i),
+            Expr::Acceleration(q) => coordinate(q).map(|i| 1 + 2 * n + m + i),
+            _ => None,
+        }
+    }
+
+    /// `exprs` (of `t`, the coordinates, their derivatives and the parameters) as one
+    /// program over the inputs followed by the accelerations, lowered without the engine
+    /// ([`crate::ir::lower`]). The error is the first leaf that names none of them.
+    pub fn lower(&self, exprs: &[Expr]) -> Result<Program, Expr> {
+        let inputs = self.inputs().with_accelerations(0);
+        crate::ir::lower::program(exprs, inputs, &|leaf| self.slot(leaf))
+    }
 }

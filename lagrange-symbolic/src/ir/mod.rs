@@ -5,6 +5,7 @@
 //! computer-algebra engine.
 
 pub mod emit;
+pub mod lower;
 pub mod trace;
 
 use serde::{Deserialize, Serialize};

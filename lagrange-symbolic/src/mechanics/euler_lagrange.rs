@@ -376,23 +376,25 @@ mod tests {
                 [(a[0] - b[0]) / (2.0 * h), (a[1] - b[1]) / (2.0 * h)]
             };
             let names = ["x", "theta"];
-            let leaf = |e: &Expr| match e {
-                Expr::Name(n) if n == "t" => Some(state[0]),
+            // The state, then the accelerations.
+            let at: Vec<f64> = state.iter().chain(&qdd).copied().collect();
+            let slot = |e: &Expr| match e {
+                Expr::Name(n) if n == "t" => Some(0),
                 Expr::Name(n) => names
                     .iter()
                     .position(|c| c == n)
-                    .map(|i| state[1 + i])
-                    .or_else(|| {
-                        eq.parameters
-                            .iter()
-                            .position(|p| p == n)
-                            .map(|k| state[5 + k])
-                    }),
-                Expr::Velocity(q) => names.iter().position(|c| c == q).map(|i| state[3 + i]),
-                Expr::Acceleration(q) => names.iter().position(|c| c == q).map(|i| qdd[i]),
+                    .map(|i| 1 + i)
+                    .or_else(|| eq.parameters.iter().position(|p| p == n).map(|k| 5 + k)),
+                Expr::Velocity(q) => names.iter().position(|c| c == q).map(|i| 3 + i),
+                Expr::Acceleration(q) => names.iter().position(|c| c == q).map(|i| state.len() + i),
                 _ => None,
             };
-            let value = |e: &Expr| e.evaluate(&leaf).unwrap();
+            let value = |e: &Expr| {
+                let program = crate::ir::lower::program(std::slice::from_ref(e), at.len(), &slot);
+                let mut out = [0.0];
+                program.unwrap().evaluate(&at, &mut out);
+                out[0]
+            };
             for i in 0..2 {
                 for j in 0..2 {
                     let (dq, dv) = (derivative(1 + j)[i], derivative(3 + j)[i]);

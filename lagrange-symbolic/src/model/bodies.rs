@@ -368,7 +368,7 @@ impl Model {
         if let Some(axis) = &axis {
             let length = axis
                 .iter()
-                .map(|a| a.evaluate(&|_| None).map(|x| x * x))
+                .map(|a| crate::ir::lower::number(a).map(|x| x * x))
                 .sum::<Result<f64, _>>();
             if !length.is_ok_and(|l| (l - 1.0).abs() < 1e-12) {
                 errors.push(ModelError {

@@ -4,8 +4,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::PI;
-
 /// An exact rational number `num / den` with `den > 0`, as in the model's literals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Rational {
@@ -207,36 +205,6 @@ impl Expr {
     }
 }
 
-impl Expr {
-    /// The expression's value in `f64`, with `leaf` giving the value of each name,
-    /// velocity and acceleration (`pi` is π unless `leaf` gives it). The error is the
-    /// first leaf without a value.
-    pub fn evaluate(&self, leaf: &impl Fn(&Expr) -> Option<f64>) -> Result<f64, Expr> {
-        let eval = |e: &Expr| e.evaluate(leaf);
-        Ok(match self {
-            Expr::Number(r) => r.to_f64(),
-            Expr::Name(n) if n == PI => leaf(self).unwrap_or(std::f64::consts::PI),
-            Expr::Name(_) | Expr::Velocity(_) | Expr::Acceleration(_) => {
-                leaf(self).ok_or_else(|| self.clone())?
-            }
-            Expr::Neg(a) => -eval(a)?,
-            Expr::Add(terms) => terms.iter().map(eval).sum::<Result<f64, _>>()?,
-            Expr::Mul(factors) => factors.iter().map(eval).product::<Result<f64, _>>()?,
-            Expr::Div(a, b) => eval(a)? / eval(b)?,
-            Expr::Pow(a, b) => match **b {
-                Expr::Number(r) if r.den == 1 && i32::try_from(r.num).is_ok() => {
-                    eval(a)?.powi(r.num as i32)
-                }
-                _ => eval(a)?.powf(eval(b)?),
-            },
-            Expr::Call(f, a) => {
-                let x = eval(a)?;
-                f.apply(x)
-            }
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,28 +220,5 @@ mod tests {
         assert!(!Expr::Number(Rational::int(1)).is_zero());
         let difference = Expr::Add(vec![name("x"), Expr::Neg(Box::new(name("x")))]);
         assert!(!difference.is_zero());
-    }
-
-    #[test]
-    fn evaluation_follows_the_grammar() {
-        let leaf = |e: &Expr| match e {
-            Expr::Name(n) if n == "x" => Some(2.0),
-            Expr::Velocity(q) if q == "x" => Some(3.0),
-            Expr::Acceleration(q) if q == "x" => Some(-1.0),
-            _ => None,
-        };
-        let value = |s: &str| Expr::parse(s).unwrap().evaluate(&leaf);
-        assert_eq!(value("-x^2 + 1/2*dot(x)"), Ok(-2.5));
-        assert_eq!(value("2^3^2"), Ok(512.0));
-        assert_eq!(value("x*ddot(x) - 6/x"), Ok(-5.0));
-        assert_eq!(value("(-x)^3"), Ok(-8.0));
-        assert_eq!(value("sqrt(x^2) + exp(0) + log(1)"), Ok(3.0));
-        assert!((value("sin(pi/2)*cos(0) + tan(0)").unwrap() - 1.0).abs() < 1e-15);
-        assert_eq!(
-            value("sinh(0) + cosh(0) + tanh(0) + x^(1/2)"),
-            Ok(1.0 + 2f64.sqrt())
-        );
-        assert_eq!(value("x + y*dot(x)"), Err(name("y")));
-        assert_eq!(value("dot(y)"), Err(Expr::Velocity("y".into())));
     }
 }

@@ -4,12 +4,19 @@
 //! the folder's name, the environment variables that steer both, and the entry format.
 //!
 //! An entry is one JSON file named `<Model>-<hash>.json`, where the hash is taken over the
-//! model as written and the model's name must be a plain identifier (so no name reaches
-//! outside the folder). The entry repeats the model, the engine version and a content
+//! model as written and the model's name must pass the rule for names
+//! ([`crate::model::name_problem`]: an ASCII identifier of at most 64 bytes), so no name
+//! reaches outside the folder or makes an unportable file name. The entry repeats the model, the engine version and a content
 //! hash of the derivation; [`read`] uses it only when all three match and every program
-//! in it passes [`Program::validate`] with the counts its role requires, so a damaged or
+//! in it passes [`Program::validate`](crate::ir::Program::validate) with the counts its role requires, so a damaged or
 //! edited entry is an error (or, in the cache, a new derivation), never a panic or
 //! silently different numbers.
+//!
+//! [`folders`] says where entries live (the offline folder, the user cache, the variables
+//! that steer both); [`validate`] checks an entry's programs against its model.
+
+mod folders;
+mod validate;
 
 use std::fmt;
 use std::fs;
@@ -18,11 +25,16 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::equations::{Derived, Equations};
-use crate::ir::Program;
-use crate::model::Model;
+use crate::equations::Derived;
+use crate::model::{Model, name_problem};
 #[cfg(feature = "engine")]
-use crate::model::ModelError;
+pub use folders::derive_cached;
+pub use folders::{
+    ENV_CACHE, ENV_CACHE_DIR, ENV_OFFLINE, ENV_PREPARE, ENV_PREPARE_CRATE, ENV_PREPARE_RUN,
+    EXPANSION_ENV, OFFLINE_DIR, cache_dir, cache_subdir, offline_dir, offline_requested,
+    prepare_staging,
+};
+use validate::validate;
 
 /// The version of the engine and of the entry format; an entry written by another
 /// version is stale.
@@ -31,24 +43,6 @@ pub const ENGINE_VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     ", format 10"
 );
-
-/// The offline folder, beside a crate's manifest.
-pub const OFFLINE_DIR: &str = ".lagrange";
-
-/// `1` or `true`: expand from the offline folder even when the engine is available.
-pub const ENV_OFFLINE: &str = "LAGRANGE_OFFLINE";
-/// Set by `lagrange prepare`: the staging folder each expansion writes its entry to.
-pub const ENV_PREPARE: &str = "LAGRANGE_PREPARE";
-/// Set by `lagrange prepare`: the crate being prepared (its dependencies do not stage).
-pub const ENV_PREPARE_CRATE: &str = "LAGRANGE_PREPARE_CRATE";
-/// Set by `lagrange prepare`: a fresh value per run, so that cargo re-expands.
-pub const ENV_PREPARE_RUN: &str = "LAGRANGE_PREPARE_RUN";
-/// `0` or `off`: no user-wide cache.
-pub const ENV_CACHE: &str = "LAGRANGE_CACHE";
-/// The user-wide cache's folder (default: under `$XDG_CACHE_HOME` or `$HOME/.cache`).
-pub const ENV_CACHE_DIR: &str = "LAGRANGE_CACHE_DIR";
-/// The variables an expansion depends on, which the derive tells cargo to track.
-pub const EXPANSION_ENV: [&str; 4] = [ENV_OFFLINE, ENV_PREPARE, ENV_PREPARE_CRATE, ENV_PREPARE_RUN];
 
 /// One stored derivation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -75,7 +69,7 @@ pub enum StoreError {
     /// The entry parses but was edited or damaged: a content hash that does not match,
     /// or a program that fails validation.
     Invalid(PathBuf, String),
-    /// The model's name is not a plain identifier, so it names no entry.
+    /// The model's name breaks the rule for names, so it names no entry.
     Name(String),
     /// The entry could not be written.
     Unwritable(PathBuf, String),
@@ -104,10 +98,10 @@ impl fmt::Display for StoreError {
                 "the stored derivation `{}` was edited or damaged: {why}",
                 path.display()
             ),
-            StoreError::Name(name) => write!(
-                f,
-                "the model name {name:?} is not a plain identifier (letters, digits and `_`, not starting with a digit), so it cannot name a stored derivation"
-            ),
+            StoreError::Name(name) => {
+                let why = name_problem(name, "a stored derivation").unwrap_or_default();
+                write!(f, "no stored derivation for the model {name:?}: {why}")
+            }
             StoreError::Unwritable(path, why) => {
                 write!(f, "cannot write `{}`: {why}", path.display())
             }
@@ -139,38 +133,14 @@ pub fn content_hash(derived: &Derived) -> String {
     fnv1a(&serde_json::to_string(derived).expect("a derivation always serializes"))
 }
 
-/// Whether `name` is a plain identifier: a letter or `_`, then letters, digits or `_`.
-/// Only such a name is used in a path, so none can leave the folder.
-fn is_plain_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
-        && chars.all(|c| c.is_alphanumeric() || c == '_')
-}
-
-/// The path of the model's entry in `dir`; an error for a name that is not a plain
-/// identifier.
+/// The path of the model's entry in `dir`; an error for a name that breaks the rule for
+/// names (one rule for code and files: only such a name is used in a path, so none can
+/// leave the folder).
 pub fn entry_path(dir: &Path, model: &Model) -> Result<PathBuf, StoreError> {
-    if !is_plain_identifier(&model.name) {
+    if name_problem(&model.name, "the model").is_some() {
         return Err(StoreError::Name(model.name.clone()));
     }
     Ok(dir.join(format!("{}-{}.json", model.name, model_hash(model))))
-}
-
-/// The offline folder of the crate whose manifest is in `crate_dir`.
-pub fn offline_dir(crate_dir: &Path) -> PathBuf {
-    crate_dir.join(OFFLINE_DIR)
-}
-
-/// Whether [`ENV_OFFLINE`] asks for offline expansion.
-pub fn offline_requested() -> bool {
-    std::env::var(ENV_OFFLINE).is_ok_and(|v| v == "1" || v == "true")
-}
-
-/// Under `lagrange prepare`: the staging folder and the crate being prepared.
-pub fn prepare_staging() -> Option<(PathBuf, PathBuf)> {
-    let staging = std::env::var_os(ENV_PREPARE).filter(|d| !d.is_empty())?;
-    let prepared = std::env::var_os(ENV_PREPARE_CRATE)?;
-    Some((PathBuf::from(staging), PathBuf::from(prepared)))
 }
 
 /// Reads the model's entry from `dir`, checked as the module documentation describes.
@@ -203,175 +173,6 @@ pub fn read(dir: &Path, model: &Model) -> Result<Derived, StoreError> {
     Ok(entry.derived)
 }
 
-/// Checks a derivation of `model`: its coordinates and parameters are the model's (the
-/// reduced system's parameters followed by one momentum per ignored coordinate), every
-/// program has the counts its role requires (see [`Equations`]), and the index lists fit
-/// the coordinates.
-fn validate(derived: &Derived, model: &Model) -> Result<(), String> {
-    let full = &derived.full;
-    if full.coordinates != model.coordinates || full.parameters != model.parameters {
-        return Err("its coordinates or parameters are not the model's".into());
-    }
-    validate_equations(full, "")?;
-    let Some(reduced) = &derived.reduced else {
-        return Ok(());
-    };
-    if reduced.equations.parameters.len() != model.parameters.len() + reduced.ignored.len() {
-        return Err("the reduced system's parameters do not fit the model".into());
-    }
-    validate_equations(&reduced.equations, "reduced ")?;
-    let inputs = reduced.equations.inputs().len();
-    let k = reduced.ignored.len();
-    program(
-        "reduced ignored_velocities",
-        &reduced.ignored_velocities,
-        inputs,
-        k,
-    )?;
-    let n = derived.full.coordinates.len();
-    let indices = reduced.retained.iter().chain(&reduced.ignored_indices);
-    if reduced.ignored_indices.len() != k
-        || reduced.retained.len() != reduced.equations.coordinates.len()
-        || indices.clone().any(|&i| i >= n)
-    {
-        return Err("the reduced system's coordinate indices do not fit the model".into());
-    }
-    Ok(())
-}
-
-fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
-    let n = eq.coordinates.len();
-    let inputs = eq.inputs().len();
-    let p = &eq.programs;
-    for (name, prog, outputs) in [
-        ("dynamics", &p.dynamics, n * n + n),
-        ("lagrangian", &p.lagrangian, 1),
-        ("energy", &p.energy, 1),
-        ("jacobi_integral", &p.jacobi_integral, 1),
-        ("momenta", &p.momenta, n),
-        ("momentum_rate", &p.momentum_rate, n),
-        ("momentum_jacobian", &p.momentum_jacobian, n * n),
-        ("lagrangian_hessian", &p.lagrangian_hessian, n * n),
-    ] {
-        program(&format!("{role}{name}"), prog, inputs, outputs)?;
-    }
-    let m = eq.parameters.len();
-    if eq.inputs.iter().any(|&i| i >= m) {
-        return Err(format!(
-            "the {role}equations' inputs are not among their {m} parameters"
-        ));
-    }
-    program(
-        &format!("{role}residual_jacobians"),
-        &p.residual_jacobians,
-        eq.inputs().with_accelerations(0),
-        2 * n * n + n * m,
-    )?;
-    if let Some(w) = &eq.joint_wrenches {
-        program(
-            &format!("{role}joint_wrenches"),
-            &w.program,
-            eq.inputs().with_accelerations(0),
-            6 * w.bodies.len(),
-        )?;
-    }
-    if let Some(t) = &eq.theorems {
-        program(
-            &format!("{role}dynamic_functions"),
-            &t.dynamic_functions,
-            inputs,
-            9,
-        )?;
-        let theorems: Vec<_> = t.laws.iter().map(|law| law.theorem).collect();
-        if theorems != crate::equations::Theorem::ALL {
-            return Err(format!("{role}theorems: not the nine theorems in order"));
-        }
-        let holds = |law: &crate::equations::Law| {
-            matches!(law.premise, crate::equations::Premise::Holds { .. })
-        };
-        if t.laws.iter().any(|law| law.integral && !holds(law)) {
-            return Err(format!(
-                "{role}theorems: an integral whose premise does not hold"
-            ));
-        }
-        let holding = t.laws.iter().filter(|law| holds(law)).count();
-        program(
-            &format!("{role}balance"),
-            &t.balance,
-            eq.inputs().with_accelerations(0),
-            2 * holding,
-        )?;
-    }
-    if let Some(d) = &eq.drawing {
-        program(
-            &format!("{role}drawing"),
-            &d.program,
-            inputs,
-            3 * d.points.len() + 9 * d.frames.len(),
-        )?;
-        let points = d.points.len();
-        let inside = |i: usize| i < points;
-        if !d.frames.iter().all(|&i| inside(i))
-            || !d
-                .links
-                .iter()
-                .all(|&(a, b)| inside(a) && b.is_none_or(inside))
-        {
-            return Err(format!("{role}drawing: a line or frame of no drawn point"));
-        }
-    }
-    if let Some(c) = &eq.constraints {
-        let k = c.text.len();
-        program(
-            &format!("{role}constraint jacobians"),
-            &c.jacobians,
-            eq.inputs().with_accelerations(k),
-            2 * k * n + k * m + n * n + n * m,
-        )?;
-        if c.scleronomic.len() != k {
-            return Err(format!(
-                "{role}constraints: {k} constraints, {} flags",
-                c.scleronomic.len()
-            ));
-        }
-        for (name, prog, outputs) in [
-            ("values", &c.values, k),
-            ("jacobian", &c.jacobian, k * n),
-            ("time_derivative", &c.time_derivative, k),
-            ("velocities", &c.velocities, k),
-            ("dynamics", &c.dynamics, k * n + k),
-        ] {
-            program(&format!("{role}constraint {name}"), prog, inputs, outputs)?;
-        }
-    }
-    let misshapen_print = eq.symbolic.as_ref().is_some_and(|s| {
-        s.mass_matrix.len() != n
-            || s.mass_matrix.iter().any(|row| row.len() != n)
-            || s.forcing.len() != n
-            || s.momenta.len() != n
-            || s.linearization.as_ref().is_some_and(|l| {
-                let misshapen = |rows: &[Vec<crate::syntax::Expr>], width: usize| {
-                    rows.len() != n || rows.iter().any(|r| r.len() != width)
-                };
-                misshapen(&l.coordinates, n)
-                    || misshapen(&l.velocities, n)
-                    || misshapen(&l.inputs, eq.inputs.len())
-            })
-    });
-    if eq.cyclic.iter().any(|&i| i >= n) || misshapen_print {
-        return Err(format!(
-            "the {role}equations' sizes do not match their {n} coordinates"
-        ));
-    }
-    Ok(())
-}
-
-fn program(name: &str, program: &Program, inputs: usize, outputs: usize) -> Result<(), String> {
-    program
-        .validate(inputs, outputs)
-        .map_err(|e| format!("program `{name}`: {e}"))
-}
-
 /// Writes the model's entry to `dir` (created if needed), atomically: a concurrent reader
 /// sees the old file or the new one, never a part.
 pub fn write(dir: &Path, model: &Model, derived: &Derived) -> Result<PathBuf, StoreError> {
@@ -392,71 +193,12 @@ pub fn write(dir: &Path, model: &Model, derived: &Derived) -> Result<PathBuf, St
     Ok(path)
 }
 
-/// The user-wide cache of derivations for this build of the engine:
-/// `$LAGRANGE_CACHE_DIR`, else `$XDG_CACHE_HOME/lagrange`, else `$HOME/.cache/lagrange`,
-/// each followed by [`cache_subdir`]. `None` when `LAGRANGE_CACHE` is `0` or `off`, or
-/// when no home directory is known.
-pub fn cache_dir() -> Option<PathBuf> {
-    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
-    if var(ENV_CACHE).is_some_and(|v| v == "0" || v == "off") {
-        return None;
-    }
-    let base = var(ENV_CACHE_DIR)
-        .map(PathBuf::from)
-        .or_else(|| var("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("lagrange")))
-        .or_else(|| var("HOME").map(|d| PathBuf::from(d).join(".cache").join("lagrange")))?;
-    Some(base.join(cache_subdir()))
-}
-
-/// The cache's folder for this build of the engine: the version and a fingerprint of the
-/// engine's sources (taken by its build script), e.g. `0.1.0-3f9a…`. Builds of one version
-/// from different sources (a git or path dependency, a local change) derive with different
-/// code, so they never serve each other's entries.
-pub fn cache_subdir() -> String {
-    format!(
-        "{}-{}",
-        env!("CARGO_PKG_VERSION"),
-        env!("LAGRANGE_ENGINE_SOURCES")
-    )
-}
-
-/// Derives the model's equations, reusing the entry in `cache` when there is a current,
-/// valid one and storing the result there otherwise (overwriting a stale or damaged
-/// entry). The cache is best effort: a failure to read or write it costs a derivation,
-/// never a result.
-#[cfg(feature = "engine")]
-pub fn derive_cached(model: &Model, cache: Option<&Path>) -> Result<Derived, Vec<ModelError>> {
-    // Checked first: an entry serves only a model that today's checks accept (one stored
-    // by an older engine may hold equations derived from an undefined `0^0`), and only a
-    // checked name is a safe file name.
-    model.check()?;
-    if let Some(derived) = cache.and_then(|dir| read(dir, model).ok()) {
-        return Ok(derived);
-    }
-    let derived = crate::derive(model)?;
-    if let Some(dir) = cache {
-        let _ = write(dir, model, &derived);
-    }
-    Ok(derived)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::Program;
     use crate::model::Body;
     use crate::model::{Axis, Rotation};
-
-    #[test]
-    fn the_cache_folder_names_the_version_and_the_sources() {
-        let subdir = cache_subdir();
-        let (version, fingerprint) = subdir.split_once('-').unwrap();
-        assert_eq!(version, env!("CARGO_PKG_VERSION"));
-        assert_eq!(fingerprint.len(), 16, "{subdir}");
-        assert!(
-            fingerprint.bytes().all(|b| b.is_ascii_hexdigit()),
-            "{subdir}"
-        );
-    }
 
     fn model() -> Model {
         Model {
@@ -713,19 +455,34 @@ mod tests {
     }
 
     #[test]
-    fn names_that_are_not_identifiers_never_reach_the_file_system() {
+    fn hostile_names_never_reach_the_file_system() {
         let dir = scratch("names");
         let inner = dir.join("a/b");
         let derived = derived();
+        let long = "x".repeat(300);
+        let just_too_long = "x".repeat(crate::model::MAX_NAME_LEN + 1);
         for name in [
             "../../x/evil",
             "/tmp/evil",
+            "/",
             "a/b",
             "a\\b",
             "",
             "9lives",
             "..",
+            ".",
             "C:evil",
+            "Pendule_é",
+            "θ",
+            "Маятник",
+            "ｘ",
+            "a\u{202E}nosj.exe",
+            "\u{200F}x",
+            "x\u{0301}",
+            "a b",
+            "a\0b",
+            &long,
+            &just_too_long,
         ] {
             let m = Model {
                 name: name.into(),
@@ -733,14 +490,36 @@ mod tests {
             };
             assert_eq!(
                 write(&inner, &m, &derived),
-                Err(StoreError::Name(name.into()))
+                Err(StoreError::Name(name.into())),
+                "{name:?}"
             );
             assert_eq!(read(&inner, &m), Err(StoreError::Name(name.into())));
             assert!(entry_path(&inner, &m).is_err());
+            let message = StoreError::Name(name.into()).to_string();
+            let bidi = |c: char| matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}');
+            assert!(
+                !message.chars().any(|c| c.is_control() || bidi(c)),
+                "{message:?}"
+            );
         }
         assert!(!dir.exists(), "nothing was written");
-        for name in ["Door", "_private", "Pendule_é", "x9"] {
-            assert!(is_plain_identifier(name), "{name}");
+        // Windows device names (and every other name the rule accepts) get the hash after
+        // them, so no entry's file is a device; the entry stays inside the folder.
+        let devices = ["con", "prn", "aux", "nul", "com1", "lpt9"];
+        for name in [
+            "Door", "_private", "x9", "con", "CON", "Nul", "com1", "LPT9",
+        ] {
+            let m = Model {
+                name: name.into(),
+                ..model()
+            };
+            let path = write(&inner, &m, &derived).unwrap();
+            assert_eq!(path.parent(), Some(inner.as_path()));
+            let file = path.file_name().unwrap().to_str().unwrap();
+            let stem = file.split('.').next().unwrap().to_ascii_lowercase();
+            assert!(!devices.contains(&stem.as_str()), "{file}");
+            assert_eq!(read(&inner, &m).unwrap(), derived);
         }
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

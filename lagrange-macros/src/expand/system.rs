@@ -1,0 +1,252 @@
+//! The full system's inherent constants, its `LagrangianSystem<n>` and
+//! `FromParameterValues<n>` impls.
+
+use lagrange_symbolic::equations::{Equations, Input};
+use lagrange_symbolic::ir::Program;
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::Ident;
+
+use super::constraints::constraint_impls;
+use super::info::model_info;
+use super::{CORE, Target};
+use crate::program;
+
+/// The inherent constants, `LagrangianSystem<n>` and `FromParameterValues<n>` impls (and
+/// for a constrained model `ConstrainedSystem<n, k>`).
+pub(super) fn system_impl(
+    target: &Target,
+    fields: &[Ident],
+    eq: &Equations,
+) -> syn::Result<TokenStream> {
+    let n = eq.coordinates.len();
+    let header = target.header(Some(quote!(#CORE::LagrangianSystem<#n>)));
+    let inherent = target.header(None);
+    let from_values = target.header(Some(quote!(#CORE::FromParameterValues<#n>)));
+    let inputs = eq.inputs();
+    let read_input = |i: usize| match inputs.get(i) {
+        Input::Time => quote!(t),
+        Input::Coordinate(k) => quote!(q[#k]),
+        Input::Velocity(k) => quote!(qd[#k]),
+        Input::Parameter(k) => {
+            let field = &fields[k];
+            quote!(self.#field)
+        }
+        Input::Acceleration(k) => quote!(qdd[#k]),
+        Input::Multiplier(k) => quote!(multipliers[#k]),
+    };
+    let body = |p: &Program| program::block(p, &read_input);
+    let dynamics = body(&eq.programs.dynamics)?;
+    let lagrangian = body(&eq.programs.lagrangian)?;
+    let energy = body(&eq.programs.energy)?;
+    let jacobi = body(&eq.programs.jacobi_integral)?;
+    let momenta = body(&eq.programs.momenta)?;
+    let momentum_rate = body(&eq.programs.momentum_rate)?;
+    let momentum_jacobian = body(&eq.programs.momentum_jacobian)?;
+    let hessian = body(&eq.programs.lagrangian_hessian)?;
+    let residual_jacobians = body(&eq.programs.residual_jacobians)?;
+    let m = eq.parameters.len();
+    let residual_jacobian_count = 2 * n * n + n * m;
+
+    let info = model_info(eq);
+    let parameter_count = fields.len();
+    let indices = 0..parameter_count;
+    let type_name = &eq.name;
+    let nn = n * n;
+    let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
+    let matrix = quote!(#CORE::nalgebra::SMatrix<f64, #n, #n>);
+    let wrenches = match &eq.joint_wrenches {
+        Some(w) => {
+            let program = body(&w.program)?;
+            let bodies = &w.bodies;
+            let b = bodies.len();
+            let outputs = 6 * b;
+            let elements = (0..b).map(|k| {
+                let (f, m) = (6 * k, 6 * k + 3);
+                quote! {
+                    #CORE::JointWrench {
+                        force: #CORE::nalgebra::Vector3::new(values[#f], values[#f + 1], values[#f + 2]),
+                        moment: #CORE::nalgebra::Vector3::new(values[#m], values[#m + 1], values[#m + 2]),
+                    }
+                }
+            });
+            quote! {
+                /// The jointed bodies, in the order of
+                /// [`joint_wrenches`](Self::joint_wrenches).
+                pub const JOINTED_BODIES: [&'static str; #b] = [#(#bodies),*];
+
+                /// The wrench each joint transmits to its body at `(t, q, q̇, q̈)`: the
+                /// Newton–Euler equations of the bodies summed from the leaves of the tree
+                /// (inertia and the gravity field; other forces are not in them).
+                #[allow(unused_variables, clippy::all)]
+                pub fn joint_wrenches(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> [#CORE::JointWrench; #b] {
+                    let values: [f64; #outputs] = #program;
+                    [#(#elements),*]
+                }
+            }
+        }
+        None => TokenStream::new(),
+    };
+    let drawing_items = match &eq.drawing {
+        Some(d) => {
+            // A position depends on no velocity; were one read, NaN would say so.
+            let read_position = |i: usize| match inputs.get(i) {
+                Input::Velocity(_) => quote!(f64::NAN),
+                _ => read_input(i),
+            };
+            let program = program::block(&d.program, &read_position)?;
+            let outputs = d.program.outputs;
+            quote! {
+                #[allow(unused_variables, clippy::all)]
+                fn drawing(&self, t: f64, q: &#vector) -> ::std::vec::Vec<f64> {
+                    let values: [f64; #outputs] = #program;
+                    values.to_vec()
+                }
+            }
+        }
+        None => TokenStream::new(),
+    };
+    let theorem_items = match &eq.theorems {
+        Some(theorems) => {
+            let functions = body(&theorems.dynamic_functions)?;
+            let balance = body(&theorems.balance)?;
+            let outputs = theorems.balance.outputs;
+            let pairs = outputs / 2;
+            quote! {
+                #[allow(unused_variables, clippy::all)]
+                fn dynamic_functions(&self, t: f64, q: &#vector, qd: &#vector)
+                    -> ::core::option::Option<#CORE::DynamicFunctions> {
+                    let values: [f64; 9] = #functions;
+                    ::core::option::Option::Some(#CORE::DynamicFunctions::from_values(values))
+                }
+
+                #[allow(unused_variables, clippy::all)]
+                fn balance(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector)
+                    -> ::std::vec::Vec<(f64, f64)> {
+                    let values: [f64; #outputs] = #balance;
+                    (0..#pairs).map(|k| (values[2 * k], values[2 * k + 1])).collect()
+                }
+            }
+        }
+        None => TokenStream::new(),
+    };
+    let (constrained_items, constrained_impl) = match &eq.constraints {
+        Some(c) => constraint_impls(target, &read_input, c, n, m)?,
+        None => (TokenStream::new(), TokenStream::new()),
+    };
+    Ok(quote! {
+        #constrained_impl
+
+        #[automatically_derived]
+        #inherent {
+            /// What the model declares and what its derivation decided about it.
+            pub const INFO: #CORE::ModelInfo = #info;
+
+            #wrenches
+        }
+
+        #[automatically_derived]
+        #from_values {
+            const PARAMETER_COUNT: usize = #parameter_count;
+
+            fn from_parameter_values(values: &[f64]) -> ::core::result::Result<Self, #CORE::Error> {
+                if values.len() != #parameter_count {
+                    return ::core::result::Result::Err(#CORE::Error::InvalidInput(::std::format!(
+                        "{} takes {} parameter values, got {}",
+                        #type_name, #parameter_count, values.len()
+                    )));
+                }
+                ::core::result::Result::Ok(Self { #(#fields: values[#indices]),* })
+            }
+        }
+
+        #[automatically_derived]
+        #header {
+            #constrained_items
+
+            #theorem_items
+            #drawing_items
+
+            fn info(&self) -> &#CORE::ModelInfo {
+                &Self::INFO
+            }
+
+            fn parameter_values(&self) -> ::std::vec::Vec<f64> {
+                ::std::vec![#(self.#fields),*]
+            }
+
+            fn with_parameter_values(&self, values: &[f64]) -> ::core::result::Result<Self, #CORE::Error> {
+                <Self as #CORE::FromParameterValues<#n>>::from_parameter_values(values)
+            }
+
+            fn mass_matrix(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
+                self.mass_matrix_and_forcing(t, q, qd).0
+            }
+
+            fn forcing(&self, t: f64, q: &#vector, qd: &#vector) -> #vector {
+                self.mass_matrix_and_forcing(t, q, qd).1
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn mass_matrix_and_forcing(&self, t: f64, q: &#vector, qd: &#vector) -> (#matrix, #vector) {
+                let values: [f64; #nn + #n] = #dynamics;
+                (
+                    <#matrix>::from_row_slice(&values[..#nn]),
+                    <#vector>::from_column_slice(&values[#nn..]),
+                )
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn lagrangian(&self, t: f64, q: &#vector, qd: &#vector) -> f64 {
+                let [value]: [f64; 1] = #lagrangian;
+                value
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn energy(&self, t: f64, q: &#vector, qd: &#vector) -> f64 {
+                let [value]: [f64; 1] = #energy;
+                value
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn jacobi_integral(&self, t: f64, q: &#vector, qd: &#vector) -> f64 {
+                let [value]: [f64; 1] = #jacobi;
+                value
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn momenta(&self, t: f64, q: &#vector, qd: &#vector) -> #vector {
+                let values: [f64; #n] = #momenta;
+                <#vector>::from_column_slice(&values)
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn momentum_rate(&self, t: f64, q: &#vector, qd: &#vector) -> #vector {
+                let values: [f64; #n] = #momentum_rate;
+                <#vector>::from_column_slice(&values)
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn momentum_jacobian(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
+                let values: [f64; #nn] = #momentum_jacobian;
+                <#matrix>::from_row_slice(&values)
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn lagrangian_hessian(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
+                let values: [f64; #nn] = #hessian;
+                <#matrix>::from_row_slice(&values)
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn residual_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> #CORE::ResidualJacobians<#n> {
+                let values: [f64; #residual_jacobian_count] = #residual_jacobians;
+                #CORE::ResidualJacobians {
+                    coordinates: <#matrix>::from_row_slice(&values[..#nn]),
+                    velocities: <#matrix>::from_row_slice(&values[#nn..2 * #nn]),
+                    parameters: #CORE::nalgebra::DMatrix::from_row_slice(#n, #m, &values[2 * #nn..]),
+                }
+            }
+        }
+    })
+}

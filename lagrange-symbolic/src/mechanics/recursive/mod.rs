@@ -1,0 +1,388 @@
+//! The mass matrix and forcing of a kinematic tree by the recursive algorithms of robot
+//! dynamics, traced into straight-line code ([`crate::ir::trace`]) instead of expanded
+//! symbolically: `M` by the composite-rigid-body algorithm and the bias forces by the
+//! recursive Newton–Euler algorithm (Featherstone, *Rigid Body Dynamics Algorithms*,
+//! 2008, §§5.3 and 6.2; Luh, Walker & Paul 1980), both in the links' own frames.
+//!
+//! The expanded Lagrangian of a tree grows about fourfold per link of a chain (each
+//! composed rotation repeats its parent's entries); these recursions cost `O(n)` (bias)
+//! and `O(n·depth)` (`M`), with every zero of the model's axes, offsets and inertias
+//! folded away while tracing. They are an independent derivation of the same
+//! `M q̈ = f`, which the tests compare with the symbolic one. A tree deeper than
+//! [`EXPANDED_TREE_DEPTH`] is not expanded at all: [`equations`] traces every program.
+//!
+//! The same forward and backward passes give the wrench each joint transmits, what an
+//! engineer sizing a bearing needs ([`joint_wrenches`]).
+//!
+//! A tree is traced when every body is jointed, the model has no particles and no written
+//! kinetic energy, and every datum (masses, inertias, offsets, axes, gravity) is a
+//! number or an expression of parameters. A written potential, forces and dissipation
+//! are differentiated symbolically and added to `f`.
+
+//!
+//! The entry points are here; [`tree`] reads the model's tree into traced data and
+//! places its links at a configuration, [`passes`] runs the recursions over it, and
+//! [`vector`] is their 3-vector arithmetic on traced values.
+
+mod passes;
+mod tree;
+mod vector;
+
+use super::System;
+use crate::cas::{Session, Sym, Var};
+use crate::equations::{Conserved, Equations, Programs};
+use crate::ir::Program;
+use crate::ir::trace::{Tracer, Value};
+use crate::model::{CheckedJoint, CheckedModel, Energy, Placement};
+use passes::{composite_mass_matrix, energies, newton_euler};
+use tree::{M3, Tree, place};
+use vector::{product, times};
+
+/// A tree's programs, traced.
+pub(crate) struct Traced {
+    /// `M` row-major, then `f`, over the [`Inputs`](crate::equations::Inputs) layout.
+    pub dynamics: Program,
+    /// `∂r/∂q`, `∂r/∂q̇`, `∂r/∂p` of the residual `r = M q̈ − f`, row-major one after the
+    /// other, over the inputs followed by the accelerations (as the symbolic route's).
+    pub residual_jacobians: Program,
+}
+
+/// The traced programs of a tree model, or `None` when the model is not one this module
+/// traces.
+pub(crate) fn dynamics(
+    s: &Session,
+    model: &CheckedModel,
+    system: &System,
+) -> Result<Option<Traced>, String> {
+    let Energy::KineticPotential { kinetic, .. } = &model.energy else {
+        return Ok(None);
+    };
+    let all_jointed = model
+        .bodies
+        .iter()
+        .all(|b| matches!(b.placement, Placement::Jointed { .. }));
+    if !kinetic.is_zero() || !model.particles.is_empty() || model.bodies.is_empty() || !all_jointed
+    {
+        return Ok(None);
+    }
+    let n = model.coordinates.len();
+    let inputs = system.inputs().len();
+
+    // M by the composite bodies; f = −(C q̇ + g) + the written terms.
+    let Some(dynamics) = program(s, model, system, inputs, &|t, tree, q, qd| {
+        let placed = place(t, &tree.links, q);
+        let mass = composite_mass_matrix(t, &tree.links, &tree.inertials, &placed, n);
+        let bias = newton_euler(t, tree, &placed, qd, &vec![Value::ZERO; n]).tau;
+        let forcing: Vec<Value> = bias
+            .into_iter()
+            .zip(&tree.extra)
+            .map(|(b, &extra)| t.sub(extra, b))
+            .collect();
+        mass.into_iter().flatten().chain(forcing).collect()
+    })?
+    else {
+        return Ok(None);
+    };
+    // r = τ(q, q̇, q̈) − the written terms (the accelerations read after the layout).
+    let Some(residual) = program(s, model, system, inputs + n, &|t, tree, q, qd| {
+        let qdd: Vec<Value> = (0..n).map(|i| t.input(inputs + i)).collect();
+        let placed = place(t, &tree.links, q);
+        let tau = newton_euler(t, tree, &placed, qd, &qdd).tau;
+        tau.into_iter()
+            .zip(&tree.extra)
+            .map(|(tau, &extra)| t.sub(tau, extra))
+            .collect()
+    })?
+    else {
+        return Ok(None);
+    };
+    // Directions: the coordinates, the velocities, the parameters (inputs 1 … inputs−1).
+    let blocks = [
+        (1..=n).collect(),
+        (1 + n..=2 * n).collect(),
+        (1 + 2 * n..inputs).collect(),
+    ];
+    Ok(Some(Traced {
+        dynamics,
+        residual_jacobians: derivatives(&residual, &blocks).0,
+    }))
+}
+
+/// The derivatives of `program`'s outputs along its inputs, by forward mode: for each
+/// block of input indices, row-major (one row per output, one column per input of the
+/// block). Also the derivative values, to see which folded to a known 0.
+fn derivatives(program: &Program, blocks: &[Vec<usize>]) -> (Program, Vec<Value>) {
+    let mut t = Tracer::new(program.inputs);
+    let values: Vec<Value> = (0..program.inputs).map(|i| t.input(i)).collect();
+    let directions: Vec<usize> = blocks.iter().flatten().copied().collect();
+    let seeds: Vec<Vec<Value>> = (0..program.inputs)
+        .map(|i| {
+            directions
+                .iter()
+                .map(|&k| if i == k { Value::ONE } else { Value::ZERO })
+                .collect()
+        })
+        .collect();
+    let derived = t.differentiate(program, &values, &seeds);
+    let mut outputs = Vec::new();
+    let mut start = 0;
+    for block in blocks {
+        for (_, tangents) in &derived {
+            outputs.extend_from_slice(&tangents[start..start + block.len()]);
+        }
+        start += block.len();
+    }
+    (t.finish(&outputs), outputs)
+}
+
+/// Trees at most this many degrees of freedom deep also get the symbolic route's
+/// expanded equations (to print, and to derive `M` and `f` a second way). Deeper ones are
+/// derived by the recursions alone: the expanded expressions of a chain grow about
+/// fourfold per link (a planar chain of 6 links derives in 7 s in a debug build, of 8 in
+/// 100 s).
+pub const EXPANDED_TREE_DEPTH: usize = 6;
+
+/// Whether `model` is a tree deeper than [`EXPANDED_TREE_DEPTH`] that
+/// [`equations`] derives without expanding (when its data lower).
+pub(crate) fn too_deep_to_expand(model: &CheckedModel) -> bool {
+    let mut depth: Vec<usize> = Vec::with_capacity(model.bodies.len());
+    for body in &model.bodies {
+        let Placement::Jointed { parent, joint, .. } = &body.placement else {
+            return false;
+        };
+        let own = match &**joint {
+            CheckedJoint::Revolute(..) | CheckedJoint::Prismatic(..) => 1,
+            CheckedJoint::Fixed => 0,
+            CheckedJoint::Spherical(_) => 3,
+            CheckedJoint::Free(_) => 6,
+        };
+        depth.push(own + parent.map_or(0, |p| depth[p]));
+    }
+    model.ignored.is_empty() && depth.into_iter().max().unwrap_or(0) > EXPANDED_TREE_DEPTH
+}
+
+/// The equations of a tree from its recursions alone, every program traced: `L`, the
+/// energy and the momenta from the links' velocities and positions, `ṗ`, `∂p/∂q` and
+/// `∂²L/∂q²` by forward-mode differentiation, nothing printed. `None` when the model is
+/// not a tree whose data and written terms lower, or its written potential depends on
+/// the velocities (then `T + V` would not be the energy).
+pub(crate) fn equations(
+    s: &Session,
+    model: &CheckedModel,
+    system: &System,
+) -> Result<Option<Equations>, String> {
+    let Energy::KineticPotential { potential, .. } = &model.energy else {
+        return Ok(None);
+    };
+    let n = model.coordinates.len();
+    let written_potential = s.expr(potential)?;
+    if (0..n).any(|i| written_potential.contains(Var::Velocity(i))) {
+        return Ok(None);
+    }
+    let Some(traced) = dynamics(s, model, system)? else {
+        return Ok(None);
+    };
+    let inputs = system.inputs().len();
+    let q_block: Vec<usize> = (1..=n).collect();
+
+    // L, T + V and p = M q̇.
+    let trace = |build: Build<'_>| {
+        program(s, model, system, inputs, build)?
+            .ok_or_else(|| "the tree lowered once only".to_string())
+    };
+    let lagrangian = trace(&|t, tree, q, qd| {
+        let placed = place(t, &tree.links, q);
+        let (kinetic, gravity) = energies(t, tree, &placed, qd);
+        let v = t.add(gravity, tree.potential);
+        vec![t.sub(kinetic, v)]
+    })?;
+    let energy = trace(&|t, tree, q, qd| {
+        let placed = place(t, &tree.links, q);
+        let (kinetic, gravity) = energies(t, tree, &placed, qd);
+        let v = t.add(gravity, tree.potential);
+        vec![t.add(kinetic, v)]
+    })?;
+    let momenta = trace(&|t, tree, q, qd| {
+        let placed = place(t, &tree.links, q);
+        let m = composite_mass_matrix(t, &tree.links, &tree.inertials, &placed, n);
+        m.iter()
+            .map(|row| {
+                let terms: Vec<Value> = row.iter().zip(qd).map(|(&a, &b)| t.mul(a, b)).collect();
+                t.sum(terms)
+            })
+            .collect()
+    })?;
+    // ∂L/∂q, then ṗ = ∂L/∂q + Q − ∂F/∂q̇ and ∂²L/∂q².
+    let (gradient, gradient_values) = derivatives(&lagrangian, std::slice::from_ref(&q_block));
+    let momentum_rate = trace(&|t, tree, _, _| {
+        let values: Vec<Value> = (0..inputs).map(|i| t.input(i)).collect();
+        let spliced = splice(t, &gradient, &values);
+        spliced
+            .into_iter()
+            .zip(&tree.applied)
+            .map(|(g, &a)| t.add(g, a))
+            .collect()
+    })?;
+    let momentum_jacobian = derivatives(&momenta, std::slice::from_ref(&q_block)).0;
+    let lagrangian_hessian = derivatives(&gradient, &[q_block]).0;
+
+    // What is conserved: the tree's T is a quadratic form in q̇ and its data constant.
+    let explicit_time = written_potential.contains(Var::Time)
+        || system
+            .forces
+            .iter()
+            .flatten()
+            .any(|f| f.contains(Var::Time))
+        || system
+            .dissipation
+            .as_ref()
+            .is_some_and(|d| d.contains(Var::Time))
+        || system.constraints.iter().any(|g| g.contains(Var::Time));
+    // Every input occurs in the model (checked before the derivation): it drives it.
+    let forced_or_dissipative = system.forces.iter().any(Option::is_some)
+        || system.dissipation.is_some()
+        || !system.inputs.is_empty();
+    let dissipation_rates: Vec<Sym> = match &system.dissipation {
+        Some(d) => (0..n).map(|i| d.diff(Var::Velocity(i))).collect(),
+        None => Vec::new(),
+    };
+    let undissipated = s.vanishing(&dissipation_rates)?;
+    // A coordinate is cyclic when ∂L/∂q folded to a known 0 while tracing: a proof, not
+    // a sample (a cancellation the tracer cannot see leaves it uncounted).
+    let cyclic: Vec<usize> = (0..n)
+        .filter(|&i| {
+            gradient_values[i] == Value::ZERO
+                && system.forces[i].is_none()
+                && undissipated.get(i).copied().unwrap_or(true)
+                && !system
+                    .constraints
+                    .iter()
+                    .any(|g| g.contains(Var::Coordinate(i)))
+        })
+        .collect();
+    let conserved = if forced_or_dissipative || explicit_time {
+        Conserved::None
+    } else {
+        Conserved::Energy
+    };
+    let constraints = if system.constraints.is_empty() {
+        None
+    } else {
+        let coordinates: Vec<usize> = (0..n).collect();
+        let parameters: Vec<Var> = system.parameters.iter().map(|(var, _)| *var).collect();
+        Some(super::constraints::derive(
+            s,
+            &system.constraints,
+            &coordinates,
+            &parameters,
+            &system.inputs(),
+        )?)
+    };
+    Ok(Some(Equations {
+        name: model.name.clone(),
+        coordinates: model.coordinates.clone(),
+        parameters: model.parameters.clone(),
+        from_kinetic_potential: true,
+        forced_or_dissipative,
+        inputs: model.inputs.clone(),
+        explicit_time,
+        cyclic,
+        conserved,
+        programs: Programs {
+            dynamics: traced.dynamics,
+            lagrangian,
+            jacobi_integral: energy.clone(),
+            energy,
+            momenta,
+            momentum_rate,
+            momentum_jacobian,
+            lagrangian_hessian,
+            residual_jacobians: traced.residual_jacobians,
+        },
+        dynamics_by_recursion: true,
+        constraints,
+        joint_wrenches: None,
+        theorems: None,
+        drawing: None,
+        formulas: Vec::new(),
+        symbolic: None,
+    }))
+}
+
+/// What a traced program computes from a tree's data at `(q, q̇)`.
+type Build<'a> = &'a dyn Fn(&mut Tracer, &Tree, &[Value], &[Value]) -> Vec<Value>;
+
+/// The program `build` traces over `inputs` input slots (the layout's, then any more),
+/// or `None` when the tree does not lower.
+fn program(
+    s: &Session,
+    model: &CheckedModel,
+    system: &System,
+    inputs: usize,
+    build: Build<'_>,
+) -> Result<Option<Program>, String> {
+    let n = model.coordinates.len();
+    let mut t = Tracer::new(inputs);
+    let Some(tree) = Tree::trace(s, model, system, &mut t)? else {
+        return Ok(None);
+    };
+    let q: Vec<Value> = (0..n).map(|i| t.input(1 + i)).collect();
+    let qd: Vec<Value> = (0..n).map(|i| t.input(1 + n + i)).collect();
+    let outputs = build(&mut t, &tree, &q, &qd);
+    Ok(Some(t.finish(&outputs)))
+}
+
+/// `program`'s outputs computed inside `t` from `inputs`.
+fn splice(t: &mut Tracer, program: &Program, inputs: &[Value]) -> Vec<Value> {
+    let seeds = vec![Vec::new(); inputs.len()];
+    t.differentiate(program, inputs, &seeds)
+        .into_iter()
+        .map(|(value, _)| value)
+        .collect()
+}
+
+/// The wrench each jointed body's joint transmits to it at `(t, q, q̇, q̈)`, by the
+/// recursive Newton–Euler algorithm: per body, in the model's order, the force and the
+/// moment about the body frame's origin, in the fixed frame (6 outputs each), over the
+/// inputs followed by the accelerations. `None` for a model without jointed bodies or
+/// whose data do not lower.
+pub(crate) fn joint_wrenches(
+    s: &Session,
+    model: &CheckedModel,
+    inputs: usize,
+) -> Result<Option<Program>, String> {
+    let jointed = model
+        .bodies
+        .iter()
+        .any(|b| matches!(b.placement, Placement::Jointed { .. }));
+    if !jointed {
+        return Ok(None);
+    }
+    let n = model.coordinates.len();
+    let mut t = Tracer::new(inputs + n);
+    let Some(tree) = Tree::data(s, model, &mut t)? else {
+        return Ok(None);
+    };
+    let q: Vec<Value> = (0..n).map(|i| t.input(1 + i)).collect();
+    let qd: Vec<Value> = (0..n).map(|i| t.input(1 + n + i)).collect();
+    let qdd: Vec<Value> = (0..n).map(|i| t.input(inputs + i)).collect();
+    let placed = place(&mut t, &tree.links, &q);
+    let needs = newton_euler(&mut t, &tree, &placed, &qd, &qdd);
+    // Each link's orientation in the fixed frame, R = R_parent E.
+    let mut orientation: Vec<M3> = Vec::with_capacity(tree.links.len());
+    for (k, link) in tree.links.iter().enumerate() {
+        let r = match link.parent {
+            Some(p) => product(&mut t, &orientation[p], &placed.e[k]),
+            None => placed.e[k],
+        };
+        orientation.push(r);
+    }
+    let mut outputs = Vec::with_capacity(6 * tree.inertials.len());
+    for body in &tree.inertials {
+        let k = body.link;
+        let force = times(&mut t, &orientation[k], &needs.force[k]);
+        let moment = times(&mut t, &orientation[k], &needs.moment[k]);
+        outputs.extend(force.into_iter().chain(moment));
+    }
+    Ok(Some(t.finish(&outputs)))
+}
