@@ -23,7 +23,6 @@ pub mod control;
 pub mod error;
 pub mod integrate;
 pub mod report;
-mod rng;
 pub mod run;
 mod solve;
 pub mod system;

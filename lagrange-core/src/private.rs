@@ -4,27 +4,21 @@
 pub use crate::solve::jacobians::unconstrained as unconstrained_jacobians;
 pub use crate::solve::linalg::solve_accelerations;
 pub use crate::system::constrained::{PROJECTION_ITERATIONS, PROJECTION_TOLERANCE};
-use crate::system::{Conserved, Theorem};
+use nalgebra::Vector3;
+
+use crate::system::DynamicFunctions;
 
 /// Relative tolerance of the consistency check of initial states with the constraints.
 pub const CONSISTENCY_TOLERANCE: f64 = 1e-9;
 
-/// [`Conserved::from_name`] for a constant: an unknown name (the engine and this crate
-/// disagreeing) stops the compilation.
-pub const fn conserved(name: Option<&str>) -> Conserved {
-    match Conserved::from_name(name) {
-        Some(conserved) => conserved,
-        None => {
-            panic!("lagrange: the engine names a conserved integral this runtime does not know")
-        }
-    }
-}
-
-/// [`Theorem::from_function_name`] for a constant: an unknown name (the engine and this
-/// crate disagreeing) stops the compilation.
-pub const fn theorem(name: &str) -> Theorem {
-    match Theorem::from_function_name(name) {
-        Some(theorem) => theorem,
-        None => panic!("lagrange: the engine names a theorem this runtime does not know"),
+/// The dynamic functions from the nine values of the generated program: `P`, `Λ`, `T`,
+/// `J`, `I` in that order.
+pub fn dynamic_functions(v: [f64; 9]) -> DynamicFunctions {
+    DynamicFunctions {
+        momentum: Vector3::new(v[0], v[1], v[2]),
+        angular_momentum: Vector3::new(v[3], v[4], v[5]),
+        kinetic_energy: v[6],
+        virial: v[7],
+        moment_of_inertia: v[8],
     }
 }

@@ -196,10 +196,10 @@ impl Linearization {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::SplitMix64;
     use crate::test_systems::{
         CartPole, CartesianPendulum, DoublePendulum, Pendulum, central_differences,
     };
+    use lagrange_common::SplitMix64;
     use std::f64::consts::PI;
 
     /// `F(t, x, p)` with `x = (q, q̇)` as one vector, for the finite differences.

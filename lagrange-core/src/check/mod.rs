@@ -25,8 +25,8 @@ use std::ops::Range;
 use nalgebra::SVector;
 
 use crate::error::Error;
-use crate::rng::SplitMix64;
 use crate::system::{FromParameterValues, LagrangianSystem};
+use lagrange_common::SplitMix64;
 
 mod outcome;
 

@@ -13,21 +13,7 @@ pub(super) fn number(v: f64) -> String {
     }
 }
 
-/// `s` as HTML text or attribute value.
-pub(crate) fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub(crate) use lagrange_common::escape_markup as escape;
 
 /// `s` as a JSON string that is safe inside a `<script>` element.
 pub(super) fn json_string(s: &str) -> String {

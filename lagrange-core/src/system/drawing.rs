@@ -6,18 +6,7 @@ use std::borrow::Cow;
 
 use super::info::Text;
 
-/// What a point of a [`Drawing`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PointKind {
-    /// A particle.
-    Particle,
-    /// A body's centre of mass, where its frame is drawn.
-    Body,
-    /// The joint of a jointed body (its frame's origin).
-    Joint,
-    /// A point the model names in its drawing.
-    Point,
-}
+pub use lagrange_common::PointKind;
 
 /// A point of a [`Drawing`].
 #[derive(Debug, Clone, PartialEq)]

@@ -6,42 +6,7 @@ use std::borrow::Cow;
 use super::drawing::Drawing;
 use super::theorems::{Theorem, TheoremInfo};
 
-/// The scalar first integral a model conserves, if any, as decided from its equations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Conserved {
-    /// `T + V`: no explicit time, no forces or dissipation, `T` homogeneous quadratic in the velocities.
-    Energy,
-    /// The Jacobi integral `h = Σ q̇ᵢ ∂L/∂q̇ᵢ − L`: no explicit time, no forces or dissipation.
-    JacobiIntegral,
-    /// Neither: the model has explicit time dependence, generalized forces or dissipation.
-    None,
-}
-
-impl Conserved {
-    /// The integral's name, `energy` or `jacobi_integral` (the method of
-    /// [`LagrangianSystem`](super::LagrangianSystem) that computes it, and its column in a trajectory); `None` for
-    /// [`Conserved::None`]. The engine's `equations::Conserved::name` uses the same names.
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Conserved::Energy => Some("energy"),
-            Conserved::JacobiIntegral => Some("jacobi_integral"),
-            Conserved::None => None,
-        }
-    }
-
-    /// The integral with this [`name`](Self::name) (`None`: [`Conserved::None`]), or
-    /// `None` for an unknown name.
-    pub const fn from_name(name: Option<&str>) -> Option<Self> {
-        let Some(name) = name else {
-            return Some(Conserved::None);
-        };
-        match name.as_bytes() {
-            b"energy" => Some(Conserved::Energy),
-            b"jacobi_integral" => Some(Conserved::JacobiIntegral),
-            _ => None,
-        }
-    }
-}
+pub use lagrange_common::Conserved;
 
 /// Text that generated code borrows for `'static` and a system built at run time owns.
 pub type Text = Cow<'static, str>;

@@ -268,22 +268,6 @@ mod tests {
     use crate::test_systems::{Oscillator, PolarParticle};
 
     #[test]
-    fn each_integral_is_found_again_by_its_name_and_unknown_names_are_not() {
-        for conserved in [
-            Conserved::Energy,
-            Conserved::JacobiIntegral,
-            Conserved::None,
-        ] {
-            assert_eq!(Conserved::from_name(conserved.name()), Some(conserved));
-        }
-        // The names are those of the methods that compute the integrals.
-        assert_eq!(Conserved::Energy.name(), Some("energy"));
-        assert_eq!(Conserved::JacobiIntegral.name(), Some("jacobi_integral"));
-        assert_eq!(Conserved::from_name(Some("jacobi")), None);
-        assert_eq!(Conserved::from_name(Some("")), None);
-    }
-
-    #[test]
     fn the_conserved_value_is_the_integral_the_info_names() {
         // ½ m ẋ² + ½ k x² at x = 2, ẋ = 3 with m = 1, k = 4: 4.5 + 8.
         let oscillator = Oscillator { m: 1.0, k: 4.0 };
