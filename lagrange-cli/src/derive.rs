@@ -4,7 +4,6 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use lagrange_core::Theorem;
 use lagrange_symbolic::equations::{
     self, Conserved, Derived, Equations, Premise, Reduced, Symbolic, Theorems,
 };
@@ -258,9 +257,8 @@ fn theorems_text(out: &mut String, theorems: &Theorems) {
     );
     for law in &theorems.laws {
         let name = law.theorem.function_name();
-        let theorem = Theorem::from_function_name(name);
-        let equation = theorem.map_or(name, Theorem::law);
-        let resultant = theorem.and_then(Theorem::resultant).unwrap_or("");
+        let equation = law.theorem.law();
+        let resultant = law.theorem.resultant().unwrap_or("");
         let line = match &law.premise {
             Premise::NotEstablished(why) => format!("not established: {why}"),
             Premise::Holds { symmetry, applied } => {

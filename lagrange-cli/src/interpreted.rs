@@ -11,17 +11,15 @@
 use std::sync::Arc;
 
 use lagrange_core::__private::{
-    CONSISTENCY_TOLERANCE, solve_accelerations, unconstrained_jacobians,
+    CONSISTENCY_TOLERANCE, dynamic_functions, solve_accelerations, unconstrained_jacobians,
 };
 use lagrange_core::nalgebra::{DMatrix, SMatrix, SVector};
 use lagrange_core::{
-    AccelerationJacobians, Conserved, ConstrainedSystem, ConstraintInfo, ConstraintJacobians,
-    Drawing, DrawnPoint, DynamicFunctions, Error, Formula, LagrangianSystem, ModelInfo, PointKind,
-    ReducedSystem, ResidualJacobians, Theorem, TheoremInfo,
+    AccelerationJacobians, ConstrainedSystem, ConstraintInfo, ConstraintJacobians, Drawing,
+    DrawnPoint, DynamicFunctions, Error, Formula, LagrangianSystem, ModelInfo, ReducedSystem,
+    ResidualJacobians, TheoremInfo,
 };
-use lagrange_symbolic::equations::{
-    self, ConstraintEquations, Equations, PointKind as EnginePointKind, Premise, Reduced,
-};
+use lagrange_symbolic::equations::{self, ConstraintEquations, Equations, Premise, Reduced};
 use lagrange_symbolic::ir::Program;
 
 use super::Failure;
@@ -67,7 +65,7 @@ pub(crate) fn with_system<W: WithSystem>(
         )));
     }
     let model = Arc::new(Model {
-        info: model_info(equations)?,
+        info: model_info(equations),
         equations: equations.clone(),
         ignored: None,
     });
@@ -142,7 +140,7 @@ pub(crate) fn with_reduced_system<W: WithReducedSystem>(
         )));
     }
     let model = Arc::new(Model {
-        info: model_info(equations)?,
+        info: model_info(equations),
         equations: equations.clone(),
         ignored: Some((reduced.ignored.clone(), reduced.ignored_velocities.clone())),
     });
@@ -215,16 +213,9 @@ impl ReducedState {
     }
 }
 
-/// The [`ModelInfo`] of derived equations, owned; errors if the engine names a conserved
-/// integral the runtime does not know.
-pub(crate) fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
+/// The [`ModelInfo`] of derived equations, owned.
+pub(crate) fn model_info(equations: &Equations) -> ModelInfo {
     let texts = |names: &[String]| names.iter().cloned().map(Into::into).collect::<Vec<_>>();
-    let conserved = Conserved::from_name(equations.conserved.name()).ok_or_else(|| {
-        Failure(format!(
-            "{}: the engine names a conserved integral ({:?}) the runtime does not know",
-            equations.name, equations.conserved
-        ))
-    })?;
     let constraints = equations.constraints.iter().flat_map(|c| {
         c.text
             .iter()
@@ -234,12 +225,12 @@ pub(crate) fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
                 scleronomic,
             })
     });
-    Ok(ModelInfo {
+    ModelInfo {
         name: equations.name.clone().into(),
         coordinates: texts(&equations.coordinates).into(),
         parameters: texts(&equations.parameters).into(),
         cyclic: equations.cyclic.clone().into(),
-        conserved,
+        conserved: equations.conserved,
         forced_or_dissipative: equations.forced_or_dissipative,
         equations_text: equations.text().into(),
         equations_latex: equations.latex().into(),
@@ -260,12 +251,7 @@ pub(crate) fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
                 .iter()
                 .map(|p| DrawnPoint {
                     name: p.name.clone().into(),
-                    kind: match p.kind {
-                        EnginePointKind::Particle => PointKind::Particle,
-                        EnginePointKind::Body => PointKind::Body,
-                        EnginePointKind::Joint => PointKind::Joint,
-                        EnginePointKind::Point => PointKind::Point,
-                    },
+                    kind: p.kind,
                 })
                 .collect::<Vec<_>>()
                 .into(),
@@ -274,37 +260,29 @@ pub(crate) fn model_info(equations: &Equations) -> Result<ModelInfo, Failure> {
         }),
         constraints: constraints.collect::<Vec<_>>().into(),
         inputs: equations.inputs.clone().into(),
-        theorems: theorem_infos(equations)?.into(),
-    })
+        theorems: theorem_infos(equations).into(),
+    }
 }
 
-/// The runtime's account of the general theorems the engine decided; errors if the
-/// engine names a theorem the runtime does not know.
-fn theorem_infos(equations: &Equations) -> Result<Vec<TheoremInfo>, Failure> {
+/// The runtime's account of the general theorems the engine decided.
+fn theorem_infos(equations: &Equations) -> Vec<TheoremInfo> {
     let Some(theorems) = &equations.theorems else {
-        return Ok(Vec::new());
+        return Vec::new();
     };
     theorems
         .laws
         .iter()
         .map(|law| {
-            let name = law.theorem.function_name();
-            let theorem = Theorem::from_function_name(name).ok_or_else(|| {
-                Failure(format!(
-                    "{}: the engine names a theorem ({name}) the runtime does not know",
-                    equations.name
-                ))
-            })?;
             let (holds, why) = match &law.premise {
                 Premise::Holds { symmetry, .. } => (true, symmetry.clone()),
                 Premise::NotEstablished(why) => (false, why.clone()),
             };
-            Ok(TheoremInfo {
-                theorem,
+            TheoremInfo {
+                theorem: law.theorem,
                 holds,
                 why: why.into(),
                 integral: law.integral,
-            })
+            }
         })
         .collect()
 }
@@ -476,7 +454,7 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
     ) -> Option<DynamicFunctions> {
         let theorems = self.model.equations.theorems.as_ref()?;
         let values = self.run::<9>(&theorems.dynamic_functions, t, q, qd);
-        Some(DynamicFunctions::from_values(values))
+        Some(dynamic_functions(values))
     }
 
     fn drawing(&self, t: f64, q: &SVector<f64, N>) -> Vec<f64> {

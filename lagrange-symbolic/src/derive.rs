@@ -10,7 +10,7 @@ use crate::model::{
     self, CheckedJoint, CheckedModel, CheckedParticle, Energy, Item, Model, ModelError,
     Orientation, Placement,
 };
-use crate::numeric::{SplitMix, is_regular};
+use crate::numeric::{SplitMix, is_regular, sample_state};
 use crate::syntax::Expr;
 
 /// Checks `model` and derives its equations of motion (and its reduced system when it
@@ -246,7 +246,7 @@ fn check_rotations(
     let mut errors = Vec::new();
     for (i, program) in programs.iter().enumerate() {
         for _ in 0..3 {
-            let state = rng.state(equations.inputs().len());
+            let state = sample_state(&mut rng, equations.inputs().len());
             let mut out = [0.0; 10];
             program.evaluate(&state, &mut out);
             let worst = (0..9)
@@ -281,7 +281,7 @@ fn check_mass_matrix(model: &CheckedModel, equations: &Equations) -> Result<(), 
     let mut zero_rows = vec![true; n];
     let mut regular = false;
     for _ in 0..8 {
-        let state = rng.state(inputs.len());
+        let state = sample_state(&mut rng, inputs.len());
         let mut dynamics = vec![0.0; n * n + n];
         equations.programs.dynamics.evaluate(&state, &mut dynamics);
         let mut m = dynamics[..n * n].to_vec();

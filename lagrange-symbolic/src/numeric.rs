@@ -1,31 +1,12 @@
 //! The numeric helpers of the engine's checks: a deterministic generator of sample
 //! points and a regularity test of small matrices.
 
-/// A deterministic generator of sample values (splitmix64), so that every check sees
-/// the same points in every build.
-pub(crate) struct SplitMix(u64);
+pub(crate) use lagrange_common::SplitMix64 as SplitMix;
 
-impl SplitMix {
-    /// A generator started from `seed`.
-    pub(crate) fn new(seed: u64) -> Self {
-        SplitMix(seed)
-    }
-
-    /// A value uniformly in `[0, 1)`.
-    pub(crate) fn unit(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        (z >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// `len` values uniformly in `[0.5, 2)`: a sample state away from zero, where
-    /// degenerate values (`sin 0`, `x^0`) could hide a dependence.
-    pub(crate) fn state(&mut self, len: usize) -> Vec<f64> {
-        (0..len).map(|_| 0.5 + 1.5 * self.unit()).collect()
-    }
+/// `len` values uniformly in `[0.5, 2)`: a sample state away from zero, where degenerate
+/// values (`sin 0`, `x^0`) could hide a dependence.
+pub(crate) fn sample_state(rng: &mut SplitMix, len: usize) -> Vec<f64> {
+    (0..len).map(|_| rng.uniform(&(0.5..2.0))).collect()
 }
 
 /// Gaussian elimination with partial pivoting; regular when every pivot is well above

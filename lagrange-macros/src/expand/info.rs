@@ -1,6 +1,6 @@
 //! The `ModelInfo` constant: what a model declares and derived, as the runtime reads it.
 
-use lagrange_symbolic::equations::{Equations, PointKind, Premise};
+use lagrange_symbolic::equations::{Axis, Conserved, Equations, PointKind, Premise, Theorem};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -13,9 +13,10 @@ pub(super) fn model_info(eq: &Equations) -> TokenStream {
     let coordinates = &eq.coordinates;
     let parameters = &eq.parameters;
     let cyclic = &eq.cyclic;
-    let conserved = match eq.conserved.name() {
-        Some(name) => quote!(::core::option::Option::Some(#name)),
-        None => quote!(::core::option::Option::None),
+    let conserved = match eq.conserved {
+        Conserved::Energy => quote!(Energy),
+        Conserved::JacobiIntegral => quote!(JacobiIntegral),
+        Conserved::None => quote!(None),
     };
     let forced_or_dissipative = eq.forced_or_dissipative;
     let inputs = &eq.inputs;
@@ -61,7 +62,7 @@ pub(super) fn model_info(eq: &Equations) -> TokenStream {
     });
     let laws = eq.theorems.iter().flat_map(|t| &t.laws);
     let theorems = laws.map(|law| {
-        let name = law.theorem.function_name();
+        let theorem = theorem(law.theorem);
         let (holds, why) = match &law.premise {
             Premise::Holds { symmetry, .. } => (true, symmetry),
             Premise::NotEstablished(why) => (false, why),
@@ -69,7 +70,7 @@ pub(super) fn model_info(eq: &Equations) -> TokenStream {
         let integral = law.integral;
         quote! {
             #CORE::TheoremInfo {
-                theorem: #CORE::__private::theorem(#name),
+                theorem: #theorem,
                 holds: #holds,
                 why: #cow(#why),
                 integral: #integral,
@@ -82,7 +83,7 @@ pub(super) fn model_info(eq: &Equations) -> TokenStream {
             coordinates: #cow(&[#(#cow(#coordinates)),*]),
             parameters: #cow(&[#(#cow(#parameters)),*]),
             cyclic: #cow(&[#(#cyclic),*]),
-            conserved: #CORE::__private::conserved(#conserved),
+            conserved: #CORE::Conserved::#conserved,
             forced_or_dissipative: #forced_or_dissipative,
             equations_text: #cow(#text),
             equations_latex: #cow(#latex),
@@ -93,5 +94,29 @@ pub(super) fn model_info(eq: &Equations) -> TokenStream {
             inputs: #cow(&[#(#inputs),*]),
             theorems: #cow(&[#(#theorems),*]),
         }
+    }
+}
+
+/// The runtime's constant for a theorem. The matches are exhaustive: a theorem added to
+/// the vocabulary the engine and the runtime share does not compile here until the derive
+/// writes it.
+fn theorem(theorem: Theorem) -> TokenStream {
+    let axis = |a: Axis| match a {
+        Axis::X => quote!(#CORE::Axis::X),
+        Axis::Y => quote!(#CORE::Axis::Y),
+        Axis::Z => quote!(#CORE::Axis::Z),
+    };
+    match theorem {
+        Theorem::Momentum(a) => {
+            let a = axis(a);
+            quote!(#CORE::Theorem::Momentum(#a))
+        }
+        Theorem::AngularMomentum(a) => {
+            let a = axis(a);
+            quote!(#CORE::Theorem::AngularMomentum(#a))
+        }
+        Theorem::KineticEnergy => quote!(#CORE::Theorem::KineticEnergy),
+        Theorem::Virial => quote!(#CORE::Theorem::Virial),
+        Theorem::MomentOfInertia => quote!(#CORE::Theorem::MomentOfInertia),
     }
 }

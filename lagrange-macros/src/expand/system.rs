@@ -117,7 +117,7 @@ pub(super) fn system_impl(
                 fn dynamic_functions(&self, t: f64, q: &#vector, qd: &#vector)
                     -> ::core::option::Option<#CORE::DynamicFunctions> {
                     let values: [f64; 9] = #functions;
-                    ::core::option::Option::Some(#CORE::DynamicFunctions::from_values(values))
+                    ::core::option::Option::Some(#CORE::__private::dynamic_functions(values))
                 }
 
                 #[allow(unused_variables, clippy::all)]

@@ -209,8 +209,12 @@ impl Session {
             let point: Vec<f64> = vars
                 .iter()
                 .map(|_| {
-                    let x = 0.5 + rng.unit();
-                    if k >= 5 && rng.unit() < 0.5 { -x } else { x }
+                    let x = 0.5 + rng.next_f64();
+                    if k >= 5 && rng.next_f64() < 0.5 {
+                        -x
+                    } else {
+                        x
+                    }
                 })
                 .collect();
             program.evaluate(&point, &mut out);

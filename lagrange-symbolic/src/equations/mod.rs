@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::ir::Program;
 use crate::syntax::Expr;
 
-pub use theorems::{Law, Premise, Theorem, Theorems};
+pub use theorems::{Axis, Law, Premise, Theorem, Theorems};
 
 /// The input layout shared by every [`Program`] of an [`Equations`]:
 /// `[t, q₀ … q_{n−1}, q̇₀ … q̇_{n−1}, p₀ … p_{m−1}]` (p: parameters). The Jacobian
@@ -79,29 +79,7 @@ impl Inputs {
     }
 }
 
-/// Which scalar first integral the equations conserve.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Conserved {
-    /// `T + V` (equal to the Jacobi integral: `T` is homogeneous quadratic).
-    Energy,
-    /// The Jacobi integral `h = Σ q̇ᵢ pᵢ − L`.
-    JacobiIntegral,
-    /// None: explicit time dependence, forces or dissipation.
-    None,
-}
-
-impl Conserved {
-    /// The integral's name, `energy` or `jacobi_integral` (the function that computes it,
-    /// and its column in a trajectory); `None` when nothing is conserved. The runtime's
-    /// `lagrange_core::Conserved::name` uses the same names.
-    pub fn name(self) -> Option<&'static str> {
-        match self {
-            Conserved::Energy => Some("energy"),
-            Conserved::JacobiIntegral => Some("jacobi_integral"),
-            Conserved::None => None,
-        }
-    }
-}
+pub use lagrange_common::Conserved;
 
 /// The straight-line programs of a model; all read [`Inputs`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -237,18 +215,7 @@ pub struct JointWrenches {
     pub program: Program,
 }
 
-/// What a point of a [`Drawing`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PointKind {
-    /// A particle.
-    Particle,
-    /// A body's centre of mass, where its frame is drawn.
-    Body,
-    /// The joint of a jointed body (its frame's origin).
-    Joint,
-    /// A point the model names in its drawing.
-    Point,
-}
+pub use lagrange_common::PointKind;
 
 /// A point of a [`Drawing`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -357,7 +357,7 @@ mod tests {
             .expect("a small model's is printed");
         let mut rng = crate::numeric::SplitMix::new(7);
         for _ in 0..5 {
-            let state = rng.state(eq.inputs().len());
+            let state = crate::numeric::sample_state(&mut rng, eq.inputs().len());
             let qdd = [0.3, -0.7];
             // r(q, q̇, p) = M q̈ − f at fixed q̈, from the dynamics program.
             let residual = |x: &[f64]| {

@@ -25,7 +25,7 @@ use crate::cas::{Session, Sym, Var};
 use crate::equations::{Law, Premise, Theorem, Theorems};
 use crate::ir::Program;
 use crate::model::{CheckedModel, CheckedParticle, Energy};
-use crate::numeric::{SplitMix, least_squares, nearby_fraction};
+use crate::numeric::{SplitMix, least_squares, nearby_fraction, sample_state};
 use crate::syntax::{Expr, Rational, print};
 
 /// The most coordinates for which a generator linear in them is searched: the fit has
@@ -121,8 +121,8 @@ pub(crate) fn theorems(
         let found = match (theorem, &varying) {
             (_, Some(why)) => Err(why.clone()),
             (theorem, None) => match theorem {
-                Theorem::Momentum(a) => search.generator(Symmetry::Translation(a))?,
-                Theorem::AngularMomentum(a) => search.generator(Symmetry::Rotation(a))?,
+                Theorem::Momentum(a) => search.generator(Symmetry::Translation(a.index()))?,
+                Theorem::AngularMomentum(a) => search.generator(Symmetry::Rotation(a.index()))?,
                 Theorem::Virial => search.generator(Symmetry::Homothety)?,
                 Theorem::KineticEnergy => search.stationary()?.map(|()| Vec::new()),
                 Theorem::MomentOfInertia => Ok(Vec::new()),
@@ -172,8 +172,8 @@ pub(crate) fn theorems(
                     }
                     Theorem::Momentum(a) | Theorem::AngularMomentum(a) => {
                         let symmetry = match theorem {
-                            Theorem::Momentum(_) => Symmetry::Translation(a),
-                            _ => Symmetry::Rotation(a),
+                            Theorem::Momentum(_) => Symmetry::Translation(a.index()),
+                            _ => Symmetry::Rotation(a.index()),
                         };
                         let work = along(&xi);
                         let integral = s.vanishes(&work)?;
@@ -343,7 +343,7 @@ fn degree(s: &Session, v: &Sym, work: &Sym, inputs: &[Var]) -> Result<Option<Rat
     let program = s.compile(&[v.clone(), work.clone()], inputs)?;
     let mut rng = SplitMix::new(0x7e0f_a1d3_55c2_9b01);
     let mut out = [0.0; 2];
-    program.evaluate(&rng.state(inputs.len()), &mut out);
+    program.evaluate(&sample_state(&mut rng, inputs.len()), &mut out);
     let Some((num, den)) = nearby_fraction(-out[1] / out[0], DENOMINATOR) else {
         return Ok(None);
     };
@@ -400,7 +400,7 @@ impl<'a> Search<'a> {
         let mut rng = SplitMix::new(0x51f1_5eed_0bad_cafe);
         let (mut samples, mut points) = (Vec::new(), Vec::new());
         for _ in 0..count {
-            let point = rng.state(inputs.len());
+            let point = sample_state(&mut rng, inputs.len());
             let mut out = vec![0.0; outputs.len()];
             program.evaluate(&point, &mut out);
             let values = out[..entries.len()].to_vec();

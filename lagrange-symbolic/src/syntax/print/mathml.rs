@@ -1,22 +1,8 @@
 //! The layout spelled as MathML Core presentation markup, every text escaped.
 
-use super::math::{Accent, GREEK, Node, Operator, Symbol};
+use lagrange_common::escape_markup as xml_escape;
 
-/// `s` as XML character data.
-pub(super) fn xml_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+use super::math::{Accent, GREEK, Node, Operator, Symbol};
 
 fn mathml_symbol(s: &Symbol, out: &mut String) {
     match s {
