@@ -268,7 +268,11 @@ mod tests {
         assert_eq!(code, "int a;   \nchar *d = \"\"; g");
     }
 
-    /// Hostile names and paths reach every template only through its escaping filters:
+    /// A model of one coordinate driven by the input `u`, without `[inputs]` or events.
+    const FREE: &str = "[model]\nname = \"Free\"\ncoordinates = [\"x\"]\nparameters = [\"m\", \"u\"]\ninputs = [\"u\"]\nkinetic = \"1/2*m*dot(x)^2\"\nforce = { x = \"u\" }\n\n[values]\nm = 1.0\n\n[initial]\nq = { x = 0.0 }\nqd = { x = 1.0 }\n\n";
+
+    /// Hostile names and paths (of the model, its signals and events) reach every template
+    /// only through its escaping filters:
     /// the C and Rust code outside comments and strings, the TOML keys and the Markdown
     /// are those of a harmless name.
     #[test]
@@ -278,11 +282,19 @@ mod tests {
         let model = dir.join("free.toml");
         std::fs::write(
             &model,
-            "[model]\nname = \"Free\"\ncoordinates = [\"x\"]\nparameters = [\"m\"]\nkinetic = \"1/2*m*dot(x)^2\"\n\n[values]\nm = 1.0\n\n[initial]\nq = { x = 0.0 }\nqd = { x = 1.0 }\n",
+            format!("{FREE}[inputs]\nu = \"-m*x\"\n\n[[events]]\nname = \"e\"\nwhen = \"x - 1\"\nreset = {{ \"dot(x)\" = \"-dot(x)\" }}\n"),
         )
         .unwrap();
         let file = ModelFile::load(&model).unwrap();
         let derived = file.derive().unwrap();
+        // An expression is parsed and its names resolved: text that is not an expression
+        // of the model's names never reaches a template.
+        for when in ["x); injected(", "injected", "x /* */ + 1"] {
+            let text = format!("{FREE}[inputs]\nu = \"-m*x\"\n\n[[events]]\nwhen = {when:?}\n");
+            std::fs::write(&model, text).unwrap();
+            let file = ModelFile::load(&model).unwrap();
+            assert!(Context::new(&file, &derived.full, Lang::C).is_err(), "{when}");
+        }
         let name = "P */ int injected = 42; /*\" \nbuild = \"injected.rs\"\n[click](http://injected) // x\u{1b}[31m";
         let source = "m.toml`\n#define injected 1\n*/ int injected; /*";
         for (lang, templates) in [(Lang::C, C), (Lang::Rust, RUST)] {
@@ -290,6 +302,9 @@ mod tests {
             let mut value = serde_json::to_value(&context).unwrap();
             value["name"] = name.into();
             value["source"] = source.into();
+            value["signals"][0]["name"] = name.into();
+            value["events"][0]["name"] = name.into();
+            value["events"][0]["csv_name"] = name.into();
             let rendered = render(templates, None, &value).unwrap();
             for (output, text) in &rendered {
                 assert!(

@@ -1,0 +1,259 @@
+//! Every shipped model file (`examples/models/*.toml`) through `lagrange generate`, Rust
+//! crate and C, against `lagrange simulate` with the same RK4 step: the generated
+//! trajectories must be the command's, bit for bit. Both integrate with the runtime's
+//! operations repeated operation for operation (the solve, RK4, the projection onto
+//! constraints), run the same programs (the derived ones, the `[inputs]` signals and the
+//! `[[events]]`' expressions, all through the IR's one walk), and locate events with the
+//! same algorithm on the same interpolant; the Rust crate writes numbers as the command
+//! does, so its CSV is the command's byte for byte. The events that fire must be those
+//! the command lists, at the times it prints.
+//!
+//! The crates share one target folder (their package names differ), so each build
+//! compiles one crate and nothing else.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use lagrange_symbolic::store;
+
+/// End of the compared runs: the bouncing ball's floor resets three times by then.
+const T_END: &str = "2";
+/// The RK4 step of every run.
+const DT: &str = "0.01";
+
+/// The workspace root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("lagrange-cli sits in the workspace")
+        .to_path_buf()
+}
+
+/// This test's scratch folder in `target/`, fresh.
+fn scratch() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_generate_simulate");
+    let _ = std::fs::remove_dir_all(dir.join("models"));
+    std::fs::create_dir_all(dir.join("models")).expect("scratch dir");
+    dir
+}
+
+/// Runs a command; panics with its stderr unless it succeeds. Returns its stdout.
+fn checked(command: &mut Command) -> String {
+    let output: Output = command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"));
+    assert!(
+        output.status.success(),
+        "{command:?} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+/// The built `lagrange` command, with this test's derivation cache.
+fn lagrange(scratch: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_lagrange"));
+    command
+        .env(store::ENV_CACHE_DIR, scratch.join("cache"))
+        .env_remove(store::ENV_CACHE);
+    command
+}
+
+/// Whether gcc can be run.
+fn gcc_available() -> bool {
+    Command::new("gcc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The CSV's rows as bit patterns, after its header (which must be `header`).
+fn bits(what: &str, csv: &str, header: &str) -> Vec<Vec<u64>> {
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some(header), "{what}: header");
+    lines
+        .map(|line| {
+            line.split(',')
+                .map(|x| {
+                    x.parse::<f64>()
+                        .unwrap_or_else(|e| panic!("{what}: `{x}`: {e}"))
+                        .to_bits()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The events `simulate` lists in its summary: `(name, t)` as printed (`{:.15e}`).
+fn listed_events(summary: &str) -> Vec<(String, String)> {
+    summary
+        .lines()
+        .filter_map(|line| {
+            let (name, rest) = line.strip_prefix("  ")?.split_once(" at t = ")?;
+            let (t, _) = rest.split_once(": ")?;
+            Some((name.to_string(), t.to_string()))
+        })
+        .collect()
+}
+
+/// The events of a generated solver's events CSV: `(name, t)` with `t` printed as
+/// `simulate` prints it, and the rows' numbers as bit patterns.
+fn fired_events(csv: &str) -> (Vec<(String, String)>, Vec<Vec<u64>>) {
+    let mut named = Vec::new();
+    let mut numbers = Vec::new();
+    for line in csv.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let name = fields[1].trim_matches('"').to_string();
+        let values: Vec<f64> = fields[2..]
+            .iter()
+            .map(|x| x.parse::<f64>().expect("a number"))
+            .collect();
+        named.push((name, format!("{:.15e}", values[0])));
+        numbers.push(values.iter().map(|x| x.to_bits()).collect());
+    }
+    (named, numbers)
+}
+
+/// What one model's comparison took.
+#[derive(Default)]
+struct Timing {
+    simulate: Duration,
+    generate: Duration,
+    cargo: Duration,
+    gcc: Duration,
+}
+
+#[test]
+fn every_shipped_model_matches_simulate() {
+    let scratch = scratch();
+    let target = scratch.join("target");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let gcc = gcc_available();
+    if !gcc {
+        eprintln!("gcc is not available; the C targets are not compiled");
+    }
+    let mut models: Vec<PathBuf> = std::fs::read_dir(root().join("examples/models"))
+        .expect("examples/models")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    models.sort();
+    assert_eq!(models.len(), 15, "the shipped model files: {models:?}");
+    let mut timing = Timing::default();
+    let mut with_events = 0;
+    for model in &models {
+        let stem = model.file_stem().and_then(|s| s.to_str()).expect("a stem");
+        let dir = scratch.join("models").join(stem);
+        std::fs::create_dir_all(&dir).expect("model dir");
+        let text = std::fs::read_to_string(model).expect("model file");
+        let table: toml::Table = text.parse().expect("TOML");
+        let events = table.contains_key("events");
+        with_events += usize::from(events);
+
+        let clock = Instant::now();
+        let simulated = dir.join("simulate.csv");
+        let summary = checked(
+            lagrange(&scratch)
+                .arg("simulate")
+                .arg(model)
+                .args(["--integrator", "rk4", "--dt", DT, "--t-end", T_END, "--out"])
+                .arg(&simulated),
+        );
+        timing.simulate += clock.elapsed();
+        let expected = std::fs::read_to_string(&simulated).expect("simulate's CSV");
+        let header = expected.lines().next().expect("a header").to_string();
+        let listed = listed_events(&summary);
+        assert_eq!(
+            listed.is_empty(),
+            !events,
+            "{stem}: events listed by simulate:\n{summary}"
+        );
+
+        let mut solvers = Vec::new();
+        for target_language in ["rust", "c"].into_iter().filter(|l| gcc || *l == "rust") {
+            let out = dir.join(target_language);
+            let clock = Instant::now();
+            checked(
+                lagrange(&scratch)
+                    .arg("generate")
+                    .arg(model)
+                    .arg("--out")
+                    .arg(&out)
+                    .args(["--target", target_language]),
+            );
+            timing.generate += clock.elapsed();
+            let clock = Instant::now();
+            let binary = if target_language == "rust" {
+                checked(
+                    Command::new(&cargo)
+                        .args(["build", "--offline", "--quiet", "--manifest-path"])
+                        .arg(out.join("Cargo.toml"))
+                        .env("CARGO_TARGET_DIR", &target),
+                );
+                timing.cargo += clock.elapsed();
+                let manifest: toml::Table = std::fs::read_to_string(out.join("Cargo.toml"))
+                    .expect("the generated manifest")
+                    .parse()
+                    .expect("TOML");
+                let package = manifest["package"]["name"].as_str().expect("a name");
+                target.join("debug").join(package)
+            } else {
+                let binary = out.join("solver");
+                checked(
+                    Command::new("gcc")
+                        .args(["-O2", "-std=c99", "-Wall", "-Wextra", "-Werror", "-o"])
+                        .arg(&binary)
+                        .arg(out.join("main.c"))
+                        .arg(out.join("model.c"))
+                        .arg("-lm"),
+                );
+                timing.gcc += clock.elapsed();
+                binary
+            };
+            let events_csv = out.join("events.csv");
+            let mut run = Command::new(&binary);
+            run.args(["--dt", DT, "--t-end", T_END]);
+            if events {
+                run.arg("--events").arg(&events_csv);
+            }
+            let csv = checked(&mut run);
+            let what = format!("{stem} ({target_language})");
+            if target_language == "rust" {
+                assert!(csv == expected, "{what}: the CSV differs from simulate's");
+            }
+            assert_eq!(
+                bits(&what, &csv, &header),
+                bits(&format!("{stem} (simulate)"), &expected, &header),
+                "{what}: not bit for bit"
+            );
+            if events {
+                let (fired, numbers) =
+                    fired_events(&std::fs::read_to_string(&events_csv).expect("events CSV"));
+                assert_eq!(fired, listed, "{what}: the events");
+                solvers.push(numbers);
+            }
+        }
+        if let [rust, c] = &solvers[..] {
+            assert_eq!(rust, c, "{stem}: the events of the two targets");
+        }
+        eprintln!(
+            "{stem}: Rust{} bit for bit with simulate ({} rows{})",
+            if gcc { " and C" } else { "" },
+            expected.lines().count() - 1,
+            if events {
+                format!(", {} events", listed.len())
+            } else {
+                String::new()
+            }
+        );
+    }
+    assert!(with_events > 0, "no shipped model has events");
+    eprintln!(
+        "times: simulate {:.1} s, generate {:.1} s, cargo build {:.1} s, gcc {:.1} s",
+        timing.simulate.as_secs_f64(),
+        timing.generate.as_secs_f64(),
+        timing.cargo.as_secs_f64(),
+        timing.gcc.as_secs_f64()
+    );
+}
