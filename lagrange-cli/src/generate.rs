@@ -293,7 +293,10 @@ mod tests {
             let text = format!("{FREE}[inputs]\nu = \"-m*x\"\n\n[[events]]\nwhen = {when:?}\n");
             std::fs::write(&model, text).unwrap();
             let file = ModelFile::load(&model).unwrap();
-            assert!(Context::new(&file, &derived.full, Lang::C).is_err(), "{when}");
+            assert!(
+                Context::new(&file, &derived.full, Lang::C).is_err(),
+                "{when}"
+            );
         }
         let name = "P */ int injected = 42; /*\" \nbuild = \"injected.rs\"\n[click](http://injected) // x\u{1b}[31m";
         let source = "m.toml`\n#define injected 1\n*/ int injected; /*";

@@ -239,7 +239,10 @@ mod tests {
             ("x / k", x / k),
             ("k^(-3)", k.powi(-3)),
             ("x^(3/2)", x.powf(1.5)),
-            ("sqrt(k) * log(x) * exp(dot(theta))", k.sqrt() * x.ln() * w.exp()),
+            (
+                "sqrt(k) * log(x) * exp(dot(theta))",
+                k.sqrt() * x.ln() * w.exp(),
+            ),
             ("-(x - k)^2", -(x - k).powi(2)),
             ("2^3^2 * x", 512.0 * x),
             ("k^x", k.powf(x)),

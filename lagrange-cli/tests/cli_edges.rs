@@ -212,7 +212,10 @@ fn symbolic_links_on_the_output_path_are_refused() {
     assert!(entries(&elsewhere).is_empty());
     // A dangling link among the parents: not created through.
     symlink(dir.join("nowhere"), dir.join("dangling")).unwrap();
-    assert_refused(&generate(&dir.join("dangling/sub/model"), false), "points nowhere");
+    assert_refused(
+        &generate(&dir.join("dangling/sub/model"), false),
+        "points nowhere",
+    );
     assert!(!dir.join("nowhere").exists());
     assert_eq!(entries(&dir), ["dangling", "elsewhere", "link"]);
     std::fs::remove_dir_all(&dir).unwrap();

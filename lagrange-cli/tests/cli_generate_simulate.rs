@@ -51,11 +51,13 @@ fn checked(command: &mut Command) -> String {
     String::from_utf8(output.stdout).expect("UTF-8 output")
 }
 
-/// The built `lagrange` command, with this test's derivation cache.
-fn lagrange(scratch: &Path) -> Command {
+/// The built `lagrange` command, with the derivation cache of `cli_generate` (test binaries
+/// run one after the other: the models are derived once for both).
+fn lagrange() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_lagrange"));
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_generate/cache");
     command
-        .env(store::ENV_CACHE_DIR, scratch.join("cache"))
+        .env(store::ENV_CACHE_DIR, cache)
         .env_remove(store::ENV_CACHE);
     command
 }
@@ -154,7 +156,7 @@ fn every_shipped_model_matches_simulate() {
         let clock = Instant::now();
         let simulated = dir.join("simulate.csv");
         let summary = checked(
-            lagrange(&scratch)
+            lagrange()
                 .arg("simulate")
                 .arg(model)
                 .args(["--integrator", "rk4", "--dt", DT, "--t-end", T_END, "--out"])
@@ -175,7 +177,7 @@ fn every_shipped_model_matches_simulate() {
             let out = dir.join(target_language);
             let clock = Instant::now();
             checked(
-                lagrange(&scratch)
+                lagrange()
                     .arg("generate")
                     .arg(model)
                     .arg("--out")

@@ -238,18 +238,18 @@ impl Context {
         };
         let uses_powi = run_time.uses_powi()
             || [
-            &dynamics,
-            &lagrangian,
-            &energy,
-            &jacobi_integral,
-            &momenta,
-            &momentum_rate,
-        ]
-        .into_iter()
-        .chain(&dynamic_functions)
-        .chain(constraints.iter().flat_map(|(_, programs)| programs))
-        .flat_map(|r| &r.statements)
-        .any(code::calls_powi);
+                &dynamics,
+                &lagrangian,
+                &energy,
+                &jacobi_integral,
+                &momenta,
+                &momentum_rate,
+            ]
+            .into_iter()
+            .chain(&dynamic_functions)
+            .chain(constraints.iter().flat_map(|(_, programs)| programs))
+            .flat_map(|r| &r.statements)
+            .any(code::calls_powi);
         let constraints = constraints.map(
             |(c, [values, jacobian, time_derivative, velocities, dynamics])| {
                 let k = c.text.len();
@@ -405,4 +405,3 @@ pub(super) fn snake_case(name: &str) -> String {
         format!("model_{out}")
     }
 }
-

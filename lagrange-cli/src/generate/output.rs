@@ -79,10 +79,7 @@ fn missing_folders(out: &Path) -> Result<Vec<PathBuf>, Failure> {
         match std::fs::metadata(folder) {
             Ok(meta) if meta.is_dir() => break,
             Ok(_) => {
-                return Err(fail(format!(
-                    "`{}` is not a folder",
-                    folder.display()
-                )));
+                return Err(fail(format!("`{}` is not a folder", folder.display())));
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 if std::fs::symlink_metadata(folder).is_ok() {
@@ -141,7 +138,10 @@ fn create_parents(out: &Path) -> Result<Vec<PathBuf>, Failure> {
 /// each file at its place under `out`.
 fn stage(staging: &Path, out: &Path, files: &[(&str, String)]) -> Result<(), Failure> {
     let io = |output: &str, e: std::io::Error| {
-        Failure(format!("cannot write `{}`: {e}", out.join(output).display()))
+        Failure(format!(
+            "cannot write `{}`: {e}",
+            out.join(output).display()
+        ))
     };
     std::fs::create_dir(staging).map_err(|e| {
         Failure(format!(

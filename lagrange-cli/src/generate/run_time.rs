@@ -162,9 +162,10 @@ impl RunTime {
     /// Whether some statement calls `lagrange_powi`.
     pub(super) fn uses_powi(&self) -> bool {
         let signals = self.signals.iter().map(|s| &s.program);
-        let events = self.events.iter().flat_map(|e| {
-            std::iter::once(&e.function).chain(e.resets.iter().map(|r| &r.program))
-        });
+        let events = self
+            .events
+            .iter()
+            .flat_map(|e| std::iter::once(&e.function).chain(e.resets.iter().map(|r| &r.program)));
         signals
             .chain(events)
             .flat_map(|r| &r.statements)
