@@ -9,7 +9,8 @@
 //! the command lists, at the times it prints.
 //!
 //! The crates share one target folder (their package names differ), so each build
-//! compiles one crate and nothing else.
+//! compiles one crate and nothing else. A model written here adds what no shipped one has
+//! all at once: a holonomic constraint, a signal and events that record and stop.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -30,12 +31,9 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
-/// This test's scratch folder in `target/`, fresh.
+/// This test's scratch folder in `target/`.
 fn scratch() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_generate_simulate");
-    let _ = std::fs::remove_dir_all(dir.join("models"));
-    std::fs::create_dir_all(dir.join("models")).expect("scratch dir");
-    dir
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_generate_simulate")
 }
 
 /// Runs a command; panics with its stderr unless it succeeds. Returns its stdout.
@@ -126,32 +124,45 @@ struct Timing {
     gcc: Duration,
 }
 
-#[test]
-fn every_shipped_model_matches_simulate() {
-    let scratch = scratch();
-    let target = scratch.join("target");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let gcc = gcc_available();
-    if !gcc {
-        eprintln!("gcc is not available; the C targets are not compiled");
+/// Where a comparison builds, and how long its steps took.
+struct Bench {
+    /// This test's scratch folder.
+    scratch: PathBuf,
+    /// The target folder every generated crate is built into.
+    target: PathBuf,
+    cargo: String,
+    gcc: bool,
+    timing: Timing,
+}
+
+impl Bench {
+    fn new(name: &str) -> Bench {
+        let scratch = scratch().join(name);
+        std::fs::create_dir_all(&scratch).expect("scratch dir");
+        // One target folder for both tests: cargo takes turns in it.
+        let gcc = gcc_available();
+        if !gcc {
+            eprintln!("gcc is not available; the C targets are not compiled");
+        }
+        Bench {
+            target: self::scratch().join("target"),
+            scratch,
+            cargo: std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()),
+            gcc,
+            timing: Timing::default(),
+        }
     }
-    let mut models: Vec<PathBuf> = std::fs::read_dir(root().join("examples/models"))
-        .expect("examples/models")
-        .map(|entry| entry.expect("entry").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    models.sort();
-    assert_eq!(models.len(), 15, "the shipped model files: {models:?}");
-    let mut timing = Timing::default();
-    let mut with_events = 0;
-    for model in &models {
+
+    /// Generates, builds and runs both targets of `model` and compares them with
+    /// `simulate`; returns the number of events that fired.
+    fn compare(&mut self, model: &Path) -> usize {
         let stem = model.file_stem().and_then(|s| s.to_str()).expect("a stem");
-        let dir = scratch.join("models").join(stem);
+        let dir = self.scratch.join(stem);
+        let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("model dir");
         let text = std::fs::read_to_string(model).expect("model file");
         let table: toml::Table = text.parse().expect("TOML");
         let events = table.contains_key("events");
-        with_events += usize::from(events);
 
         let clock = Instant::now();
         let simulated = dir.join("simulate.csv");
@@ -162,7 +173,7 @@ fn every_shipped_model_matches_simulate() {
                 .args(["--integrator", "rk4", "--dt", DT, "--t-end", T_END, "--out"])
                 .arg(&simulated),
         );
-        timing.simulate += clock.elapsed();
+        self.timing.simulate += clock.elapsed();
         let expected = std::fs::read_to_string(&simulated).expect("simulate's CSV");
         let header = expected.lines().next().expect("a header").to_string();
         let listed = listed_events(&summary);
@@ -173,8 +184,9 @@ fn every_shipped_model_matches_simulate() {
         );
 
         let mut solvers = Vec::new();
-        for target_language in ["rust", "c"].into_iter().filter(|l| gcc || *l == "rust") {
-            let out = dir.join(target_language);
+        let gcc = self.gcc;
+        for language in ["rust", "c"].into_iter().filter(|l| gcc || *l == "rust") {
+            let out = dir.join(language);
             let clock = Instant::now();
             checked(
                 lagrange()
@@ -182,37 +194,10 @@ fn every_shipped_model_matches_simulate() {
                     .arg(model)
                     .arg("--out")
                     .arg(&out)
-                    .args(["--target", target_language]),
+                    .args(["--target", language]),
             );
-            timing.generate += clock.elapsed();
-            let clock = Instant::now();
-            let binary = if target_language == "rust" {
-                checked(
-                    Command::new(&cargo)
-                        .args(["build", "--offline", "--quiet", "--manifest-path"])
-                        .arg(out.join("Cargo.toml"))
-                        .env("CARGO_TARGET_DIR", &target),
-                );
-                timing.cargo += clock.elapsed();
-                let manifest: toml::Table = std::fs::read_to_string(out.join("Cargo.toml"))
-                    .expect("the generated manifest")
-                    .parse()
-                    .expect("TOML");
-                let package = manifest["package"]["name"].as_str().expect("a name");
-                target.join("debug").join(package)
-            } else {
-                let binary = out.join("solver");
-                checked(
-                    Command::new("gcc")
-                        .args(["-O2", "-std=c99", "-Wall", "-Wextra", "-Werror", "-o"])
-                        .arg(&binary)
-                        .arg(out.join("main.c"))
-                        .arg(out.join("model.c"))
-                        .arg("-lm"),
-                );
-                timing.gcc += clock.elapsed();
-                binary
-            };
+            self.timing.generate += clock.elapsed();
+            let binary = self.build(language, &out);
             let events_csv = out.join("events.csv");
             let mut run = Command::new(&binary);
             run.args(["--dt", DT, "--t-end", T_END]);
@@ -220,8 +205,8 @@ fn every_shipped_model_matches_simulate() {
                 run.arg("--events").arg(&events_csv);
             }
             let csv = checked(&mut run);
-            let what = format!("{stem} ({target_language})");
-            if target_language == "rust" {
+            let what = format!("{stem} ({language})");
+            if language == "rust" {
                 assert!(csv == expected, "{what}: the CSV differs from simulate's");
             }
             assert_eq!(
@@ -240,22 +225,95 @@ fn every_shipped_model_matches_simulate() {
             assert_eq!(rust, c, "{stem}: the events of the two targets");
         }
         eprintln!(
-            "{stem}: Rust{} bit for bit with simulate ({} rows{})",
-            if gcc { " and C" } else { "" },
+            "{stem}: Rust{} bit for bit with simulate ({} rows, {} events)",
+            if self.gcc { " and C" } else { "" },
             expected.lines().count() - 1,
-            if events {
-                format!(", {} events", listed.len())
-            } else {
-                String::new()
-            }
+            listed.len()
+        );
+        listed.len()
+    }
+
+    /// Builds the generated `language` solver in `out`; returns the program.
+    fn build(&mut self, language: &str, out: &Path) -> PathBuf {
+        let clock = Instant::now();
+        if language == "rust" {
+            checked(
+                Command::new(&self.cargo)
+                    .args(["build", "--offline", "--quiet", "--manifest-path"])
+                    .arg(out.join("Cargo.toml"))
+                    .env("CARGO_TARGET_DIR", &self.target),
+            );
+            self.timing.cargo += clock.elapsed();
+            let manifest: toml::Table = std::fs::read_to_string(out.join("Cargo.toml"))
+                .expect("the generated manifest")
+                .parse()
+                .expect("TOML");
+            let package = manifest["package"]["name"].as_str().expect("a name");
+            return self.target.join("debug").join(package);
+        }
+        let binary = out.join("solver");
+        checked(
+            Command::new("gcc")
+                .args(["-O2", "-std=c99", "-Wall", "-Wextra", "-Werror", "-o"])
+                .arg(&binary)
+                .arg(out.join("main.c"))
+                .arg(out.join("model.c"))
+                .arg("-lm"),
+        );
+        self.timing.gcc += clock.elapsed();
+        binary
+    }
+
+    /// Prints the times the steps took.
+    fn report(&self) {
+        let t = &self.timing;
+        eprintln!(
+            "times: simulate {:.1} s, generate {:.1} s, cargo build {:.1} s, gcc {:.1} s",
+            t.simulate.as_secs_f64(),
+            t.generate.as_secs_f64(),
+            t.cargo.as_secs_f64(),
+            t.gcc.as_secs_f64()
         );
     }
-    assert!(with_events > 0, "no shipped model has events");
-    eprintln!(
-        "times: simulate {:.1} s, generate {:.1} s, cargo build {:.1} s, gcc {:.1} s",
-        timing.simulate.as_secs_f64(),
-        timing.generate.as_secs_f64(),
-        timing.cargo.as_secs_f64(),
-        timing.gcc.as_secs_f64()
-    );
+}
+
+#[test]
+fn every_shipped_model_matches_simulate() {
+    let mut bench = Bench::new("shipped");
+    let mut models: Vec<PathBuf> = std::fs::read_dir(root().join("examples/models"))
+        .expect("examples/models")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    models.sort();
+    assert_eq!(models.len(), 15, "the shipped model files: {models:?}");
+    let events: usize = models.iter().map(|model| bench.compare(model)).sum();
+    assert!(events > 0, "no shipped model fires an event");
+    bench.report();
+}
+
+/// A point on a circle (a holonomic constraint) driven by a signal that reads time and a
+/// velocity, with an event recorded in either direction, a falling one, and one that
+/// stops the run: the paths no shipped model takes all at once.
+#[test]
+fn a_constrained_driven_model_with_events_matches_simulate() {
+    let mut bench = Bench::new("driven_circle");
+    let model = bench.scratch.join("driven_circle.toml");
+    std::fs::write(
+        &model,
+        "[model]\nname = \"DrivenCircle\"\ncoordinates = [\"x\", \"y\"]\n\
+         parameters = [\"m\", \"l\", \"g\", \"k\", \"u\"]\ninputs = [\"u\"]\n\
+         kinetic = \"1/2*m*(dot(x)^2 + dot(y)^2)\"\npotential = \"m*g*y\"\n\
+         constraint = [\"x^2 + y^2 - l^2\"]\nforce = { x = \"u\" }\n\n\
+         [values]\nm = 1.0\nl = 1.0\ng = 9.81\nk = 0.3\n\n\
+         [inputs]\nu = \"-k*dot(x) + 1/10*sin(3*t)\"\n\n\
+         [initial]\nq = { x = 0.8414709848078965, y = -0.5403023058681398 }\n\n\
+         [[events]]\nname = \"bottom\"\nwhen = \"x\"\n\n\
+         [[events]]\nname = \"left\"\nwhen = \"x + 1/2\"\ndirection = \"falling\"\n\n\
+         [[events]]\nname = \"end\"\nwhen = \"t - 17/10\"\naction = \"stop\"\n",
+    )
+    .expect("model file");
+    // Bottom, left, bottom, then the stop at t = 1.7 (before T_END).
+    assert_eq!(bench.compare(&model), 4);
+    bench.report();
 }
