@@ -6,23 +6,23 @@
 //! fixed-step RK4 and write the trajectory as CSV. For a model with holonomic constraints
 //! they solve for the accelerations and multipliers through the Schur complement and
 //! project onto the constraints after each step, as the runtime does
-//! (`lagrange-core/src/system/constrained.rs`). Models whose inputs follow `[inputs]` signals or that
-//! have `[[events]]` are refused (the templates do not evaluate them).
+//! (`lagrange-core/src/system/constrained.rs`). Inputs that follow `[inputs]` signals are set at every
+//! evaluation, and `[[events]]` are located on each step's interpolant and recorded,
+//! stop or reset the run, as `lagrange simulate` does (`generate/run_time.rs`).
 //! `templates/README.md` describes the context the templates receive.
 
 mod code;
+mod context;
 mod escape;
 mod output;
+mod run_time;
 
 use std::path::{Path, PathBuf};
 
-use lagrange_core::__private::{
-    CONSISTENCY_TOLERANCE, PROJECTION_ITERATIONS, PROJECTION_TOLERANCE,
-};
-use lagrange_symbolic::equations::Equations;
 use serde::Serialize;
 
-use self::code::{Lang, Rendered};
+use self::code::Lang;
+use self::context::Context;
 use super::Failure;
 use super::file::ModelFile;
 
@@ -96,30 +96,9 @@ const C: &[Template] = &[
     template!("c/main.c.tera" => "main.c"),
 ];
 
-/// Default RK4 step unless the model file asks for `integrator = "rk4"` with a `dt`.
-const DEFAULT_STEP: f64 = 1e-3;
-/// Default end time unless the model file gives `t_end`.
-const DEFAULT_END: f64 = 10.0;
-
 /// Runs `lagrange generate`.
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
-    let refuse = |what: String| {
-        Failure(format!(
-            "{}: cannot generate a solver for the model `{}`: {what}, which the templates do not evaluate; integrate it with `lagrange simulate`",
-            file.path.display(),
-            file.model.name,
-        ))
-    };
-    if !file.input_signals()?.is_empty() {
-        return Err(refuse(format!(
-            "its inputs ({}) follow signals in [inputs] (a constant in [values] would do)",
-            file.model.inputs.join(", ")
-        )));
-    }
-    if !file.events()?.is_empty() {
-        return Err(refuse("it has [[events]]".into()));
-    }
     let derived = file.derive()?;
     let eq = &derived.full;
     let lang = match args.target {
@@ -227,380 +206,9 @@ fn format(output: &str, text: &str) -> Result<String, String> {
     }
 }
 
-/// What the templates receive (see `templates/README.md`).
-#[derive(Serialize)]
-struct Context {
-    /// The model's name (CamelCase).
-    name: String,
-    /// `name` in snake_case: the crate and binary name, the C prefix.
-    crate_name: String,
-    /// `crate_name` in upper case, for C macros.
-    macro_prefix: String,
-    /// The model file as given on the command line.
-    source: String,
-    /// `lagrange generate` and its version.
-    generator: String,
-    /// Number of coordinates.
-    n: usize,
-    /// Number of parameters.
-    parameter_count: usize,
-    /// The coordinates with their default initial values.
-    coordinates: Vec<Coordinate>,
-    /// The parameters with their default values.
-    parameters: Vec<Parameter>,
-    /// Default start time, end time and RK4 step, as literals.
-    t_start: String,
-    t_end: String,
-    dt: String,
-    /// The equations of motion as `lagrange derive` and the derive's `INFO.equations_text`
-    /// print them.
-    equations_text: String,
-    /// `energy`, `jacobi_integral`, or empty when nothing is conserved.
-    conserved: String,
-    /// The cyclic coordinates, whose momenta are conserved.
-    cyclic: Vec<Cyclic>,
-    /// The integrals the general theorems of dynamics give beyond these, in the
-    /// trajectory's order (`ModelInfo::theorem_integrals`).
-    integrals: Vec<Integral>,
-    /// `P`, `Λ`, `T`, `J`, `I`, when an integral reads them.
-    dynamic_functions: Option<Rendered>,
-    /// The coordinates the model ignores (Routh); the generated code keeps them.
-    ignored: Vec<String>,
-    /// `M` and `f` from one program.
-    dynamics: Dynamics,
-    /// One-output programs: `L`, the energy, the Jacobi integral.
-    lagrangian: Rendered,
-    energy: Rendered,
-    jacobi_integral: Rendered,
-    /// `n`-output programs: `p = ∂L/∂q̇` and `ṗ`.
-    momenta: Rendered,
-    momentum_rate: Rendered,
-    /// The holonomic constraints, if the model has any.
-    constraints: Option<Constraints>,
-    /// Whether some statement calls `lagrange_powi` (C only: the helper is then defined).
-    uses_powi: bool,
-}
-
-/// The holonomic constraints `G(t, q) = 0` of the context, with the runtime's settings of
-/// the consistency check and the projection.
-#[derive(Serialize)]
-struct Constraints {
-    /// Number of constraints.
-    k: usize,
-    /// Each `Gᵢ` as text.
-    text: Vec<String>,
-    /// `G` (`k` results).
-    values: Rendered,
-    /// `J = ∂G/∂q`: the program, its results row by row.
-    jacobian: Split,
-    /// `∂G/∂t` (`k` results).
-    time_derivative: Rendered,
-    /// `Ġ = J q̇ + ∂G/∂t` (`k` results).
-    velocities: Rendered,
-    /// `J` (rows) and the bias `c` of `G̈ = J q̈ + c`, from one program.
-    dynamics: Split,
-    /// Relative tolerance of the check of the initial state, as a literal.
-    consistency_tolerance: String,
-    /// Newton iterations allowed in the projection.
-    projection_iterations: usize,
-    /// Convergence threshold of the projection's Newton steps, as a literal.
-    projection_tolerance: String,
-}
-
-/// A coordinate of the context.
-#[derive(Serialize)]
-struct Coordinate {
-    index: usize,
-    name: String,
-    q0: String,
-    qd0: String,
-}
-
-/// A parameter of the context.
-#[derive(Serialize)]
-struct Parameter {
-    index: usize,
-    name: String,
-    value: String,
-}
-
-/// A cyclic coordinate of the context.
-#[derive(Serialize)]
-struct Cyclic {
-    index: usize,
-    name: String,
-}
-
-/// An integral of the general theorems: its column name and the expression of its value
-/// in the function that computes the integrals.
-#[derive(Serialize)]
-struct Integral {
-    name: String,
-    value: String,
-}
-
-/// The dynamics program, its outputs split into `M` (row by row) and `f`.
-#[derive(Serialize)]
-struct Dynamics {
-    declarations: Vec<String>,
-    statements: Vec<code::Statement>,
-    mass: Vec<Vec<String>>,
-    forcing: Vec<String>,
-}
-
-/// A program whose leading results form a matrix: `rows` of `columns` results each, then
-/// the `rest`.
-#[derive(Serialize)]
-struct Split {
-    declarations: Vec<String>,
-    statements: Vec<code::Statement>,
-    rows: Vec<Vec<String>>,
-    rest: Vec<String>,
-}
-
-impl Split {
-    /// `rendered` with its first `rows · columns` results as rows.
-    fn new(rendered: Rendered, rows: usize, columns: usize) -> Split {
-        let (matrix, rest) = rendered.results.split_at(rows * columns);
-        Split {
-            rows: matrix.chunks(columns).map(<[String]>::to_vec).collect(),
-            rest: rest.to_vec(),
-            declarations: rendered.declarations,
-            statements: rendered.statements,
-        }
-    }
-}
-
-impl Context {
-    /// The context of `eq` from `file`, with statements and literals in `lang`.
-    fn new(file: &ModelFile, eq: &Equations, lang: Lang) -> Result<Context, Failure> {
-        let values = file.parameter_values()?;
-        let (q0, qd0) = file.initial_state()?;
-        let sim = &file.simulation;
-        let t_start = sim.t_start.unwrap_or(0.0);
-        let t_end = sim.t_end.unwrap_or(DEFAULT_END);
-        let rk4 = sim
-            .integrator
-            .as_deref()
-            .is_some_and(|i| i.eq_ignore_ascii_case("rk4"));
-        let dt = sim.dt.filter(|_| rk4).unwrap_or(DEFAULT_STEP);
-        let literal = |x: f64, what: &str| {
-            if x.is_finite() {
-                Ok(code::float_literal(x, lang))
-            } else {
-                Err(Failure(format!(
-                    "{}: {what} is not finite ({x})",
-                    file.path.display()
-                )))
-            }
-        };
-        let failure =
-            |e: String| Failure(format!("{}: model `{}`: {e}", file.path.display(), eq.name));
-        let inputs = eq.inputs();
-        let program =
-            |p: &lagrange_symbolic::ir::Program| code::render(p, inputs, lang).map_err(failure);
-        let n = eq.coordinates.len();
-        let dynamics = program(&eq.programs.dynamics)?;
-        let crate_name = snake_case(&eq.name);
-        let programs = [
-            &eq.programs.lagrangian,
-            &eq.programs.energy,
-            &eq.programs.jacobi_integral,
-            &eq.programs.momenta,
-            &eq.programs.momentum_rate,
-        ]
-        .map(program);
-        let [lagrangian, energy, jacobi_integral, momenta, momentum_rate] = programs;
-        let (lagrangian, energy, jacobi_integral, momenta, momentum_rate) = (
-            lagrangian?,
-            energy?,
-            jacobi_integral?,
-            momenta?,
-            momentum_rate?,
-        );
-        let constraints = eq
-            .constraints
-            .as_ref()
-            .map(|c| -> Result<_, Failure> {
-                Ok((
-                    c,
-                    [
-                        program(&c.values)?,
-                        program(&c.jacobian)?,
-                        program(&c.time_derivative)?,
-                        program(&c.velocities)?,
-                        program(&c.dynamics)?,
-                    ],
-                ))
-            })
-            .transpose()?;
-        let (integrals, dynamic_functions) = integrals(eq, lang, &crate_name, &program)?;
-        let uses_powi = [
-            &dynamics,
-            &lagrangian,
-            &energy,
-            &jacobi_integral,
-            &momenta,
-            &momentum_rate,
-        ]
-        .into_iter()
-        .chain(&dynamic_functions)
-        .chain(constraints.iter().flat_map(|(_, programs)| programs))
-        .flat_map(|r| &r.statements)
-        .any(|s| s.value.contains("lagrange_powi("));
-        let constraints = constraints.map(
-            |(c, [values, jacobian, time_derivative, velocities, dynamics])| {
-                let k = c.text.len();
-                Constraints {
-                    k,
-                    text: c.text.clone(),
-                    values,
-                    jacobian: Split::new(jacobian, k, n),
-                    time_derivative,
-                    velocities,
-                    dynamics: Split::new(dynamics, k, n),
-                    consistency_tolerance: code::float_literal(CONSISTENCY_TOLERANCE, lang),
-                    projection_iterations: PROJECTION_ITERATIONS,
-                    projection_tolerance: code::float_literal(PROJECTION_TOLERANCE, lang),
-                }
-            },
-        );
-        Ok(Context {
-            name: eq.name.clone(),
-            macro_prefix: crate_name.to_ascii_uppercase(),
-            crate_name,
-            source: file.path.display().to_string(),
-            generator: format!("lagrange generate {}", env!("CARGO_PKG_VERSION")),
-            n,
-            parameter_count: eq.parameters.len(),
-            coordinates: eq
-                .coordinates
-                .iter()
-                .enumerate()
-                .map(|(index, name)| {
-                    Ok(Coordinate {
-                        index,
-                        name: name.clone(),
-                        q0: literal(q0[index], &format!("the initial value of `{name}`"))?,
-                        qd0: literal(qd0[index], &format!("the initial velocity of `{name}`"))?,
-                    })
-                })
-                .collect::<Result<_, Failure>>()?,
-            parameters: eq
-                .parameters
-                .iter()
-                .enumerate()
-                .map(|(index, name)| {
-                    Ok(Parameter {
-                        index,
-                        name: name.clone(),
-                        value: literal(values[index], &format!("the value of `{name}`"))?,
-                    })
-                })
-                .collect::<Result<_, Failure>>()?,
-            t_start: literal(t_start, "t_start")?,
-            t_end: literal(t_end, "t_end")?,
-            dt: literal(dt, "dt")?,
-            equations_text: eq.text(),
-            conserved: eq.conserved.name().unwrap_or_default().to_string(),
-            cyclic: eq
-                .cyclic
-                .iter()
-                .map(|&index| Cyclic {
-                    index,
-                    name: eq.coordinates[index].clone(),
-                })
-                .collect(),
-            integrals,
-            dynamic_functions,
-            ignored: file.model.ignore.clone(),
-            dynamics: Dynamics {
-                mass: dynamics.results[..n * n]
-                    .chunks(n)
-                    .map(<[String]>::to_vec)
-                    .collect(),
-                forcing: dynamics.results[n * n..].to_vec(),
-                declarations: dynamics.declarations,
-                statements: dynamics.statements,
-            },
-            lagrangian,
-            energy,
-            jacobi_integral,
-            momenta,
-            momentum_rate,
-            constraints,
-            uses_powi,
-        })
-    }
-}
-
-/// The integrals of the general theorems a trajectory of `eq` records, each with the
-/// expression of its value: a result of the rendered dynamic functions (returned too, when
-/// an integral reads them), or the energy's function for `T + V`.
-fn integrals(
-    eq: &Equations,
-    lang: Lang,
-    crate_name: &str,
-    program: &dyn Fn(&lagrange_symbolic::ir::Program) -> Result<Rendered, Failure>,
-) -> Result<(Vec<Integral>, Option<Rendered>), Failure> {
-    let info = super::interpreted::model_info(eq);
-    let (Some(theorems), true) = (&eq.theorems, info.theorem_integrals().next().is_some()) else {
-        return Ok((Vec::new(), None));
-    };
-    let functions = program(&theorems.dynamic_functions)?;
-    let energy = match lang {
-        Lang::Rust => "energy(t, q, qd, p)".to_string(),
-        Lang::C => format!("{crate_name}_energy(t, q, qd, p)"),
-    };
-    let integrals = info
-        .theorem_integrals()
-        .map(|theorem| {
-            let name = theorem.integral_name().to_string();
-            let value = match theorem {
-                lagrange_core::Theorem::KineticEnergy => energy.clone(),
-                other => {
-                    let law = theorems
-                        .laws
-                        .iter()
-                        .find(|l| l.theorem.function_name() == other.function_name())
-                        .ok_or_else(|| {
-                            Failure(format!("{}: no theorem `{name}` was derived", eq.name))
-                        })?;
-                    functions.results[law.theorem.function_index()].clone()
-                }
-            };
-            Ok(Integral { name, value })
-        })
-        .collect::<Result<_, Failure>>()?;
-    Ok((integrals, Some(functions)))
-}
-
-/// `DoublePendulum` → `double_pendulum`; anything but ASCII letters and digits becomes
-/// `_`, and a name that does not start with a letter gets a `model_` prefix.
-fn snake_case(name: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 && !out.ends_with('_') {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else if !out.ends_with('_') {
-            out.push('_');
-        }
-    }
-    let out = out.trim_matches('_').to_string();
-    if out.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        out
-    } else {
-        format!("model_{out}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::context::snake_case;
     use super::*;
 
     /// `text` without its comments and string literals (C and Rust, no raw strings):
@@ -660,7 +268,11 @@ mod tests {
         assert_eq!(code, "int a;   \nchar *d = \"\"; g");
     }
 
-    /// Hostile names and paths reach every template only through its escaping filters:
+    /// A model of one coordinate driven by the input `u`, without `[inputs]` or events.
+    const FREE: &str = "[model]\nname = \"Free\"\ncoordinates = [\"x\"]\nparameters = [\"m\", \"u\"]\ninputs = [\"u\"]\nkinetic = \"1/2*m*dot(x)^2\"\nforce = { x = \"u\" }\n\n[values]\nm = 1.0\n\n[initial]\nq = { x = 0.0 }\nqd = { x = 1.0 }\n\n";
+
+    /// Hostile names and paths (of the model, its signals and events) reach every template
+    /// only through its escaping filters:
     /// the C and Rust code outside comments and strings, the TOML keys and the Markdown
     /// are those of a harmless name.
     #[test]
@@ -670,11 +282,22 @@ mod tests {
         let model = dir.join("free.toml");
         std::fs::write(
             &model,
-            "[model]\nname = \"Free\"\ncoordinates = [\"x\"]\nparameters = [\"m\"]\nkinetic = \"1/2*m*dot(x)^2\"\n\n[values]\nm = 1.0\n\n[initial]\nq = { x = 0.0 }\nqd = { x = 1.0 }\n",
+            format!("{FREE}[inputs]\nu = \"-m*x\"\n\n[[events]]\nname = \"e\"\nwhen = \"x - 1\"\nreset = {{ \"dot(x)\" = \"-dot(x)\" }}\n"),
         )
         .unwrap();
         let file = ModelFile::load(&model).unwrap();
         let derived = file.derive().unwrap();
+        // An expression is parsed and its names resolved: text that is not an expression
+        // of the model's names never reaches a template.
+        for when in ["x); injected(", "injected", "x /* */ + 1"] {
+            let text = format!("{FREE}[inputs]\nu = \"-m*x\"\n\n[[events]]\nwhen = {when:?}\n");
+            std::fs::write(&model, text).unwrap();
+            let file = ModelFile::load(&model).unwrap();
+            assert!(
+                Context::new(&file, &derived.full, Lang::C).is_err(),
+                "{when}"
+            );
+        }
         let name = "P */ int injected = 42; /*\" \nbuild = \"injected.rs\"\n[click](http://injected) // x\u{1b}[31m";
         let source = "m.toml`\n#define injected 1\n*/ int injected; /*";
         for (lang, templates) in [(Lang::C, C), (Lang::Rust, RUST)] {
@@ -682,6 +305,9 @@ mod tests {
             let mut value = serde_json::to_value(&context).unwrap();
             value["name"] = name.into();
             value["source"] = source.into();
+            value["signals"][0]["name"] = name.into();
+            value["events"][0]["name"] = name.into();
+            value["events"][0]["csv_name"] = name.into();
             let rendered = render(templates, None, &value).unwrap();
             for (output, text) in &rendered {
                 assert!(

@@ -3,6 +3,7 @@
 //! velocities (`dot(q)`) and the parameters, lowered to a program without the engine
 //! ([`lagrange_symbolic::ir::lower`]) and run by the same walk as every derived program.
 
+use lagrange_symbolic::equations::Inputs;
 use lagrange_symbolic::ir::{Program, lower};
 use lagrange_symbolic::model::Model;
 use lagrange_symbolic::syntax::print::excerpt_text;
@@ -13,6 +14,8 @@ use lagrange_symbolic::syntax::{Expr, TIME};
 pub(crate) struct Signal {
     /// One output over `(t, q, q̇, p)`, the derived programs' input layout.
     program: Program,
+    /// The sizes of that layout.
+    inputs: Inputs,
 }
 
 impl Signal {
@@ -37,9 +40,17 @@ impl Signal {
             Expr::Velocity(q) => position(&model.coordinates, q).map(|i| 1 + n + i),
             _ => None,
         };
-        let inputs = 1 + 2 * n + parameters;
-        let problem = match lower::program(std::slice::from_ref(&expr), inputs, &slot) {
-            Ok(program) => return Ok(Signal { program }),
+        let layout = Inputs {
+            coordinates: n,
+            parameters,
+        };
+        let problem = match lower::program(std::slice::from_ref(&expr), layout.len(), &slot) {
+            Ok(program) => {
+                return Ok(Signal {
+                    program,
+                    inputs: layout,
+                });
+            }
             Err(leaf) => leaf,
         };
         let shown = match &problem {
@@ -68,6 +79,11 @@ impl Signal {
         self.program.evaluate(&inputs, &mut out);
         out[0]
     }
+
+    /// The program (one output) and the layout of its inputs, for `generate` to write.
+    pub(crate) fn program(&self) -> (&Program, Inputs) {
+        (&self.program, self.inputs)
+    }
 }
 
 #[cfg(test)]
@@ -90,6 +106,36 @@ mod tests {
         let value = s.value(0.25, &[1.5, 0.0], &[0.0, 0.5], &[2.0, 7.0]);
         let expected = -2.0 * 1.5 - 2.0 * 0.5 + (std::f64::consts::PI * 0.25).sin();
         assert!((value - expected).abs() < 1e-15);
+    }
+
+    #[test]
+    fn every_function_lowers_to_its_value() {
+        let (x, w, k): (f64, f64, f64) = (0.7, -1.3, 2.5);
+        let cases: [(&str, f64); 12] = [
+            ("tan(x)", x.tan()),
+            ("sinh(x)", x.sinh()),
+            ("cosh(dot(theta))", w.cosh()),
+            ("tanh(dot(theta))", w.tanh()),
+            ("x / k", x / k),
+            ("k^(-3)", k.powi(-3)),
+            ("x^(3/2)", x.powf(1.5)),
+            (
+                "sqrt(k) * log(x) * exp(dot(theta))",
+                k.sqrt() * x.ln() * w.exp(),
+            ),
+            ("-(x - k)^2", -(x - k).powi(2)),
+            ("2^3^2 * x", 512.0 * x),
+            ("k^x", k.powf(x)),
+            ("cos(theta) + t", 1.0 + 0.5),
+        ];
+        for (source, expected) in cases {
+            let s = Signal::parse(source, &model(), &[], "it").unwrap();
+            let value = s.value(0.5, &[x, 0.0], &[0.0, w], &[k, 9.0]);
+            assert!(
+                (value - expected).abs() <= 4.0 * f64::EPSILON * expected.abs(),
+                "{source}: {value} vs {expected}"
+            );
+        }
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! `lagrange generate` at the edges of its output folder: it writes only into a new or
-//! empty folder unless `--force`, never through a symbolic link, and the manifest last.
+//! empty folder unless `--force`, never through a symbolic link, and the manifest last;
+//! it creates missing parent folders, only below the deepest one that exists, and its
+//! messages never name its hidden staging folder.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -141,5 +143,80 @@ fn the_manifest_is_written_last() {
     for file in ["README.md", "src/main.rs", "src/model.rs", "src/solver.rs"] {
         assert!(out.join(file).is_file(), "{file} missing");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The entries of `dir`, sorted.
+fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Asserts a failure whose message contains `needle` and no staging folder's name.
+fn assert_refused(output: &Output, needle: &str) {
+    let message = stderr(output);
+    assert!(!output.status.success(), "should fail: {message}");
+    assert!(message.contains(needle), "`{needle}` not in: {message}");
+    assert!(!message.contains("lagrange-generate-"), "{message}");
+}
+
+#[test]
+fn missing_parent_folders_are_created() {
+    let dir = scratch("parents");
+    let out = dir.join("build/solvers/model");
+    let output = generate(&out, false);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(out.join("Cargo.toml").is_file() && out.join("src/main.rs").is_file());
+    // Nothing else was created on the way, and no staging folder is left.
+    assert_eq!(entries(&dir), ["build"]);
+    assert_eq!(entries(&dir.join("build")), ["solvers"]);
+    assert_eq!(entries(&dir.join("build/solvers")), ["model"]);
+    // Through an existing folder and back up: what the path names.
+    std::fs::create_dir(dir.join("existing")).unwrap();
+    let output = generate(&dir.join("existing/../up/model"), false);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(dir.join("up/model/Cargo.toml").is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn hostile_output_paths_are_refused_without_writing() {
+    let dir = scratch("hostile");
+    std::fs::write(dir.join("a_file"), "mine").unwrap();
+    // A file where a parent folder goes.
+    assert_refused(&generate(&dir.join("a_file/sub/model"), false), "a_file");
+    // A `..` below a folder that would have to be created: it would climb out of it.
+    assert_refused(&generate(&dir.join("new/../model"), false), "new/..");
+    // A missing path that ends in `..`.
+    assert_refused(&generate(&dir.join("new/deeper/.."), false), "..");
+    assert_eq!(entries(&dir), ["a_file"]);
+    assert_eq!(std::fs::read_to_string(dir.join("a_file")).unwrap(), "mine");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_on_the_output_path_are_refused() {
+    use std::os::unix::fs::symlink;
+    let dir = scratch("links");
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    // `--out` itself a link to an empty folder: not written through.
+    symlink(&elsewhere, dir.join("link")).unwrap();
+    assert_refused(&generate(&dir.join("link"), false), "symbolic link");
+    assert_refused(&generate(&dir.join("link"), true), "symbolic link");
+    assert!(entries(&elsewhere).is_empty());
+    // A dangling link among the parents: not created through.
+    symlink(dir.join("nowhere"), dir.join("dangling")).unwrap();
+    assert_refused(
+        &generate(&dir.join("dangling/sub/model"), false),
+        "points nowhere",
+    );
+    assert!(!dir.join("nowhere").exists());
+    assert_eq!(entries(&dir), ["dangling", "elsewhere", "link"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -154,6 +154,11 @@ impl Emitter for Text {
     }
 }
 
+/// Whether a statement calls the C target's `lagrange_powi` (then defined by the template).
+pub(super) fn calls_powi(statement: &Statement) -> bool {
+    statement.value.contains("lagrange_powi(")
+}
+
 /// The C name of an intrinsic.
 fn c_function(f: Intrinsic) -> &'static str {
     match f {

@@ -1,8 +1,12 @@
 //! Writing a generated solver to its folder: only into a new or empty folder (unless
 //! `--force`), through a staging folder, never through a symbolic link, and with the
 //! manifest last so that an interrupted run never leaves a folder that looks complete.
+//! Missing parent folders are created, as `cargo new` does (and removed again if the
+//! write fails), but only below the deepest folder of the path that exists: a `..` or a
+//! file among the missing part is an error. Messages name the paths the user asked for,
+//! never the staging folder.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use crate::Failure;
 
@@ -10,14 +14,18 @@ use crate::Failure;
 /// written last, so that an interrupted run never leaves a folder that looks complete.
 const MANIFESTS: &[&str] = &["Cargo.toml", "model.h"];
 
-/// Refuses an output directory that exists and is not an empty directory, unless `force`.
+/// Refuses an output directory that exists and is not an empty directory (unless `force`),
+/// that is a symbolic link, or that cannot be created (see [`missing_folders`]).
 pub(super) fn check_destination(out: &Path, force: bool) -> Result<(), Failure> {
     let fail = |why: String| Failure(format!("cannot generate into `{}`: {why}", out.display()));
     match std::fs::symlink_metadata(out) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => missing_folders(out).map(|_| ()),
         // E.g. a file on the way: the folder cannot be created.
         Err(e) => Err(fail(format!("cannot create it: {e}"))),
         Ok(meta) if meta.is_file() => Err(fail("it is a file".into())),
+        Ok(meta) if meta.file_type().is_symlink() => Err(fail(
+            "it is a symbolic link; name the folder it points to".into(),
+        )),
         Ok(_) if force => Ok(()),
         Ok(_) => {
             let mut entries = std::fs::read_dir(out).map_err(|e| fail(e.to_string()))?;
@@ -37,6 +45,7 @@ pub(super) fn check_destination(out: &Path, force: bool) -> Result<(), Failure> 
 /// link at its destination instead of writing through it (a linked folder on the way is
 /// an error).
 pub(super) fn write_all(out: &Path, files: &[(&str, String)]) -> Result<(), Failure> {
+    let created = create_parents(out)?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -45,29 +54,112 @@ pub(super) fn write_all(out: &Path, files: &[(&str, String)]) -> Result<(), Fail
         .file_name()
         .map_or("out".into(), |n| n.to_string_lossy());
     let staging = parent.join(format!(".{stem}.lagrange-generate-{}", std::process::id()));
-    let result = stage(&staging, files).and_then(|()| move_into(&staging, out, files));
+    let result = stage(&staging, out, files).and_then(|()| move_into(&staging, out, files));
     if staging.exists() {
         let _ = std::fs::remove_dir_all(&staging);
+    }
+    if result.is_err() {
+        // Only folders this run created, deepest first, and only while empty.
+        for folder in created.iter().rev() {
+            let _ = std::fs::remove_dir(folder);
+        }
     }
     result
 }
 
-/// Creates `staging` (which must not exist) and writes every file into it.
-fn stage(staging: &Path, files: &[(&str, String)]) -> Result<(), Failure> {
-    let io =
-        |path: &Path, e: std::io::Error| Failure(format!("cannot write `{}`: {e}", path.display()));
-    std::fs::create_dir(staging).map_err(|e| io(staging, e))?;
+/// The folders between the deepest existing ancestor of `out` and `out` itself, outermost
+/// first (`out` excluded). An error when one of them cannot be created where it is
+/// named: a `..` or `.` below a missing folder (it would climb out of what is created,
+/// or name it twice), or an ancestor that exists but is not a folder.
+fn missing_folders(out: &Path) -> Result<Vec<PathBuf>, Failure> {
+    let fail = |why: String| Failure(format!("cannot generate into `{}`: {why}", out.display()));
+    let mut missing = Vec::new();
+    let mut ancestor = out.parent();
+    while let Some(folder) = ancestor.filter(|p| !p.as_os_str().is_empty()) {
+        match std::fs::metadata(folder) {
+            Ok(meta) if meta.is_dir() => break,
+            Ok(_) => {
+                return Err(fail(format!("`{}` is not a folder", folder.display())));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if std::fs::symlink_metadata(folder).is_ok() {
+                    return Err(fail(format!(
+                        "`{}` is a symbolic link that points nowhere",
+                        folder.display()
+                    )));
+                }
+                if !matches!(folder.components().next_back(), Some(Component::Normal(_))) {
+                    return Err(fail(format!(
+                        "`{}` does not exist, and a path that climbs out of a folder to create is not followed",
+                        folder.display()
+                    )));
+                }
+                missing.push(folder.to_path_buf());
+            }
+            Err(e) => return Err(fail(format!("`{}`: {e}", folder.display()))),
+        }
+        ancestor = folder.parent();
+    }
+    if !missing.is_empty()
+        && out
+            .components()
+            .next_back()
+            .is_some_and(|c| !matches!(c, Component::Normal(_)))
+    {
+        return Err(fail(
+            "it does not exist and ends in `..` or `.`; name the folder to create".into(),
+        ));
+    }
+    missing.reverse();
+    Ok(missing)
+}
+
+/// Creates the missing parent folders of `out` (see [`missing_folders`]), one by one;
+/// returns those created.
+fn create_parents(out: &Path) -> Result<Vec<PathBuf>, Failure> {
+    let mut created = Vec::new();
+    for folder in missing_folders(out)? {
+        if let Err(e) = std::fs::create_dir(&folder) {
+            for folder in created.iter().rev() {
+                let _ = std::fs::remove_dir(folder);
+            }
+            return Err(Failure(format!(
+                "cannot generate into `{}`: cannot create `{}`: {e}",
+                out.display(),
+                folder.display()
+            )));
+        }
+        created.push(folder);
+    }
+    Ok(created)
+}
+
+/// Creates `staging` (which must not exist) and writes every file into it; errors name
+/// each file at its place under `out`.
+fn stage(staging: &Path, out: &Path, files: &[(&str, String)]) -> Result<(), Failure> {
+    let io = |output: &str, e: std::io::Error| {
+        Failure(format!(
+            "cannot write `{}`: {e}",
+            out.join(output).display()
+        ))
+    };
+    std::fs::create_dir(staging).map_err(|e| {
+        Failure(format!(
+            "cannot generate into `{}`: cannot write beside it: {e}",
+            out.display()
+        ))
+    })?;
     for (output, text) in files {
         let path = staging.join(output);
         if let Some(folder) = path.parent() {
-            std::fs::create_dir_all(folder).map_err(|e| io(folder, e))?;
+            std::fs::create_dir_all(folder).map_err(|e| io(output, e))?;
         }
         let mut file = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&path)
-            .map_err(|e| io(&path, e))?;
-        std::io::Write::write_all(&mut file, text.as_bytes()).map_err(|e| io(&path, e))?;
+            .map_err(|e| io(output, e))?;
+        std::io::Write::write_all(&mut file, text.as_bytes()).map_err(|e| io(output, e))?;
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 
 mod balance;
 mod drive;
-mod event;
+pub(crate) mod event;
 mod simulation;
 mod trajectory;
 

@@ -20,7 +20,7 @@ use crate::integrate::State;
 
 #[cfg(test)]
 mod tests;
-mod watch;
+pub(crate) mod watch;
 
 pub(crate) use watch::{Crossing, Watch};
 

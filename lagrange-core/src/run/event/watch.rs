@@ -7,7 +7,7 @@ use crate::integrate::{State, Step};
 use super::{Direction, Event, RESTART_WINDOW};
 
 /// Largest number of evaluations of `g` spent on one root.
-const ROOT_ITERATIONS: usize = 300;
+pub const ROOT_ITERATIONS: usize = 300;
 
 /// A crossing located in a step.
 #[derive(Debug, Clone, Copy)]
