@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const CRATES: [&str; 4] = [
+const CRATES: [&str; 5] = [
+    "lagrange-common",
     "lagrange-core",
     "lagrange-symbolic",
     "lagrange-macros",
@@ -147,6 +148,27 @@ fn imports(krate: &str) -> BTreeMap<String, BTreeSet<String>> {
         }
     }
     imports
+}
+
+#[test]
+fn the_shared_vocabulary_depends_on_nothing_but_an_optional_serde() {
+    let manifest = fs::read_to_string(workspace().join("lagrange-common/Cargo.toml")).unwrap();
+    let dependencies = manifest
+        .split("[dependencies]")
+        .nth(1)
+        .expect("lagrange-common has a [dependencies] table");
+    let dependencies = dependencies.split("\n[").next().unwrap_or("");
+    let names: Vec<&str> = dependencies
+        .lines()
+        .filter_map(|l| l.split('=').next())
+        .map(str::trim)
+        .filter(|n| !n.is_empty() && !n.starts_with('#'))
+        .collect();
+    assert_eq!(names, ["serde"], "lagrange-common depends on {names:?}");
+    assert!(
+        dependencies.contains("optional = true"),
+        "serde is optional in lagrange-common"
+    );
 }
 
 #[test]

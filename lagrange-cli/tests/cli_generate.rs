@@ -18,6 +18,10 @@
 //! compiled with rustc -O and the generated C compiled with gcc -O2 — have the same
 //! bits: all four are backends of the IR's one walk.
 
+mod external;
+
+use external::gcc_available;
+
 // The example models are included as modules: user code, `pub` as users write it.
 #![allow(unreachable_pub)]
 
@@ -389,14 +393,6 @@ fn build_c(c_dir: &Path) -> PathBuf {
     binary
 }
 
-/// Whether gcc can be run.
-fn gcc_available() -> bool {
-    Command::new("gcc")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 /// Generates, builds and runs both targets for one model file of `examples/models/` and
 /// compares them with the derive's system `S`.
 fn compare<S: FromParameterValues<N>, const N: usize>(stem: &str) -> Vec<Columns> {
@@ -443,7 +439,6 @@ fn compare_file<S: FromParameterValues<N>, const N: usize>(
 
     // C: every value given through --file, from the model file read here.
     if !gcc_available() {
-        eprintln!("{stem}: gcc is not available; the C target is not compiled");
         return generated;
     }
     let c_dir = generate(stem, model, "c");

@@ -12,6 +12,10 @@
 //! compiles one crate and nothing else. A model written here adds what no shipped one has
 //! all at once: a holonomic constraint, a signal and events that record and stop.
 
+mod external;
+
+use external::gcc_available;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -58,14 +62,6 @@ fn lagrange() -> Command {
         .env(store::ENV_CACHE_DIR, cache)
         .env_remove(store::ENV_CACHE);
     command
-}
-
-/// Whether gcc can be run.
-fn gcc_available() -> bool {
-    Command::new("gcc")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 /// The CSV's rows as bit patterns, after its header (which must be `header`).
@@ -141,9 +137,6 @@ impl Bench {
         std::fs::create_dir_all(&scratch).expect("scratch dir");
         // One target folder for both tests: cargo takes turns in it.
         let gcc = gcc_available();
-        if !gcc {
-            eprintln!("gcc is not available; the C targets are not compiled");
-        }
         Bench {
             target: self::scratch().join("target"),
             scratch,

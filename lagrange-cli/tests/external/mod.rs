@@ -77,6 +77,27 @@ impl Tool {
     }
 }
 
+/// The C compiler, for the tests that build the C solvers `lagrange generate` writes.
+pub static GCC: Tool = Tool {
+    skipped: "building and running the generated C",
+    programs: "gcc",
+    install: "apt-get install gcc",
+    require: "LAGRANGE_REQUIRE_GCC",
+    explained: Once::new(),
+};
+
+/// Whether gcc is there to build the generated C; when it is not, the calling test says
+/// so (see [`Tool::missing`]), or fails if gcc is required.
+pub fn gcc_available() -> bool {
+    match find_program("gcc") {
+        Ok(_) => true,
+        Err(why) => {
+            GCC.missing(&why).unwrap_or_else(|e| panic!("{e}"));
+            false
+        }
+    }
+}
+
 /// Whether a variable's value asks for the tests: set, and neither empty nor `0`.
 fn demands(value: Option<&OsStr>) -> bool {
     value.is_some_and(|v| !v.is_empty() && v != "0")
