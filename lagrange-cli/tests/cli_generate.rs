@@ -18,12 +18,12 @@
 //! compiled with rustc -O and the generated C compiled with gcc -O2 — have the same
 //! bits: all four are backends of the IR's one walk.
 
+// The example models are included as modules: user code, `pub` as users write it.
+#![allow(unreachable_pub)]
+
 mod external;
 
 use external::gcc_available;
-
-// The example models are included as modules: user code, `pub` as users write it.
-#![allow(unreachable_pub)]
 
 #[path = "../../examples/cartesian_pendulum.rs"]
 #[allow(dead_code)]
