@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use lagrange_core::nalgebra::SVector;
 use lagrange_core::{
-    Controlled, Event, HtmlReport, Integrator, LagrangianSystem, Simulation, Stopped, Trajectory,
+    Controlled, Event, HtmlReport, LagrangianSystem, Simulation, Stopped, Trajectory,
 };
 
 use super::Failure;
@@ -18,19 +18,14 @@ use super::interpreted::{
     Interpreted, ReducedState, WithReducedSystem, WithSystem, with_reduced_system, with_system,
 };
 use super::signal::Signal;
+use output_paths::{check_distinct, check_writable};
+use settings::Settings;
+use summary::{balance_summary, event_summary, stopped, summary, warn_of_drift};
 
+mod output_paths;
 mod progress;
-
-/// Tolerance of the adaptive integrator unless the file or `--tolerance` gives one.
-const DEFAULT_TOLERANCE: f64 = 1e-10;
-
-/// Output points (adaptive integrator) or steps (fixed-step ones) unless a `dt` is given.
-const DEFAULT_INTERVALS: f64 = 1000.0;
-
-/// A run whose conserved quantity drifts by more than this (relative to its initial value;
-/// absolute for one that starts at zero) says so on stderr: the results are not to be
-/// trusted to that accuracy.
-const DRIFT_WARNING: f64 = 1e-3;
+mod settings;
+mod summary;
 
 /// Arguments of `lagrange simulate`. Each setting overrides the file's `[simulation]` table.
 #[derive(clap::Args)]
@@ -74,131 +69,6 @@ pub(crate) struct Args {
     /// then show the motion, not samples of it. Set by `lagrange report`.
     #[arg(skip)]
     fine_output: bool,
-}
-
-/// An integration method by name.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Method {
-    Rk4,
-    DormandPrince,
-    GaussLegendre(usize),
-    Variational,
-}
-
-impl Method {
-    /// Reads a name as `--integrator` takes it.
-    fn parse(name: &str) -> Option<Method> {
-        match name {
-            "rk4" => Some(Method::Rk4),
-            "dp54" | "dormand-prince" => Some(Method::DormandPrince),
-            "gauss-legendre" => Some(Method::GaussLegendre(2)),
-            "gauss-legendre-1" => Some(Method::GaussLegendre(1)),
-            "gauss-legendre-2" => Some(Method::GaussLegendre(2)),
-            "gauss-legendre-3" => Some(Method::GaussLegendre(3)),
-            "variational" => Some(Method::Variational),
-            _ => None,
-        }
-    }
-}
-
-/// The settings of one run, from the command line over the file's defaults.
-#[derive(Debug, Clone, PartialEq)]
-struct Settings {
-    t0: f64,
-    t_end: f64,
-    method: Method,
-    /// Step (fixed-step methods) or output interval (Dormand–Prince).
-    dt: f64,
-    tolerance: f64,
-}
-
-impl Settings {
-    /// Merges `args` over the file's `[simulation]` table and checks the values.
-    fn resolve(args: &Args, file: &ModelFile) -> Result<Settings, Failure> {
-        let defaults = &file.simulation;
-        let path = file.path.display();
-        let t0 = args.t_start.or(defaults.t_start).unwrap_or(0.0);
-        let t_end = args.t_end.or(defaults.t_end).ok_or_else(|| {
-            Failure(format!(
-                "{path}: no end time: pass --t-end or set `t_end` in the file's [simulation] table"
-            ))
-        })?;
-        if !(t0.is_finite() && t_end.is_finite() && t_end > t0) {
-            return Err(Failure(format!(
-                "{path}: the end time {t_end} must be finite and after the start time {t0}"
-            )));
-        }
-        let name = args
-            .integrator
-            .as_deref()
-            .or(defaults.integrator.as_deref())
-            .unwrap_or("dp54");
-        let method = Method::parse(name).ok_or_else(|| {
-            Failure(format!(
-                "{path}: unknown integrator `{name}`: use rk4, dp54, gauss-legendre (or gauss-legendre-1, -2, -3) or variational"
-            ))
-        })?;
-        let fine = (t_end - t0) / DEFAULT_INTERVALS;
-        let dt = match (args.dt, defaults.dt) {
-            (Some(dt), _) => dt,
-            (None, Some(dt)) if args.fine_output && method == Method::DormandPrince => dt.min(fine),
-            (None, Some(dt)) => dt,
-            (None, None) => fine,
-        };
-        let tolerance = args
-            .tolerance
-            .or(defaults.tolerance)
-            .unwrap_or(DEFAULT_TOLERANCE);
-        for (what, value) in [("dt", dt), ("tolerance", tolerance)] {
-            if !(value.is_finite() && value > 0.0) {
-                return Err(Failure(format!(
-                    "{path}: {what} must be finite and positive, got {value}"
-                )));
-            }
-        }
-        Ok(Settings {
-            t0,
-            t_end,
-            method,
-            dt,
-            tolerance,
-        })
-    }
-
-    /// The runtime's integrator.
-    fn integrator(&self) -> Integrator {
-        match self.method {
-            Method::Rk4 => Integrator::Rk4 { dt: self.dt },
-            Method::DormandPrince => Integrator::dormand_prince(self.tolerance, self.tolerance),
-            Method::GaussLegendre(stages) => Integrator::GaussLegendre {
-                dt: self.dt,
-                stages,
-            },
-            Method::Variational => Integrator::Variational { dt: self.dt },
-        }
-    }
-
-    /// The output interval: `dt` for the adaptive method; fixed-step methods record
-    /// every step.
-    fn output_interval(&self) -> Option<f64> {
-        (self.method == Method::DormandPrince).then_some(self.dt)
-    }
-
-    /// One line for the summary.
-    fn describe(&self) -> String {
-        let method = match self.method {
-            Method::Rk4 => format!("rk4 with dt = {}", self.dt),
-            Method::DormandPrince => format!(
-                "dp54 with tolerance {:e}, output every {}",
-                self.tolerance, self.dt
-            ),
-            Method::GaussLegendre(s) => {
-                format!("gauss-legendre ({s} stages) with dt = {}", self.dt)
-            }
-            Method::Variational => format!("variational with dt = {}", self.dt),
-        };
-        format!("{method}, from t = {} to {}", self.t0, self.t_end)
-    }
 }
 
 /// Runs `lagrange simulate`.
@@ -520,22 +390,6 @@ impl Outputs<'_> {
     }
 }
 
-/// The balance laws of the general theorems along the run, or a line saying why they
-/// could not be evaluated; empty when no theorem's premise holds.
-fn balance_summary<S: LagrangianSystem<N>, const N: usize>(
-    system: &S,
-    trajectory: &Trajectory<N>,
-) -> String {
-    match trajectory.balance_laws(system) {
-        Ok(laws) if laws.is_empty() => String::new(),
-        Ok(laws) => format!(
-            "balance laws of the general theorems (dΦ/dt against the right-hand side, at every point):\n{}",
-            lagrange_core::balance_table(&laws)
-        ),
-        Err(e) => format!("balance laws: not evaluated ({e})\n"),
-    }
-}
-
 /// The runtime's event of a model file's `[[events]]` entry, its expressions reading the
 /// parameter `values`.
 fn core_event<'a, const N: usize>(event: &'a FileEvent, values: &'a [f64]) -> Event<'a, N> {
@@ -568,227 +422,5 @@ fn core_event<'a, const N: usize>(event: &'a FileEvent, values: &'a [f64]) -> Ev
                 (q_after, qd_after)
             })
         }
-    }
-}
-
-/// Events to list in the summary before only counting them.
-const LISTED_EVENTS: usize = 20;
-
-/// The events that fired, one line each (the first [`LISTED_EVENTS`]), or nothing.
-fn event_summary<const N: usize>(trajectory: &Trajectory<N>) -> String {
-    let events = trajectory.events();
-    if events.is_empty() {
-        return String::new();
-    }
-    let mut text = format!("{} events:\n", events.len());
-    for e in events.iter().take(LISTED_EVENTS) {
-        let state: Vec<String> = trajectory
-            .coordinates()
-            .iter()
-            .enumerate()
-            .map(|(i, c)| format!("{c} = {:.6e}", e.q[i]))
-            .collect();
-        let _ = writeln!(
-            text,
-            "  {} at t = {:.15e}: {}",
-            e.name.escape_debug(),
-            e.t,
-            state.join(", ")
-        );
-    }
-    if events.len() > LISTED_EVENTS {
-        let _ = writeln!(text, "  … and {} more", events.len() - LISTED_EVENTS);
-    }
-    text
-}
-
-/// Says on stderr which invariants drift by more than [`DRIFT_WARNING`].
-fn warn_of_drift<const N: usize>(trajectory: &Trajectory<N>) {
-    for invariant in trajectory.invariants() {
-        let drift = invariant.scaled_drift();
-        if drift.is_nan() || drift > DRIFT_WARNING {
-            let kind = if invariant.is_relative() {
-                "relative"
-            } else {
-                "absolute"
-            };
-            eprintln!(
-                "warning: {} drifts by {drift:.3e} ({kind}), more than {DRIFT_WARNING:e}: the step is too large for this model, or the motion is near a singularity",
-                invariant.name
-            );
-        }
-    }
-}
-
-/// The failure of a run that stopped early: where (the last recorded time) and why, and
-/// which files hold what it computed.
-fn stopped<const N: usize>(
-    path: &str,
-    trajectory: &Trajectory<N>,
-    error: &lagrange_core::Error,
-    written: &[String],
-) -> Failure {
-    let t = trajectory.last().map_or(f64::NAN, |(t, _, _)| t);
-    let mut message = format!("{path}: integration stopped at t = {t}: {error}");
-    if written.is_empty() {
-        message.push_str("\n(pass --out, --plot or --html to keep the partial trajectory)");
-    } else {
-        let _ = write!(
-            message,
-            "\nthe partial trajectory up to t = {t} is in {}",
-            written
-                .iter()
-                .map(|w| format!("`{w}`"))
-                .collect::<Vec<_>>()
-                .join(" and ")
-        );
-    }
-    Failure(message)
-}
-
-/// Refuses an output that would overwrite the model file or another output of the run.
-fn check_distinct(model: &Path, outputs: &[&PathBuf]) -> Result<(), Failure> {
-    // The file a path names: the path resolved where it exists, else its resolved folder
-    // and its name.
-    let resolved = |p: &Path| {
-        std::fs::canonicalize(p).unwrap_or_else(|_| {
-            let folder = match p.parent() {
-                Some(f) if !f.as_os_str().is_empty() => f,
-                _ => Path::new("."),
-            };
-            std::fs::canonicalize(folder)
-                .unwrap_or_else(|_| folder.to_path_buf())
-                .join(p.file_name().unwrap_or_default())
-        })
-    };
-    let model = resolved(model);
-    let mut seen: Vec<PathBuf> = Vec::new();
-    for output in outputs {
-        let file = resolved(output);
-        if file == model {
-            return Err(Failure(format!(
-                "cannot write `{}`: it is the model file",
-                output.display()
-            )));
-        }
-        if seen.contains(&file) {
-            return Err(Failure(format!(
-                "cannot write `{}` twice: give each output its own file",
-                output.display()
-            )));
-        }
-        seen.push(file);
-    }
-    Ok(())
-}
-
-/// Checks, before any work, that an output file can be written: its folder exists and
-/// takes new files, and the file itself, if it exists, is a writable file. Nothing is
-/// created or truncated.
-fn check_writable(path: &Path) -> Result<(), Failure> {
-    let fail = |why: String| Failure(format!("cannot write `{}`: {why}", path.display()));
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !folder.is_dir() {
-        return Err(fail(format!(
-            "the folder `{}` does not exist",
-            folder.display()
-        )));
-    }
-    if path.is_dir() {
-        return Err(fail("it is a folder".into()));
-    }
-    if path.exists() {
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map_err(|e| fail(e.to_string()))?;
-        return Ok(());
-    }
-    let probe = folder.join(format!(".lagrange-write-test-{}", std::process::id()));
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)
-        .map_err(|e| {
-            fail(format!(
-                "the folder `{}` is not writable: {e}",
-                folder.display()
-            ))
-        })?;
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
-}
-
-/// What the run did: settings, step counts, the final state and the invariants' drift.
-fn summary<const N: usize>(
-    name: &str,
-    path: &str,
-    settings: &Settings,
-    trajectory: &Trajectory<N>,
-) -> String {
-    let stats = trajectory.stats();
-    let mut text = format!(
-        "{name} ({path}): {}\n{} steps ({} rejected, {} evaluations), {} points\n",
-        settings.describe(),
-        stats.accepted,
-        stats.rejected,
-        stats.evaluations,
-        trajectory.len()
-    );
-    if let Some((t, q, qd)) = trajectory.last() {
-        let _ = writeln!(text, "state at t = {t}:");
-        for (i, c) in trajectory.coordinates().iter().enumerate() {
-            let _ = writeln!(text, "  {c} = {:.15e}, dot_{c} = {:.15e}", q[i], qd[i]);
-        }
-    }
-    if trajectory.invariants().is_empty() {
-        text.push_str("no invariants: the model conserves neither energy nor a momentum\n");
-    } else {
-        text.push_str(&trajectory.drift_table());
-    }
-    text
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn integrator_names() {
-        assert_eq!(Method::parse("dp54"), Some(Method::DormandPrince));
-        assert_eq!(Method::parse("dormand-prince"), Some(Method::DormandPrince));
-        assert_eq!(
-            Method::parse("gauss-legendre"),
-            Some(Method::GaussLegendre(2))
-        );
-        assert_eq!(
-            Method::parse("gauss-legendre-3"),
-            Some(Method::GaussLegendre(3))
-        );
-        assert_eq!(Method::parse("gauss-legendre-4"), None);
-        assert_eq!(Method::parse("euler"), None);
-    }
-
-    #[test]
-    fn only_dormand_prince_samples_at_an_output_interval() {
-        let settings = |method| Settings {
-            t0: 0.0,
-            t_end: 1.0,
-            method,
-            dt: 0.1,
-            tolerance: 1e-8,
-        };
-        let dp = settings(Method::DormandPrince);
-        assert_eq!(dp.output_interval(), Some(0.1));
-        assert_eq!(dp.integrator(), Integrator::dormand_prince(1e-8, 1e-8));
-        let gl = settings(Method::GaussLegendre(3));
-        assert_eq!(gl.output_interval(), None);
-        assert_eq!(
-            gl.integrator(),
-            Integrator::GaussLegendre { dt: 0.1, stages: 3 }
-        );
     }
 }

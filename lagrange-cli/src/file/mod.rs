@@ -51,13 +51,19 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use lagrange_symbolic::equations::Derived;
-use lagrange_symbolic::model::{Draw, Item, Model, ModelError};
+use lagrange_symbolic::model::{Draw, Model};
 use lagrange_symbolic::store;
 use lagrange_symbolic::syntax::print::{escape_text, excerpt_text};
 use serde::Deserialize;
 
 use super::Failure;
 use super::signal::Signal;
+use events::WrittenEvent;
+pub(crate) use events::{Action, Direction, FileEvent, Target};
+pub(crate) use locate::location;
+
+mod events;
+mod locate;
 
 /// The file as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -77,49 +83,6 @@ struct Written {
     draw: Vec<Draw>,
 }
 
-/// An `[[events]]` entry as written.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct WrittenEvent {
-    name: Option<String>,
-    when: String,
-    direction: Option<String>,
-    action: Option<String>,
-    #[serde(default)]
-    reset: BTreeMap<String, String>,
-}
-
-/// Which zero crossings of an event's expression count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Direction {
-    /// From negative to positive.
-    Rising,
-    /// From positive to negative.
-    Falling,
-    /// Both.
-    Either,
-}
-
-/// What a value of a reset sets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Target {
-    /// Coordinate `i`.
-    Coordinate(usize),
-    /// Velocity `i`.
-    Velocity(usize),
-}
-
-/// What an event does.
-#[derive(Debug, Clone)]
-pub(crate) enum Action {
-    /// Note it and go on.
-    Record,
-    /// End the run.
-    Stop,
-    /// Set these coordinates and velocities (all evaluated at the state before the reset).
-    Reset(Vec<(Target, Signal)>),
-}
-
 /// A state with parameter values, to analyse a model at.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct OperatingPoint {
@@ -129,19 +92,6 @@ pub(crate) struct OperatingPoint {
     pub qd: Vec<f64>,
     /// Parameter values (inputs included).
     pub parameters: Vec<f64>,
-}
-
-/// A checked `[[events]]` entry.
-#[derive(Debug, Clone)]
-pub(crate) struct FileEvent {
-    /// Its name (`event N` when the file gives none).
-    pub name: String,
-    /// The expression whose zero crossings are the event.
-    pub when: Signal,
-    /// Which crossings count.
-    pub direction: Direction,
-    /// What happens.
-    pub action: Action,
 }
 
 /// The initial state, by coordinate name.
@@ -263,67 +213,6 @@ impl ModelFile {
         Ok(derived)
     }
 
-    /// Every model error as one message, one line each: `file:line:column: key = "…":
-    /// message`, with user text escaped and shortened.
-    pub(crate) fn model_errors(&self, errors: &[ModelError]) -> Failure {
-        let lines: Vec<String> = errors
-            .iter()
-            .map(|e| {
-                let (line, column) = self.locate(e.item);
-                format!(
-                    "{}:{line}:{column}: {}: {}",
-                    self.shown_path(),
-                    self.subject(e.item),
-                    escape_text(&e.message)
-                )
-            })
-            .collect();
-        Failure(lines.join("\nerror: "))
-    }
-
-    /// The key an item is written under, with its expression when it has one.
-    fn subject(&self, item: Item) -> String {
-        let m = &self.model;
-        let with = |key: String, source: Option<&String>| match source {
-            Some(source) => format!("{key} = \"{}\"", excerpt_text(source)),
-            None => key,
-        };
-        match item {
-            Item::Model => "[model]".into(),
-            Item::Name => with("name".into(), Some(&m.name)),
-            Item::Coordinates => "coordinates".into(),
-            Item::Coordinate(i) => format!("coordinates[{i}]"),
-            Item::Parameter(i) => format!("parameters[{i}]"),
-            Item::Input(i) => format!("inputs[{i}]"),
-            Item::Kinetic => with("kinetic".into(), m.kinetic.as_ref()),
-            Item::Potential => with("potential".into(), m.potential.as_ref()),
-            Item::Lagrangian => with("lagrangian".into(), m.lagrangian.as_ref()),
-            Item::Dissipation => with("dissipation".into(), m.dissipation.as_ref()),
-            Item::Gravity => "gravity".into(),
-            Item::Force(k) => match m.forces.get(k) {
-                Some((q, source)) => with(format!("force.{}", excerpt_text(q)), Some(source)),
-                None => "force".into(),
-            },
-            Item::ForceCoordinate(k) => match m.forces.get(k) {
-                Some((q, _)) => format!("force.{}", excerpt_text(q)),
-                None => "force".into(),
-            },
-            Item::Constraint(k) => with(format!("constraint[{k}]"), m.constraints.get(k)),
-            Item::Ignore(k) => format!("ignore[{k}]"),
-            Item::Particle(k) => format!("particle[{k}]"),
-            Item::Body(k) => format!("body[{k}]"),
-            Item::Draw(k) => match m.draw.get(k) {
-                Some(d) => format!("draw[{k}] (`{}`)", excerpt_text(&d.point)),
-                None => format!("draw[{k}]"),
-            },
-        }
-    }
-
-    /// The file's path as messages show it.
-    fn shown_path(&self) -> String {
-        escape_text(&self.path.display().to_string())
-    }
-
     /// The parameter values in the model's parameter order; every parameter needs one,
     /// except an input with a signal in `[inputs]` (its value is the signal's, set while
     /// the model moves; 0 until then).
@@ -367,91 +256,6 @@ impl ModelFile {
                 Ok((index, signal))
             })
             .collect()
-    }
-
-    /// The `[[events]]` entries, checked.
-    pub(crate) fn events(&self) -> Result<Vec<FileEvent>, Failure> {
-        self.events
-            .iter()
-            .enumerate()
-            .map(|(k, e)| {
-                let name = e.name.clone().unwrap_or_else(|| format!("event {}", k + 1));
-                let shown = excerpt_text(&name);
-                let fail = |message: String| self.failure_at("[[events]]", message);
-                let parse = |source: &str, what: String| {
-                    Signal::parse(source, &self.model, &[], &what).map_err(fail)
-                };
-                let when = parse(&e.when, format!("`when` of event `{shown}`"))?;
-                let direction = match e.direction.as_deref() {
-                    None | Some("either") => Direction::Either,
-                    Some("rising") => Direction::Rising,
-                    Some("falling") => Direction::Falling,
-                    Some(other) => {
-                        return Err(fail(format!(
-                            "event `{shown}`: unknown direction `{}`: use rising, falling or either",
-                            excerpt_text(other)
-                        )));
-                    }
-                };
-                let action = match (e.action.as_deref(), e.reset.is_empty()) {
-                    (None | Some("record"), true) => Action::Record,
-                    (Some("stop"), true) => Action::Stop,
-                    (None | Some("reset"), false) => {
-                        let values = e
-                            .reset
-                            .iter()
-                            .map(|(key, source)| {
-                                let target = self.reset_target(key).ok_or_else(|| {
-                                    fail(format!(
-                                        "event `{shown}` resets `{}`, which is not a coordinate or a `dot(…)` of one",
-                                        excerpt_text(key)
-                                    ))
-                                })?;
-                                let what = format!("the reset of `{key}` in event `{shown}`");
-                                Ok((target, parse(source, what)?))
-                            })
-                            .collect::<Result<_, Failure>>()?;
-                        Action::Reset(values)
-                    }
-                    (Some("reset"), true) => {
-                        return Err(fail(format!(
-                            "event `{shown}` resets nothing: give `reset = {{ \"dot(q)\" = \"…\" }}`"
-                        )));
-                    }
-                    (Some(other @ ("record" | "stop")), false) => {
-                        return Err(fail(format!(
-                            "event `{shown}` has action `{other}` and a `reset` table: use action = \"reset\""
-                        )));
-                    }
-                    (Some(other), _) => {
-                        return Err(fail(format!(
-                            "event `{shown}`: unknown action `{}`: use record, stop or reset",
-                            excerpt_text(other)
-                        )));
-                    }
-                };
-                Ok(FileEvent {
-                    name,
-                    when,
-                    direction,
-                    action,
-                })
-            })
-            .collect()
-    }
-
-    /// A coordinate or `dot(coordinate)` by name (a reset's key, an `--at` name).
-    fn reset_target(&self, key: &str) -> Option<Target> {
-        let coordinates = &self.model.coordinates;
-        let index = |name: &str| coordinates.iter().position(|c| c == name.trim());
-        match key
-            .trim()
-            .strip_prefix("dot(")
-            .and_then(|k| k.strip_suffix(')'))
-        {
-            Some(inner) => index(inner).map(Target::Velocity),
-            None => index(key).map(Target::Coordinate),
-        }
     }
 
     /// A state and parameter values to analyse the model at: the file's `[initial]` state
@@ -530,7 +334,7 @@ impl ModelFile {
     }
 
     /// An error if a table names something the model does not declare.
-    fn unknown_names<'a>(
+    pub(super) fn unknown_names<'a>(
         &self,
         table: &str,
         names: impl Iterator<Item = &'a String>,
@@ -550,71 +354,6 @@ impl ModelFile {
         }
         Ok(())
     }
-
-    /// A failure located at the first line that starts with `key`.
-    fn failure_at(&self, key: &str, message: String) -> Failure {
-        let (line, column) = self.key_location(key).unwrap_or((1, 1));
-        Failure(format!(
-            "{}:{line}:{column}: {}",
-            self.shown_path(),
-            escape_text(&message)
-        ))
-    }
-
-    /// The line and column of the key an item is written under.
-    fn locate(&self, item: Item) -> (usize, usize) {
-        let key = match item {
-            Item::Model => "[model]",
-            Item::Name => "name",
-            Item::Coordinates | Item::Coordinate(_) => "coordinates",
-            Item::Parameter(_) => "parameters",
-            Item::Input(_) => "inputs",
-            Item::Kinetic => "kinetic",
-            Item::Potential => "potential",
-            Item::Lagrangian => "lagrangian",
-            Item::Force(_) | Item::ForceCoordinate(_) => "force",
-            Item::Dissipation => "dissipation",
-            Item::Gravity => "gravity",
-            Item::Ignore(_) => "ignore",
-            Item::Constraint(_) => "constraint",
-            Item::Particle(_) => "particle",
-            Item::Body(_) => "body",
-            Item::Draw(_) => "[[draw]]",
-        };
-        self.key_location(key)
-            .or_else(|| self.key_location("[model]"))
-            .unwrap_or((1, 1))
-    }
-
-    fn key_location(&self, key: &str) -> Option<(usize, usize)> {
-        let bare = key.trim_start_matches('[').trim_end_matches(']');
-        self.text.lines().enumerate().find_map(|(i, line)| {
-            let trimmed = line.trim_start();
-            let column = line.len() - trimmed.len() + 1;
-            let rest = trimmed
-                .strip_prefix("[[")
-                .or_else(|| trimmed.strip_prefix('['))
-                .unwrap_or(trimmed)
-                .trim_start_matches("model.");
-            let starts = rest
-                .strip_prefix(bare)
-                .is_some_and(|after| after.starts_with([' ', '=', ']', '.']));
-            starts.then_some((i + 1, column))
-        })
-    }
-}
-
-/// The 1-based line and column of a byte offset (of the character it falls in, as an
-/// offset into a TOML string's value need not fall on a character of the file's text).
-pub(super) fn location(text: &str, offset: usize) -> (usize, usize) {
-    let end = (0..=offset.min(text.len()))
-        .rev()
-        .find(|&i| text.is_char_boundary(i))
-        .unwrap_or(0);
-    let before = &text[..end];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
 }
 
 /// `double_pendulum` → `DoublePendulum`.
@@ -634,14 +373,6 @@ fn camel_case(stem: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn offsets_become_lines_and_columns() {
-        assert_eq!(location("ab\ncd\n", 4), (2, 2));
-        assert_eq!(location("ab", 0), (1, 1));
-        // Inside a character: that character (slicing there panicked).
-        assert_eq!(location("aé\nb", 2), (1, 2));
-    }
 
     #[test]
     fn file_stems_become_model_names() {

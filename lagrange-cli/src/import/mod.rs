@@ -1,0 +1,142 @@
+//! `lagrange import`: a robot described in URDF as a model file, each link a body of a
+//! kinematic tree and each movable joint a coordinate.
+//!
+//! What a URDF says about dynamics is kept: links' inertial data (mass, centre of mass,
+//! inertia tensor, turned into the link's frame when the inertial frame is rotated),
+//! joints' parent and child, origin (`xyz`, `rpy`), axis and type (`revolute`,
+//! `continuous`, `prismatic`, `fixed`), and their viscous damping (`<dynamics damping>`,
+//! as the Rayleigh dissipation `½ d q̇²`; Coulomb friction is reported as ignored). The
+//! root link is the fixed frame. What is not
+//! dynamics (visuals, collisions, materials, limits, transmissions, plugins) is listed on
+//! standard error as ignored (and, with `--fixed-joint-merge`, each fixed joint whose link
+//! was folded into its parent); what the model cannot express (`floating` and `planar`
+//! joints, `mimic`, a link with two parents) is an error.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use lagrange_symbolic::syntax::print::escape_text;
+
+use super::Failure;
+use model_file::model_file;
+use urdf::{joint, link};
+
+mod frames;
+mod merge;
+mod model_file;
+mod urdf;
+
+/// The largest URDF read, in bytes.
+const MAX_URDF_BYTES: u64 = 16 << 20;
+
+/// Arguments of `lagrange import`.
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// The URDF file.
+    urdf: PathBuf,
+    /// Fold each link attached by a `fixed` joint into its parent (one body with the
+    /// combined mass, centre of mass and inertia; its children re-attached to the parent),
+    /// so the model has one body per moving part.
+    #[arg(long)]
+    fixed_joint_merge: bool,
+}
+
+/// Runs `lagrange import`: the model file on standard output, notes on standard error.
+pub(crate) fn run(args: &Args) -> Result<(), Failure> {
+    let shown = escape_text(&args.urdf.display().to_string());
+    let size = std::fs::metadata(&args.urdf)
+        .map_err(|e| Failure(format!("cannot read `{shown}`: {e}")))?
+        .len();
+    if size > MAX_URDF_BYTES {
+        return Err(Failure(format!(
+            "`{shown}` is {size} bytes; the limit is {MAX_URDF_BYTES}"
+        )));
+    }
+    let text = std::fs::read_to_string(&args.urdf)
+        .map_err(|e| Failure(format!("cannot read `{shown}`: {e}")))?;
+    let imported =
+        import(&text, args.fixed_joint_merge).map_err(|e| Failure(format!("{shown}: {e}")))?;
+    if !imported.ignored.is_empty() {
+        eprintln!(
+            "note: ignored (not dynamics): {}",
+            imported
+                .ignored
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    print!(
+        "# Imported from {shown} by `lagrange import`.\n{}",
+        imported.file
+    );
+    Ok(())
+}
+
+/// A URDF translated: the model file's text, and the elements it did not use.
+#[derive(Debug)]
+pub(crate) struct Imported {
+    /// The model file (TOML).
+    pub file: String,
+    /// The names of the elements ignored, like `visual` or `limit`.
+    pub ignored: BTreeSet<String>,
+}
+
+/// A link's inertial data, in the link's frame.
+#[derive(Debug, Clone, Default)]
+struct Inertial {
+    mass: f64,
+    com: [f64; 3],
+    /// `xx, yy, zz, xy, xz, yz`.
+    inertia: [f64; 6],
+}
+
+/// A joint as the URDF gives it.
+#[derive(Debug, Clone)]
+struct UrdfJoint {
+    name: String,
+    kind: String,
+    parent: String,
+    child: String,
+    xyz: [f64; 3],
+    rpy: [f64; 3],
+    axis: [f64; 3],
+    /// Viscous damping (`<dynamics damping>`): the torque or force `−d q̇`.
+    damping: f64,
+}
+
+/// Translates the URDF `text` into a model file; with `merge`, links on fixed joints are
+/// folded into their parents.
+pub(crate) fn import(text: &str, merge: bool) -> Result<Imported, String> {
+    let document = roxmltree::Document::parse(text).map_err(|e| format!("not valid XML: {e}"))?;
+    let robot = document.root_element();
+    if !robot.has_tag_name("robot") {
+        return Err(format!(
+            "the root element is `{}`, not `robot`",
+            robot.tag_name().name()
+        ));
+    }
+    let at = |node: roxmltree::Node<'_, '_>| {
+        let position = document.text_pos_at(node.range().start);
+        format!("line {}", position.row)
+    };
+    let mut ignored = BTreeSet::new();
+    let mut links: Vec<(String, Inertial)> = Vec::new();
+    let mut joints: Vec<UrdfJoint> = Vec::new();
+    for node in robot.children().filter(|n| n.is_element()) {
+        match node.tag_name().name() {
+            "link" => links.push(link(node, &at, &mut ignored)?),
+            "joint" => joints.push(joint(node, &at, &mut ignored)?),
+            other => {
+                ignored.insert(other.to_string());
+            }
+        }
+    }
+    let name = robot.attribute("name").unwrap_or("robot");
+    let (file, root_mass) = model_file(name, &links, &joints, merge, &mut ignored)?;
+    if root_mass != 0.0 {
+        ignored.insert("inertial of the root link (it is the fixed frame)".into());
+    }
+    Ok(Imported { file, ignored })
+}

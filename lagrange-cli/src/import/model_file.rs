@@ -1,0 +1,217 @@
+//! The model file of an imported tree: the links ordered parents first, each a body with
+//! its joint's coordinate, named by identifiers the model accepts, and written as TOML.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write as _;
+
+use lagrange_symbolic::model::{Body, Joint, Model, name_problem};
+use lagrange_symbolic::syntax::print::escape_text;
+use serde::Serialize;
+
+use super::merge::merge_fixed;
+use super::{Inertial, UrdfJoint};
+
+/// What the model file holds besides the model.
+#[derive(Serialize)]
+struct File {
+    model: Model,
+    values: BTreeMap<String, f64>,
+    initial: Initial,
+}
+
+#[derive(Serialize)]
+struct Initial {
+    q: BTreeMap<String, f64>,
+}
+
+/// An identifier for `name` that no earlier one took: other characters become `_`, and a
+/// name that still cannot be one gets a prefix.
+pub(super) fn identifier(
+    name: &str,
+    prefix: &str,
+    taken: &mut BTreeSet<String>,
+) -> Result<String, String> {
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(48)
+        .collect();
+    let mut candidate = cleaned.clone();
+    if name_problem(&candidate, "a name").is_some() || candidate == "t" || candidate == "pi" {
+        candidate = format!("{prefix}_{cleaned}");
+    }
+    let base = candidate.clone();
+    let mut k = 2;
+    while !taken.insert(candidate.clone()) {
+        candidate = format!("{base}_{k}");
+        k += 1;
+    }
+    match name_problem(&candidate, "a name") {
+        None => Ok(candidate),
+        Some(problem) => Err(format!("`{}`: {problem}", escape_text(name))),
+    }
+}
+
+/// A number as an exact decimal expression (Rust prints `f64` without exponents).
+pub(super) fn decimal(x: f64) -> String {
+    let x = if x == 0.0 { 0.0 } else { x };
+    format!("{x}")
+}
+
+/// The model file of the tree, and the mass of the root link (the fixed frame, whose
+/// inertial data is not used).
+pub(super) fn model_file(
+    robot: &str,
+    links: &[(String, Inertial)],
+    joints: &[UrdfJoint],
+    merge: bool,
+    ignored: &mut BTreeSet<String>,
+) -> Result<(String, f64), String> {
+    let inertial: HashMap<&str, &Inertial> = links.iter().map(|(n, i)| (n.as_str(), i)).collect();
+    let mut parent_of: HashMap<&str, &UrdfJoint> = HashMap::new();
+    for j in joints {
+        for link in [&j.parent, &j.child] {
+            if !inertial.contains_key(link.as_str()) {
+                return Err(format!(
+                    "joint `{}` names the link `{}`, which is not defined",
+                    escape_text(&j.name),
+                    escape_text(link)
+                ));
+            }
+        }
+        if parent_of.insert(&j.child, j).is_some() {
+            return Err(format!(
+                "link `{}` has two parent joints: a kinematic loop, which needs a constraint (not imported)",
+                escape_text(&j.child)
+            ));
+        }
+    }
+    let roots: Vec<&str> = links
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| !parent_of.contains_key(n))
+        .collect();
+    let [root] = roots.as_slice() else {
+        return Err(format!(
+            "the links must form one tree, with one root; the roots are: {}",
+            escape_text(&roots.join(", "))
+        ));
+    };
+    // Parents before children: breadth first from the root.
+    let mut order: Vec<&UrdfJoint> = Vec::new();
+    let mut frontier = vec![*root];
+    while let Some(link) = frontier.pop() {
+        let mut children: Vec<&UrdfJoint> = joints.iter().filter(|j| j.parent == link).collect();
+        children.sort_by(|a, b| a.name.cmp(&b.name));
+        for j in children {
+            frontier.insert(0, &j.child);
+            order.push(j);
+        }
+    }
+    if order.len() != joints.len() {
+        return Err(
+            "the joints form a cycle: a kinematic loop needs a constraint (not imported)".into(),
+        );
+    }
+    let (merged_joints, merged_inertial) = if merge {
+        merge_fixed(&order, &inertial, root, ignored)
+    } else {
+        (Vec::new(), HashMap::new())
+    };
+    let (order, inertial): (Vec<&UrdfJoint>, HashMap<&str, &Inertial>) = if merge {
+        (
+            merged_joints.iter().collect(),
+            merged_inertial
+                .iter()
+                .map(|(k, v)| (k.as_str(), v))
+                .collect(),
+        )
+    } else {
+        (order, inertial)
+    };
+    let mut taken: BTreeSet<String> = ["g".to_string()].into();
+    let mut body_names: HashMap<&str, String> = HashMap::new();
+    let mut coordinates = Vec::new();
+    let mut bodies = Vec::new();
+    let mut dissipation = Vec::new();
+    for j in &order {
+        let body = identifier(&j.child, "link", &mut taken)?;
+        let joint = match j.kind.as_str() {
+            "fixed" => Joint::Fixed,
+            kind => {
+                let q = identifier(&j.name, "joint", &mut taken)?;
+                coordinates.push(q.clone());
+                if j.damping > 0.0 {
+                    // Rayleigh's F = ½ d q̇², whose −∂F/∂q̇ is the damping torque.
+                    dissipation.push(format!("1/2*{}*dot({q})^2", decimal(j.damping)));
+                }
+                if kind == "prismatic" {
+                    Joint::Prismatic(q)
+                } else {
+                    Joint::Revolute(q)
+                }
+            }
+        };
+        let inertial = inertial[j.child.as_str()];
+        let strings = |v: &[f64]| v.iter().map(|&x| decimal(x)).collect::<Vec<_>>();
+        let zero_or = |v: [f64; 3]| {
+            if v == [0.0; 3] {
+                Vec::new()
+            } else {
+                strings(&v)
+            }
+        };
+        bodies.push(Body {
+            name: body.clone(),
+            mass: decimal(inertial.mass),
+            inertia: strings(&inertial.inertia),
+            parent: (j.parent != *root).then(|| body_names[j.parent.as_str()].clone()),
+            axis: if matches!(joint, Joint::Fixed) {
+                Vec::new()
+            } else {
+                strings(&j.axis)
+            },
+            joint: Some(joint),
+            origin: zero_or(j.xyz),
+            rpy: zero_or(j.rpy),
+            com: zero_or(inertial.com),
+            ..Body::default()
+        });
+        body_names.insert(&j.child, body);
+    }
+    if coordinates.is_empty() {
+        return Err("the robot has no movable joint".into());
+    }
+    let root_mass = inertial[root].mass;
+    let model = Model {
+        name: identifier(robot, "robot", &mut BTreeSet::new())?,
+        coordinates: coordinates.clone(),
+        parameters: vec!["g".into()],
+        gravity: Some(vec!["0".into(), "0".into(), "-g".into()]),
+        dissipation: (!dissipation.is_empty()).then(|| dissipation.join(" + ")),
+        bodies,
+        ..Model::default()
+    };
+    model.check().map_err(|errors| {
+        let mut message = String::from("the imported model does not check:");
+        for e in errors {
+            let _ = write!(message, "\n  {e}");
+        }
+        message
+    })?;
+    let file = File {
+        model,
+        values: [("g".to_string(), 9.81)].into(),
+        initial: Initial {
+            q: coordinates.into_iter().map(|q| (q, 0.0)).collect(),
+        },
+    };
+    let text = toml::to_string(&file).map_err(|e| format!("cannot write the model file: {e}"))?;
+    Ok((text, root_mass))
+}

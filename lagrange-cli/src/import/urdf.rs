@@ -1,0 +1,193 @@
+//! Reading a URDF's elements: a link's inertial data and a joint's type, links, origin,
+//! axis and damping, with the elements they hold that are not dynamics noted as ignored.
+
+use std::collections::BTreeSet;
+
+use lagrange_symbolic::syntax::print::escape_text;
+
+use super::frames::turned;
+use super::{Inertial, UrdfJoint};
+
+pub(super) fn number(
+    node: roxmltree::Node<'_, '_>,
+    attribute: &str,
+    at: &str,
+) -> Result<Option<f64>, String> {
+    node.attribute(attribute)
+        .map(|v| {
+            v.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| {
+                    format!(
+                        "{at}: `{attribute}` is not a finite number: `{}`",
+                        escape_text(v)
+                    )
+                })
+        })
+        .transpose()
+}
+
+pub(super) fn triple(
+    node: Option<roxmltree::Node<'_, '_>>,
+    attribute: &str,
+    default: [f64; 3],
+    at: &str,
+) -> Result<[f64; 3], String> {
+    let Some(text) = node.and_then(|n| n.attribute(attribute)) else {
+        return Ok(default);
+    };
+    let values: Vec<f64> = text
+        .split_whitespace()
+        .map(|v| v.parse::<f64>().ok().filter(|x| x.is_finite()))
+        .collect::<Option<_>>()
+        .ok_or_else(|| {
+            format!(
+                "{at}: `{attribute}` is not three finite numbers: `{}`",
+                escape_text(text)
+            )
+        })?;
+    <[f64; 3]>::try_from(values).map_err(|_| {
+        format!(
+            "{at}: `{attribute}` is not three numbers: `{}`",
+            escape_text(text)
+        )
+    })
+}
+
+pub(super) fn child<'a, 'i>(
+    node: roxmltree::Node<'a, 'i>,
+    tag: &str,
+) -> Option<roxmltree::Node<'a, 'i>> {
+    node.children().find(|c| c.has_tag_name(tag))
+}
+
+pub(super) fn link(
+    node: roxmltree::Node<'_, '_>,
+    at: &dyn Fn(roxmltree::Node<'_, '_>) -> String,
+    ignored: &mut BTreeSet<String>,
+) -> Result<(String, Inertial), String> {
+    let here = at(node);
+    let name = node
+        .attribute("name")
+        .ok_or_else(|| format!("{here}: a link without a name"))?
+        .to_string();
+    for c in node
+        .children()
+        .filter(|c| c.is_element() && !c.has_tag_name("inertial"))
+    {
+        ignored.insert(c.tag_name().name().to_string());
+    }
+    let Some(inertial) = child(node, "inertial") else {
+        return Ok((name, Inertial::default()));
+    };
+    let here = at(inertial);
+    let origin = child(inertial, "origin");
+    let com = triple(origin, "xyz", [0.0; 3], &here)?;
+    let rpy = triple(origin, "rpy", [0.0; 3], &here)?;
+    let mass = child(inertial, "mass")
+        .map(|m| number(m, "value", &here))
+        .transpose()?
+        .flatten()
+        .unwrap_or(0.0);
+    let mut entries = [0.0; 6];
+    if let Some(i) = child(inertial, "inertia") {
+        for (slot, key) in entries
+            .iter_mut()
+            .zip(["ixx", "iyy", "izz", "ixy", "ixz", "iyz"])
+        {
+            *slot = number(i, key, &here)?.unwrap_or(0.0);
+        }
+    }
+    Ok((
+        name,
+        Inertial {
+            mass,
+            com,
+            inertia: turned(entries, rpy),
+        },
+    ))
+}
+
+pub(super) fn joint(
+    node: roxmltree::Node<'_, '_>,
+    at: &dyn Fn(roxmltree::Node<'_, '_>) -> String,
+    ignored: &mut BTreeSet<String>,
+) -> Result<UrdfJoint, String> {
+    let here = at(node);
+    let required = |key: &str| {
+        node.attribute(key)
+            .map(str::to_string)
+            .ok_or_else(|| format!("{here}: a joint without a `{key}`"))
+    };
+    let name = required("name")?;
+    let kind = required("type")?;
+    let shown = escape_text(&name);
+    match kind.as_str() {
+        "revolute" | "continuous" | "prismatic" | "fixed" => {}
+        "floating" | "planar" => {
+            return Err(format!(
+                "{here}: joint `{shown}` is `{kind}`, which the model cannot express yet (revolute, continuous, prismatic and fixed joints only)"
+            ));
+        }
+        other => {
+            return Err(format!(
+                "{here}: joint `{shown}` has the unknown type `{}`",
+                escape_text(other)
+            ));
+        }
+    }
+    let link_of = |tag: &str| {
+        child(node, tag)
+            .and_then(|c| c.attribute("link"))
+            .map(str::to_string)
+            .ok_or_else(|| format!("{here}: joint `{shown}` has no `<{tag} link=…>`"))
+    };
+    let (parent, child_link) = (link_of("parent")?, link_of("child")?);
+    for c in node.children().filter(|c| c.is_element()) {
+        match c.tag_name().name() {
+            "parent" | "child" | "origin" | "axis" | "dynamics" => {}
+            "mimic" => {
+                return Err(format!(
+                    "{}: joint `{shown}` mimics another: coupled joints are not supported (declare one coordinate and a constraint)",
+                    at(c)
+                ));
+            }
+            other => {
+                ignored.insert(other.to_string());
+            }
+        }
+    }
+    let dynamics = child(node, "dynamics");
+    let damping = match dynamics {
+        Some(d) => number(d, "damping", &at(d))?.unwrap_or(0.0),
+        None => 0.0,
+    };
+    if damping < 0.0 {
+        return Err(format!(
+            "{here}: joint `{shown}` has a negative damping ({damping}), which would feed energy in"
+        ));
+    }
+    if let Some(d) = dynamics
+        && number(d, "friction", &at(d))?.is_some_and(|f| f != 0.0)
+    {
+        ignored.insert("dynamics friction (Coulomb friction is not a dissipation function)".into());
+    }
+    let origin = child(node, "origin");
+    let axis = triple(child(node, "axis"), "xyz", [1.0, 0.0, 0.0], &here)?;
+    let length = axis.iter().map(|a| a * a).sum::<f64>().sqrt();
+    if kind != "fixed" && length == 0.0 {
+        return Err(format!("{here}: joint `{shown}` has a zero axis"));
+    }
+    Ok(UrdfJoint {
+        name,
+        kind,
+        parent,
+        child: child_link,
+        xyz: triple(origin, "xyz", [0.0; 3], &here)?,
+        rpy: triple(origin, "rpy", [0.0; 3], &here)?,
+        axis: axis.map(|a| if length > 0.0 { a / length } else { a }),
+        damping,
+    })
+}

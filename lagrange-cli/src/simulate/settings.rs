@@ -1,0 +1,180 @@
+//! The settings of one run: the integrator by name, the times, the step or output interval
+//! and the tolerance, from the command line over the file's `[simulation]` table.
+
+use lagrange_core::Integrator;
+
+use super::Args;
+use crate::Failure;
+use crate::file::ModelFile;
+
+/// Tolerance of the adaptive integrator unless the file or `--tolerance` gives one.
+const DEFAULT_TOLERANCE: f64 = 1e-10;
+
+/// Output points (adaptive integrator) or steps (fixed-step ones) unless a `dt` is given.
+const DEFAULT_INTERVALS: f64 = 1000.0;
+
+/// An integration method by name.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Method {
+    Rk4,
+    DormandPrince,
+    GaussLegendre(usize),
+    Variational,
+}
+
+impl Method {
+    /// Reads a name as `--integrator` takes it.
+    fn parse(name: &str) -> Option<Method> {
+        match name {
+            "rk4" => Some(Method::Rk4),
+            "dp54" | "dormand-prince" => Some(Method::DormandPrince),
+            "gauss-legendre" => Some(Method::GaussLegendre(2)),
+            "gauss-legendre-1" => Some(Method::GaussLegendre(1)),
+            "gauss-legendre-2" => Some(Method::GaussLegendre(2)),
+            "gauss-legendre-3" => Some(Method::GaussLegendre(3)),
+            "variational" => Some(Method::Variational),
+            _ => None,
+        }
+    }
+}
+
+/// The settings of one run, from the command line over the file's defaults.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Settings {
+    pub(super) t0: f64,
+    pub(super) t_end: f64,
+    method: Method,
+    /// Step (fixed-step methods) or output interval (Dormand–Prince).
+    dt: f64,
+    tolerance: f64,
+}
+
+impl Settings {
+    /// Merges `args` over the file's `[simulation]` table and checks the values.
+    pub(super) fn resolve(args: &Args, file: &ModelFile) -> Result<Settings, Failure> {
+        let defaults = &file.simulation;
+        let path = file.path.display();
+        let t0 = args.t_start.or(defaults.t_start).unwrap_or(0.0);
+        let t_end = args.t_end.or(defaults.t_end).ok_or_else(|| {
+            Failure(format!(
+                "{path}: no end time: pass --t-end or set `t_end` in the file's [simulation] table"
+            ))
+        })?;
+        if !(t0.is_finite() && t_end.is_finite() && t_end > t0) {
+            return Err(Failure(format!(
+                "{path}: the end time {t_end} must be finite and after the start time {t0}"
+            )));
+        }
+        let name = args
+            .integrator
+            .as_deref()
+            .or(defaults.integrator.as_deref())
+            .unwrap_or("dp54");
+        let method = Method::parse(name).ok_or_else(|| {
+            Failure(format!(
+                "{path}: unknown integrator `{name}`: use rk4, dp54, gauss-legendre (or gauss-legendre-1, -2, -3) or variational"
+            ))
+        })?;
+        let fine = (t_end - t0) / DEFAULT_INTERVALS;
+        let dt = match (args.dt, defaults.dt) {
+            (Some(dt), _) => dt,
+            (None, Some(dt)) if args.fine_output && method == Method::DormandPrince => dt.min(fine),
+            (None, Some(dt)) => dt,
+            (None, None) => fine,
+        };
+        let tolerance = args
+            .tolerance
+            .or(defaults.tolerance)
+            .unwrap_or(DEFAULT_TOLERANCE);
+        for (what, value) in [("dt", dt), ("tolerance", tolerance)] {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(Failure(format!(
+                    "{path}: {what} must be finite and positive, got {value}"
+                )));
+            }
+        }
+        Ok(Settings {
+            t0,
+            t_end,
+            method,
+            dt,
+            tolerance,
+        })
+    }
+
+    /// The runtime's integrator.
+    pub(super) fn integrator(&self) -> Integrator {
+        match self.method {
+            Method::Rk4 => Integrator::Rk4 { dt: self.dt },
+            Method::DormandPrince => Integrator::dormand_prince(self.tolerance, self.tolerance),
+            Method::GaussLegendre(stages) => Integrator::GaussLegendre {
+                dt: self.dt,
+                stages,
+            },
+            Method::Variational => Integrator::Variational { dt: self.dt },
+        }
+    }
+
+    /// The output interval: `dt` for the adaptive method; fixed-step methods record
+    /// every step.
+    pub(super) fn output_interval(&self) -> Option<f64> {
+        (self.method == Method::DormandPrince).then_some(self.dt)
+    }
+
+    /// One line for the summary.
+    pub(super) fn describe(&self) -> String {
+        let method = match self.method {
+            Method::Rk4 => format!("rk4 with dt = {}", self.dt),
+            Method::DormandPrince => format!(
+                "dp54 with tolerance {:e}, output every {}",
+                self.tolerance, self.dt
+            ),
+            Method::GaussLegendre(s) => {
+                format!("gauss-legendre ({s} stages) with dt = {}", self.dt)
+            }
+            Method::Variational => format!("variational with dt = {}", self.dt),
+        };
+        format!("{method}, from t = {} to {}", self.t0, self.t_end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integrator_names() {
+        assert_eq!(Method::parse("dp54"), Some(Method::DormandPrince));
+        assert_eq!(Method::parse("dormand-prince"), Some(Method::DormandPrince));
+        assert_eq!(
+            Method::parse("gauss-legendre"),
+            Some(Method::GaussLegendre(2))
+        );
+        assert_eq!(
+            Method::parse("gauss-legendre-3"),
+            Some(Method::GaussLegendre(3))
+        );
+        assert_eq!(Method::parse("gauss-legendre-4"), None);
+        assert_eq!(Method::parse("euler"), None);
+    }
+
+    #[test]
+    fn only_dormand_prince_samples_at_an_output_interval() {
+        let settings = |method| Settings {
+            t0: 0.0,
+            t_end: 1.0,
+            method,
+            dt: 0.1,
+            tolerance: 1e-8,
+        };
+        let dp = settings(Method::DormandPrince);
+        assert_eq!(dp.output_interval(), Some(0.1));
+        assert_eq!(dp.integrator(), Integrator::dormand_prince(1e-8, 1e-8));
+        let gl = settings(Method::GaussLegendre(3));
+        assert_eq!(gl.output_interval(), None);
+        assert_eq!(
+            gl.integrator(),
+            Integrator::GaussLegendre { dt: 0.1, stages: 3 }
+        );
+    }
+}
