@@ -2,6 +2,8 @@
 //! chromedriver process, speaking plain HTTP/1.1 over loopback with only `serde_json`.
 //! Without Chromium or chromedriver the tests do not run, and say so (see `external`,
 //! which a test crate that includes this module declares beside it).
+//!
+//! Over 600 lines, and kept whole: one WebDriver client, each request beside the next.
 
 // Test crates include this file as a module and each uses only part of it.
 #![allow(dead_code, unreachable_pub)]
