@@ -31,7 +31,7 @@ pub struct EquationReport {
     pub at: Witness,
 }
 
-/// The outcome of a [`Check`].
+/// The outcome of a [`Check`](super::Check).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckReport {
     /// The worst relative residual over all equations and samples.

@@ -12,8 +12,8 @@
 //! edited entry is an error (or, in the cache, a new derivation), never a panic or
 //! silently different numbers.
 //!
-//! [`folders`] says where entries live (the offline folder, the user cache, the variables
-//! that steer both); [`validate`] checks an entry's programs against its model.
+//! `folders` says where entries live (the offline folder, the user cache, the variables
+//! that steer both); `validate` checks an entry's programs against its model.
 
 mod folders;
 mod validate;

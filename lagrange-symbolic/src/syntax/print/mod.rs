@@ -3,7 +3,7 @@
 //! powers, functions, Greek letters, subscripts, accents), and LaTeX and MathML are its
 //! two spellings, so the two always agree.
 //!
-//! The text printer and the excerpts of user text in messages are here; [`math`] holds
+//! The text printer and the excerpts of user text in messages are here; `math` holds
 //! the layout, spelled by [`latex`] and [`mathml`].
 
 mod latex;
