@@ -10,7 +10,7 @@ use crate::model::{
     self, CheckedJoint, CheckedModel, CheckedParticle, Energy, Item, Model, ModelError,
     Orientation, Placement,
 };
-use crate::numeric::{SplitMix, is_regular, sample_state};
+use crate::numeric::{SplitMix64, is_regular, sample_state};
 use crate::syntax::Expr;
 
 /// Checks `model` and derives its equations of motion (and its reduced system when it
@@ -242,7 +242,7 @@ fn check_rotations(
     equations: &Equations,
     programs: &[Program],
 ) -> Result<(), Vec<ModelError>> {
-    let mut rng = SplitMix::new(0x00b0_d1e5);
+    let mut rng = SplitMix64::new(0x00b0_d1e5);
     let mut errors = Vec::new();
     for (i, program) in programs.iter().enumerate() {
         for _ in 0..3 {
@@ -277,7 +277,7 @@ fn check_rotations(
 fn check_mass_matrix(model: &CheckedModel, equations: &Equations) -> Result<(), Vec<ModelError>> {
     let n = model.coordinates.len();
     let inputs = equations.inputs();
-    let mut rng = SplitMix::new(0x5eed_1a9a_2a9e);
+    let mut rng = SplitMix64::new(0x5eed_1a9a_2a9e);
     let mut zero_rows = vec![true; n];
     let mut regular = false;
     for _ in 0..8 {

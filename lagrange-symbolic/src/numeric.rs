@@ -1,11 +1,11 @@
 //! The numeric helpers of the engine's checks: a deterministic generator of sample
 //! points and a regularity test of small matrices.
 
-pub(crate) use lagrange_common::SplitMix64 as SplitMix;
+pub(crate) use lagrange_common::SplitMix64;
 
 /// `len` values uniformly in `[0.5, 2)`: a sample state away from zero, where degenerate
 /// values (`sin 0`, `x^0`) could hide a dependence.
-pub(crate) fn sample_state(rng: &mut SplitMix, len: usize) -> Vec<f64> {
+pub(crate) fn sample_state(rng: &mut SplitMix64, len: usize) -> Vec<f64> {
     (0..len).map(|_| rng.uniform(&(0.5..2.0))).collect()
 }
 

@@ -19,7 +19,7 @@ mod translate;
 use symbolica::prelude::*;
 
 use crate::ir::Program;
-use crate::numeric::SplitMix;
+use crate::numeric::SplitMix64;
 
 /// A variable of the symbolic world.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -201,7 +201,7 @@ impl Session {
             .flat_map(|&i| [exprs[i].clone(), exprs[i].squared_terms()])
             .collect();
         let program = self.compile(&outputs, &vars)?;
-        let mut rng = SplitMix::new(0x9e37_79b9_7f4a_7c15);
+        let mut rng = SplitMix64::new(0x9e37_79b9_7f4a_7c15);
         let mut zero = vec![true; open.len()];
         let mut out = vec![0.0; outputs.len()];
         for k in 0..10 {

@@ -355,7 +355,7 @@ mod tests {
             .linearization
             .clone()
             .expect("a small model's is printed");
-        let mut rng = crate::numeric::SplitMix::new(7);
+        let mut rng = crate::numeric::SplitMix64::new(7);
         for _ in 0..5 {
             let state = crate::numeric::sample_state(&mut rng, eq.inputs().len());
             let qdd = [0.3, -0.7];

@@ -7,7 +7,7 @@ use crate::cas::{Session, Sym, Var};
 use crate::ir::Program;
 use crate::mechanics::System;
 use crate::model::CheckedModel;
-use crate::numeric::{SplitMix, least_squares, nearby_fraction, sample_state};
+use crate::numeric::{SplitMix64, least_squares, nearby_fraction, sample_state};
 use crate::syntax::{Expr, Rational, print};
 
 /// The positions a symmetry moves, with their derivatives, ready to fit generators to.
@@ -55,7 +55,7 @@ impl<'a> Search<'a> {
         } else {
             3 + n.div_ceil(entries.len().max(1))
         };
-        let mut rng = SplitMix::new(0x51f1_5eed_0bad_cafe);
+        let mut rng = SplitMix64::new(0x51f1_5eed_0bad_cafe);
         let (mut samples, mut points) = (Vec::new(), Vec::new());
         for _ in 0..count {
             let point = sample_state(&mut rng, inputs.len());

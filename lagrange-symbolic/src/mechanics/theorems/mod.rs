@@ -24,7 +24,7 @@ use super::kinetic::{self, Pose};
 use crate::cas::{Session, Sym, Var};
 use crate::equations::{Law, Premise, Theorem, Theorems};
 use crate::model::{CheckedModel, CheckedParticle, Energy};
-use crate::numeric::{SplitMix, nearby_fraction, sample_state};
+use crate::numeric::{SplitMix64, nearby_fraction, sample_state};
 use crate::syntax::{Expr, Rational, print};
 use dynamic_functions::{dynamic_functions, total_rate};
 use generator::Search;
@@ -295,7 +295,7 @@ fn degree(s: &Session, v: &Sym, work: &Sym, inputs: &[Var]) -> Result<Option<Rat
         return Ok(None);
     }
     let program = s.compile(&[v.clone(), work.clone()], inputs)?;
-    let mut rng = SplitMix::new(0x7e0f_a1d3_55c2_9b01);
+    let mut rng = SplitMix64::new(0x7e0f_a1d3_55c2_9b01);
     let mut out = [0.0; 2];
     program.evaluate(&sample_state(&mut rng, inputs.len()), &mut out);
     let Some((num, den)) = nearby_fraction(-out[1] / out[0], DENOMINATOR) else {
