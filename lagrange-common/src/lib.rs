@@ -1,19 +1,22 @@
 //! What the lagrange engine decides at compile time and its runtime reads at run time,
 //! stated once for both: which integral a model conserves, the general theorems of
-//! dynamics, the kinds of points a drawing has; and two rules both sides follow, the
-//! reproducible generator of sampled states and the escaping of text into HTML and XML.
+//! dynamics, the kinds of points a drawing has, what a model declares (`ModelInfo`); and
+//! two rules both sides follow, the reproducible generator of sampled states and the
+//! escaping of text into HTML and XML.
 //!
-//! No dependency beyond the standard library; with the feature `serde`, the vocabulary
-//! serializes as the engine stores it.
+//! No dependency beyond the standard library; with the feature `serde`, the enums
+//! serialize as the engine stores them.
 
 mod conserved;
 mod drawing;
+mod info;
 mod markup;
 mod rng;
 mod theorem;
 
 pub use conserved::Conserved;
 pub use drawing::PointKind;
+pub use info::{ConstraintInfo, Drawing, DrawnPoint, Formula, ModelInfo, Text, TheoremInfo};
 pub use markup::escape_markup;
 pub use rng::SplitMix64;
 pub use theorem::{Axis, Theorem};

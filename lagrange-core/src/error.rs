@@ -69,6 +69,8 @@ pub enum Error {
     /// Normal modes are not defined here (the state is no equilibrium, the model is
     /// gyroscopic, damped or constrained, or its stiffness is not symmetric).
     NoNormalModes(String),
+    /// No natural motion joins two configurations (see [`crate::action`]), and why.
+    NoMotion(String),
     /// A state does not satisfy the constraints.
     InconsistentState {
         /// The constraint, as text.
@@ -164,6 +166,7 @@ impl fmt::Display for Error {
                 "no equilibrium found at t = {t}: {reason} after {iterations} iterations, at q = {q:?} with residual {residual:e}"
             ),
             Error::NoNormalModes(why) => write!(f, "no normal modes: {why}"),
+            Error::NoMotion(why) => write!(f, "{why}"),
             Error::InconsistentState {
                 constraint,
                 what,

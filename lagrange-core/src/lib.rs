@@ -11,12 +11,14 @@
 //! - [`run`]: a [`Simulation`] and the [`Trajectory`] it records, with [`Event`]s;
 //! - [`control`]: a loop closed around a system;
 //! - [`analysis`]: linearization, stability, equilibria and normal modes;
+//! - [`action`]: least and varying action, the motions between two configurations;
 //! - [`check`]: derived equations against reference equations;
 //! - [`report`]: the self-contained HTML page of a run.
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+pub mod action;
 pub mod analysis;
 pub mod check;
 pub mod control;
@@ -29,6 +31,7 @@ pub mod system;
 #[cfg(test)]
 mod test_systems;
 
+pub use action::{Condition, Connect, Motion, Relation};
 pub use analysis::{
     Linearization, NormalMode, Stability, constrained_equilibrium, constrained_normal_modes,
     equilibrium, linearize, linearize_constrained, normal_modes,

@@ -282,9 +282,10 @@ fn check_mass_matrix(model: &CheckedModel, equations: &Equations) -> Result<(), 
     let mut regular = false;
     for _ in 0..8 {
         let state = sample_state(&mut rng, inputs.len());
-        let mut dynamics = vec![0.0; n * n + n];
+        let [mass, _] = crate::equations::Layout::of(equations).dynamics();
+        let mut dynamics = vec![0.0; equations.programs.dynamics.outputs];
         equations.programs.dynamics.evaluate(&state, &mut dynamics);
-        let mut m = dynamics[..n * n].to_vec();
+        let mut m = dynamics[mass].to_vec();
         for (i, zero) in zero_rows.iter_mut().enumerate() {
             *zero &= m[i * n..(i + 1) * n].iter().all(|&x| x == 0.0);
         }

@@ -5,7 +5,7 @@
 use lagrange_core::__private::{
     CONSISTENCY_TOLERANCE, PROJECTION_ITERATIONS, PROJECTION_TOLERANCE,
 };
-use lagrange_symbolic::equations::Equations;
+use lagrange_symbolic::equations::{Equations, Layout};
 use serde::Serialize;
 
 use super::code::{self, Lang, Rendered};
@@ -142,8 +142,8 @@ struct Dynamics {
     forcing: Vec<String>,
 }
 
-/// A program whose leading results form a matrix: `rows` of `columns` results each, then
-/// the `rest`.
+/// A program whose leading results form a matrix of `columns` results a row, then the
+/// `rest`.
 #[derive(Serialize)]
 struct Split {
     declarations: Vec<String>,
@@ -153,9 +153,9 @@ struct Split {
 }
 
 impl Split {
-    /// `rendered` with its first `rows · columns` results as rows.
-    fn new(rendered: Rendered, rows: usize, columns: usize) -> Split {
-        let (matrix, rest) = rendered.results.split_at(rows * columns);
+    /// `rendered` with its first `matrix` results as rows of `columns`.
+    fn new(rendered: Rendered, matrix: usize, columns: usize) -> Split {
+        let (matrix, rest) = rendered.results.split_at(matrix);
         Split {
             rows: matrix.chunks(columns).map(<[String]>::to_vec).collect(),
             rest: rest.to_vec(),
@@ -195,6 +195,9 @@ impl Context {
             |p: &lagrange_symbolic::ir::Program| code::render(p, inputs, lang).map_err(failure);
         let n = eq.coordinates.len();
         let dynamics = program(&eq.programs.dynamics)?;
+        let layout = Layout::of(eq);
+        let [mass, forcing] = layout.dynamics();
+        let [constraint_jacobian, _] = layout.constraint_dynamics();
         let crate_name = snake_case(&eq.name);
         let programs = [
             &eq.programs.lagrangian,
@@ -258,10 +261,10 @@ impl Context {
                     k,
                     text: c.text.clone(),
                     values,
-                    jacobian: Split::new(jacobian, k, n),
+                    jacobian: Split::new(jacobian, k * n, n),
                     time_derivative,
                     velocities,
-                    dynamics: Split::new(dynamics, k, n),
+                    dynamics: Split::new(dynamics, constraint_jacobian.end, n),
                     consistency_tolerance: code::float_literal(CONSISTENCY_TOLERANCE, lang),
                     projection_iterations: PROJECTION_ITERATIONS,
                     projection_tolerance: code::float_literal(PROJECTION_TOLERANCE, lang),
@@ -322,11 +325,11 @@ impl Context {
             dynamic_functions,
             ignored: file.model.ignore.clone(),
             dynamics: Dynamics {
-                mass: dynamics.results[..n * n]
+                mass: dynamics.results[mass]
                     .chunks(n)
                     .map(<[String]>::to_vec)
                     .collect(),
-                forcing: dynamics.results[n * n..].to_vec(),
+                forcing: dynamics.results[forcing].to_vec(),
                 declarations: dynamics.declarations,
                 statements: dynamics.statements,
             },
@@ -351,7 +354,7 @@ fn integrals(
     crate_name: &str,
     program: &dyn Fn(&lagrange_symbolic::ir::Program) -> Result<Rendered, Failure>,
 ) -> Result<(Vec<Integral>, Option<Rendered>), Failure> {
-    let info = crate::interpreted::model_info(eq);
+    let info = eq.model_info();
     let (Some(theorems), true) = (&eq.theorems, info.theorem_integrals().next().is_some()) else {
         return Ok((Vec::new(), None));
     };

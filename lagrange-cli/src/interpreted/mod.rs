@@ -13,14 +13,12 @@ use std::sync::Arc;
 
 use lagrange_core::ModelInfo;
 use lagrange_core::nalgebra::{SMatrix, SVector};
-use lagrange_symbolic::equations::{self, ConstraintEquations, Equations};
+use lagrange_symbolic::equations::{self, ConstraintEquations, Equations, Input, Layout};
 use lagrange_symbolic::ir::Program;
 
 use super::Failure;
-pub(crate) use info::model_info;
 pub(crate) use reduced::{ReducedState, WithReducedSystem, with_reduced_system};
 
-mod info;
 mod reduced;
 mod system;
 
@@ -28,6 +26,7 @@ mod system;
 struct Model {
     equations: Equations,
     info: ModelInfo,
+    layout: Layout,
     /// For a reduced model: the names of the ignored coordinates and `χ̇(t, q, q̇, C)`.
     ignored: Option<(Vec<String>, Program)>,
 }
@@ -65,7 +64,8 @@ pub(crate) fn with_system<W: WithSystem>(
         )));
     }
     let model = Arc::new(Model {
-        info: model_info(equations),
+        info: equations.model_info(),
+        layout: Layout::of(equations),
         equations: equations.clone(),
         ignored: None,
     });
@@ -130,6 +130,28 @@ impl<const N: usize, const K: usize, const J: usize> Interpreted<N, K, J> {
         let mut out = [0.0; M];
         program.evaluate(&inputs, &mut out);
         out
+    }
+
+    /// Runs a program of positions (the drawing's) at `(t, q)`: its velocity slots hold
+    /// NaN, as [`Inputs::of_positions`](equations::Inputs::of_positions) says.
+    fn run_positions(&self, program: &Program, t: f64, q: &SVector<f64, N>) -> Vec<f64> {
+        let layout = self.model.equations.inputs();
+        let inputs: Vec<f64> = (0..layout.len())
+            .map(|i| match layout.of_positions(i) {
+                None => f64::NAN,
+                Some(Input::Time) => t,
+                Some(Input::Coordinate(k)) => q[k],
+                Some(Input::Parameter(k)) => self.values[k],
+                Some(other) => unreachable!("{other:?} is not an input of a position"),
+            })
+            .collect();
+        let mut out = vec![0.0; program.outputs];
+        program.evaluate(&inputs, &mut out);
+        out
+    }
+
+    fn layout(&self) -> &Layout {
+        &self.model.layout
     }
 
     fn programs(&self) -> &equations::Programs {

@@ -9,7 +9,9 @@ use lagrange_core::nalgebra::SVector;
 use lagrange_symbolic::equations::{Equations, Reduced};
 use lagrange_symbolic::ir::Program;
 
-use super::{Interpreted, Model, model_info};
+use lagrange_symbolic::equations::Layout;
+
+use super::{Interpreted, Model};
 use crate::Failure;
 
 /// Work to do with a reduced model's system once its sizes are known.
@@ -39,7 +41,8 @@ pub(crate) fn with_reduced_system<W: WithReducedSystem>(
         )));
     }
     let model = Arc::new(Model {
-        info: model_info(equations),
+        info: equations.model_info(),
+        layout: Layout::of(equations),
         equations: equations.clone(),
         ignored: Some((reduced.ignored.clone(), reduced.ignored_velocities.clone())),
     });

@@ -12,6 +12,8 @@ use lagrange_core::{
     LagrangianSystem, ModelInfo, ResidualJacobians,
 };
 
+use lagrange_symbolic::equations::layout;
+
 use super::Interpreted;
 
 impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Interpreted<N, K, J> {
@@ -53,10 +55,8 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
         qd: &SVector<f64, N>,
     ) -> (SMatrix<f64, N, N>, SVector<f64, N>) {
         let values = self.run_dynamic(&self.programs().dynamics, t, q, qd);
-        (
-            Self::matrix(&values[..N * N]),
-            Self::vector(&values[N * N..]),
-        )
+        let [mass, forcing] = self.layout().dynamics();
+        (Self::matrix(&values[mass]), Self::vector(&values[forcing]))
     }
 
     fn lagrangian(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64 {
@@ -107,7 +107,8 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
         qd: &SVector<f64, N>,
     ) -> Option<DynamicFunctions> {
         let theorems = self.model.equations.theorems.as_ref()?;
-        let values = self.run::<9>(&theorems.dynamic_functions, t, q, qd);
+        let values =
+            self.run::<{ layout::DYNAMIC_FUNCTIONS }>(&theorems.dynamic_functions, t, q, qd);
         Some(dynamic_functions(values))
     }
 
@@ -115,15 +116,7 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
         let Some(drawing) = &self.model.equations.drawing else {
             return Vec::new();
         };
-        // A position depends on no velocity; were one read, NaN would say so.
-        let inputs: Vec<f64> = std::iter::once(t)
-            .chain(q.iter().copied())
-            .chain(std::iter::repeat_n(f64::NAN, N))
-            .chain(self.values.iter().copied())
-            .collect();
-        let mut out = vec![0.0; drawing.program.outputs];
-        drawing.program.evaluate(&inputs, &mut out);
-        out
+        self.run_positions(&drawing.program, t, q)
     }
 
     fn balance(
@@ -137,7 +130,11 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
             return Vec::new();
         };
         let values = self.run_extended(&theorems.balance, t, q, qd, qdd.as_slice());
-        values.chunks_exact(2).map(|p| (p[0], p[1])).collect()
+        let holding = theorems.laws.iter().filter(|law| law.holds()).count();
+        (0..holding)
+            .map(|k| layout::balance(k).map(|i| values[i]))
+            .map(|[rate, law]| (rate, law))
+            .collect()
     }
 
     fn residual_jacobians(
@@ -149,11 +146,11 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
     ) -> ResidualJacobians<N> {
         let program = &self.programs().residual_jacobians;
         let values = self.run_extended(program, t, q, qd, qdd.as_slice());
-        let nn = N * N;
+        let [coordinates, velocities, parameters] = self.layout().residual_jacobians();
         ResidualJacobians {
-            coordinates: Self::matrix(&values[..nn]),
-            velocities: Self::matrix(&values[nn..2 * nn]),
-            parameters: DMatrix::from_row_slice(N, self.values.len(), &values[2 * nn..]),
+            coordinates: Self::matrix(&values[coordinates]),
+            velocities: Self::matrix(&values[velocities]),
+            parameters: DMatrix::from_row_slice(N, self.values.len(), &values[parameters]),
         }
     }
 
@@ -252,9 +249,10 @@ impl<const N: usize, const K: usize, const J: usize> ConstrainedSystem<N, K>
         qd: &SVector<f64, N>,
     ) -> (SMatrix<f64, K, N>, SVector<f64, K>) {
         let values = self.run_dynamic(&self.constraints().dynamics, t, q, qd);
+        let [jacobian, bias] = self.layout().constraint_dynamics();
         (
-            SMatrix::from_row_slice(&values[..K * N]),
-            SVector::from_column_slice(&values[K * N..]),
+            SMatrix::from_row_slice(&values[jacobian]),
+            SVector::from_column_slice(&values[bias]),
         )
     }
 
@@ -269,14 +267,13 @@ impl<const N: usize, const K: usize, const J: usize> ConstrainedSystem<N, K>
         let extra: Vec<f64> = qdd.iter().chain(multipliers.iter()).copied().collect();
         let values = self.run_extended(&self.constraints().jacobians, t, q, qd, &extra);
         let m = self.values.len();
-        let (kn, nn) = (K * N, N * N);
-        let (sv, sp, rq, rp) = (kn, 2 * kn, 2 * kn + K * m, 2 * kn + K * m + nn);
+        let [sq, sv, sp, rq, rp] = self.layout().constraint_jacobians();
         ConstraintJacobians {
-            acceleration_coordinates: SMatrix::from_row_slice(&values[..sv]),
-            acceleration_velocities: SMatrix::from_row_slice(&values[sv..sp]),
-            acceleration_parameters: DMatrix::from_row_slice(K, m, &values[sp..rq]),
-            reaction_coordinates: Self::matrix(&values[rq..rp]),
-            reaction_parameters: DMatrix::from_row_slice(N, m, &values[rp..]),
+            acceleration_coordinates: SMatrix::from_row_slice(&values[sq]),
+            acceleration_velocities: SMatrix::from_row_slice(&values[sv]),
+            acceleration_parameters: DMatrix::from_row_slice(K, m, &values[sp]),
+            reaction_coordinates: Self::matrix(&values[rq]),
+            reaction_parameters: DMatrix::from_row_slice(N, m, &values[rp]),
         }
     }
 }

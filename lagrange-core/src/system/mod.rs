@@ -2,8 +2,6 @@
 //! its constrained and reduced forms) and what they say about a model.
 
 pub(crate) mod constrained;
-mod drawing;
-mod info;
 mod theorems;
 mod wrench;
 
@@ -14,8 +12,9 @@ use crate::solve::jacobians::{self, AccelerationJacobians, ResidualJacobians};
 use crate::solve::{NEWTON_ITERATIONS, linalg};
 
 pub use constrained::{ConstrainedMotion, ConstrainedSystem};
-pub use drawing::{Drawing, DrawnPoint, PointKind};
-pub use info::{Conserved, ConstraintInfo, Formula, ModelInfo, Text};
+pub use lagrange_common::{
+    Conserved, ConstraintInfo, Drawing, DrawnPoint, Formula, ModelInfo, PointKind, Text,
+};
 pub use theorems::{Axis, DynamicFunctions, Theorem, TheoremInfo};
 pub use wrench::JointWrench;
 

@@ -1,25 +1,9 @@
-//! The general theorems of dynamics as a model's derivation decided them: the dynamic
-//! functions of its particles and bodies, which theorems apply, which give first
-//! and which give first integrals.
-
-use std::borrow::Cow;
+//! The dynamic functions of a model's particles and bodies at one state, which the
+//! general theorems of dynamics are about.
 
 use nalgebra::Vector3;
 
-pub use lagrange_common::{Axis, Theorem};
-
-/// A theorem as it applies to one model.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TheoremInfo {
-    /// Which theorem.
-    pub theorem: Theorem,
-    /// Whether its premise holds: the derivation exhibited the symmetry.
-    pub holds: bool,
-    /// The symmetry found (its generator), or why none was established.
-    pub why: Cow<'static, str>,
-    /// Whether the theorem gives a first integral (see [`Theorem::integral_name`]).
-    pub integral: bool,
-}
+pub use lagrange_common::{Axis, Theorem, TheoremInfo};
 
 /// The dynamic functions of a system of particles and bodies at one state, about the
 /// origin of the fixed frame.

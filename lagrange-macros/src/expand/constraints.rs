@@ -1,10 +1,12 @@
 //! A constrained model's `LagrangianSystem` items and `ConstrainedSystem` impl.
 
 use lagrange_symbolic::equations::ConstraintEquations;
+use lagrange_symbolic::equations::layout::{self, Layout};
 use lagrange_symbolic::ir::Program;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::system::block;
 use super::{CORE, Target};
 use crate::program;
 
@@ -15,12 +17,10 @@ pub(super) fn constraint_impls(
     target: &Target,
     read_input: &dyn Fn(usize) -> TokenStream,
     c: &ConstraintEquations,
-    n: usize,
-    m: usize,
+    layout: Layout,
 ) -> syn::Result<(TokenStream, TokenStream)> {
-    let k = c.text.len();
+    let (n, m, k) = (layout.coordinates, layout.parameters, layout.constraints);
     let kn = k * n;
-    let nn = n * n;
     let body = |p: &Program| program::block(p, read_input);
     let values = body(&c.values)?;
     let jacobian = body(&c.jacobian)?;
@@ -28,9 +28,10 @@ pub(super) fn constraint_impls(
     let velocities = body(&c.velocities)?;
     let dynamics = body(&c.dynamics)?;
     let jacobians = body(&c.jacobians)?;
-    let jacobian_count = 2 * kn + k * m + nn + n * m;
-    // Offsets of the blocks of `jacobians`: ∂s/∂q, ∂s/∂q̇, ∂s/∂p, ∂(Jᵀλ)/∂q, ∂(Jᵀλ)/∂p.
-    let (sv, sp, rq, rp) = (kn, 2 * kn, 2 * kn + k * m, 2 * kn + k * m + nn);
+    let [jacobian_block, bias] = layout.constraint_dynamics().map(|r| block(&r));
+    let dynamics_count = layout::outputs(&layout.constraint_dynamics());
+    let [sq, sv, sp, rq, rp] = layout.constraint_jacobians().map(|r| block(&r));
+    let jacobian_count = layout::outputs(&layout.constraint_jacobians());
     let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
     let constraint_vector = quote!(#CORE::nalgebra::SVector<f64, #k>);
     let jacobian_matrix = quote!(#CORE::nalgebra::SMatrix<f64, #k, #n>);
@@ -88,10 +89,10 @@ pub(super) fn constraint_impls(
 
             #[allow(unused_variables, clippy::all)]
             fn constraint_jacobian_and_bias(&self, t: f64, q: &#vector, qd: &#vector) -> (#jacobian_matrix, #constraint_vector) {
-                let values: [f64; #kn + #k] = #dynamics;
+                let values: [f64; #dynamics_count] = #dynamics;
                 (
-                    <#jacobian_matrix>::from_row_slice(&values[..#kn]),
-                    <#constraint_vector>::from_column_slice(&values[#kn..]),
+                    <#jacobian_matrix>::from_row_slice(#jacobian_block),
+                    <#constraint_vector>::from_column_slice(#bias),
                 )
             }
 
@@ -100,11 +101,11 @@ pub(super) fn constraint_impls(
                 -> #CORE::ConstraintJacobians<#n, #k> {
                 let values: [f64; #jacobian_count] = #jacobians;
                 #CORE::ConstraintJacobians {
-                    acceleration_coordinates: <#jacobian_matrix>::from_row_slice(&values[..#sv]),
-                    acceleration_velocities: <#jacobian_matrix>::from_row_slice(&values[#sv..#sp]),
-                    acceleration_parameters: #CORE::nalgebra::DMatrix::from_row_slice(#k, #m, &values[#sp..#rq]),
-                    reaction_coordinates: #CORE::nalgebra::SMatrix::<f64, #n, #n>::from_row_slice(&values[#rq..#rp]),
-                    reaction_parameters: #CORE::nalgebra::DMatrix::from_row_slice(#n, #m, &values[#rp..]),
+                    acceleration_coordinates: <#jacobian_matrix>::from_row_slice(#sq),
+                    acceleration_velocities: <#jacobian_matrix>::from_row_slice(#sv),
+                    acceleration_parameters: #CORE::nalgebra::DMatrix::from_row_slice(#k, #m, #sp),
+                    reaction_coordinates: #CORE::nalgebra::SMatrix::<f64, #n, #n>::from_row_slice(#rq),
+                    reaction_parameters: #CORE::nalgebra::DMatrix::from_row_slice(#n, #m, #rp),
                 }
             }
         }

@@ -1,38 +1,57 @@
-//! The `ModelInfo` constant: what a model declares and derived, as the runtime reads it.
+//! The `ModelInfo` constant: the engine's account of a model
+//! ([`Equations::model_info`]) written as a Rust constant.
 
-use lagrange_symbolic::equations::{Axis, Conserved, Equations, PointKind, Premise, Theorem};
+use lagrange_symbolic::equations::info::{
+    ConstraintInfo, Drawing, DrawnPoint, Formula, ModelInfo, TheoremInfo,
+};
+use lagrange_symbolic::equations::{Axis, Conserved, Equations, PointKind, Theorem};
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::CORE;
 
-/// The `ModelInfo` constant of a model's equations.
+/// The `ModelInfo` constant of a model's equations. The value is the engine's; this only
+/// spells it, field by field, destructuring every struct so that a field added to the
+/// shared vocabulary does not compile here until it is written.
 pub(super) fn model_info(eq: &Equations) -> TokenStream {
     let cow = quote!(::std::borrow::Cow::Borrowed);
-    let name = &eq.name;
-    let coordinates = &eq.coordinates;
-    let parameters = &eq.parameters;
-    let cyclic = &eq.cyclic;
-    let conserved = match eq.conserved {
+    let ModelInfo {
+        name,
+        coordinates,
+        parameters,
+        cyclic,
+        conserved,
+        forced_or_dissipative,
+        equations_text,
+        equations_latex,
+        equations_mathml,
+        formulas,
+        drawing,
+        constraints,
+        inputs,
+        theorems,
+    } = eq.model_info();
+    let (name, coordinates, parameters) = (&*name, coordinates.iter(), parameters.iter());
+    let (cyclic, inputs) = (cyclic.iter(), inputs.iter());
+    let conserved = match conserved {
         Conserved::Energy => quote!(Energy),
         Conserved::JacobiIntegral => quote!(JacobiIntegral),
         Conserved::None => quote!(None),
     };
-    let forced_or_dissipative = eq.forced_or_dissipative;
-    let inputs = &eq.inputs;
-    let text = eq.text();
-    let latex = eq.latex();
-    let mathml = eq.mathml();
-    let formulas = eq.printed_formulas();
-    let formulas = formulas.iter().map(|f| {
-        let (name, text, mathml) = (&f.name, &f.text, &f.mathml);
+    let (text, latex, mathml) = (&*equations_text, &*equations_latex, &*equations_mathml);
+    let formulas = formulas.iter().map(|Formula { name, text, mathml }| {
+        let (name, text, mathml) = (&**name, &**text, &**mathml);
         quote!(#CORE::Formula { name: #cow(#name), text: #cow(#text), mathml: #cow(#mathml) })
     });
-    let drawing = match &eq.drawing {
-        Some(d) => {
-            let points = d.points.iter().map(|p| {
-                let name = &p.name;
-                let kind = match p.kind {
+    let drawing = match drawing {
+        Some(Drawing {
+            points,
+            links,
+            frames,
+        }) => {
+            let points = points.iter().map(|DrawnPoint { name, kind }| {
+                let name = &**name;
+                let kind = match kind {
                     PointKind::Particle => quote!(Particle),
                     PointKind::Body => quote!(Body),
                     PointKind::Joint => quote!(Joint),
@@ -40,11 +59,11 @@ pub(super) fn model_info(eq: &Equations) -> TokenStream {
                 };
                 quote!(#CORE::DrawnPoint { name: #cow(#name), kind: #CORE::PointKind::#kind })
             });
-            let links = d.links.iter().map(|(a, b)| match b {
+            let links = links.iter().map(|(a, b)| match b {
                 Some(b) => quote!((#a, ::core::option::Option::Some(#b))),
                 None => quote!((#a, ::core::option::Option::None)),
             });
-            let frames = &d.frames;
+            let frames = frames.iter();
             quote! {
                 ::core::option::Option::Some(#CORE::Drawing {
                     points: #cow(&[#(#points),*]),
@@ -55,28 +74,30 @@ pub(super) fn model_info(eq: &Equations) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    let constraints = eq.constraints.iter().flat_map(|c| {
-        c.text.iter().zip(&c.scleronomic).map(|(text, scleronomic)| {
+    let constraints = constraints
+        .iter()
+        .map(|ConstraintInfo { text, scleronomic }| {
+            let text = &**text;
             quote!(#CORE::ConstraintInfo { text: #cow(#text), scleronomic: #scleronomic })
-        })
-    });
-    let laws = eq.theorems.iter().flat_map(|t| &t.laws);
-    let theorems = laws.map(|law| {
-        let theorem = theorem(law.theorem);
-        let (holds, why) = match &law.premise {
-            Premise::Holds { symmetry, .. } => (true, symmetry),
-            Premise::NotEstablished(why) => (false, why),
-        };
-        let integral = law.integral;
-        quote! {
-            #CORE::TheoremInfo {
-                theorem: #theorem,
-                holds: #holds,
-                why: #cow(#why),
-                integral: #integral,
+        });
+    let theorems = theorems.iter().map(
+        |TheoremInfo {
+             theorem: which,
+             holds,
+             why,
+             integral,
+         }| {
+            let (which, why) = (theorem(*which), &**why);
+            quote! {
+                #CORE::TheoremInfo {
+                    theorem: #which,
+                    holds: #holds,
+                    why: #cow(#why),
+                    integral: #integral,
+                }
             }
-        }
-    });
+        },
+    );
     quote! {
         #CORE::ModelInfo {
             name: #cow(#name),

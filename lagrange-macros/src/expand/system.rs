@@ -1,6 +1,7 @@
 //! The full system's inherent constants, its `LagrangianSystem<n>` and
 //! `FromParameterValues<n>` impls.
 
+use lagrange_symbolic::equations::layout::{self, Layout};
 use lagrange_symbolic::equations::{Equations, Input};
 use lagrange_symbolic::ir::Program;
 use proc_macro2::TokenStream;
@@ -46,7 +47,12 @@ pub(super) fn system_impl(
     let hessian = body(&eq.programs.lagrangian_hessian)?;
     let residual_jacobians = body(&eq.programs.residual_jacobians)?;
     let m = eq.parameters.len();
-    let residual_jacobian_count = 2 * n * n + n * m;
+    let layout = Layout::of(eq);
+    let [mass, forcing] = layout.dynamics().map(|r| block(&r));
+    let dynamics_count = layout::outputs(&layout.dynamics());
+    let [by_coordinates, by_velocities, by_parameters] =
+        layout.residual_jacobians().map(|r| block(&r));
+    let residual_jacobian_count = layout::outputs(&layout.residual_jacobians());
 
     let info = model_info(eq);
     let parameter_count = fields.len();
@@ -60,13 +66,13 @@ pub(super) fn system_impl(
             let program = body(&w.program)?;
             let bodies = &w.bodies;
             let b = bodies.len();
-            let outputs = 6 * b;
+            let outputs = layout::joint_wrenches(b);
             let elements = (0..b).map(|k| {
-                let (f, m) = (6 * k, 6 * k + 3);
+                let [force, moment] = layout::joint_wrench(k).map(|r| block(&r));
                 quote! {
                     #CORE::JointWrench {
-                        force: #CORE::nalgebra::Vector3::new(values[#f], values[#f + 1], values[#f + 2]),
-                        moment: #CORE::nalgebra::Vector3::new(values[#m], values[#m + 1], values[#m + 2]),
+                        force: #CORE::nalgebra::Vector3::from_column_slice(#force),
+                        moment: #CORE::nalgebra::Vector3::from_column_slice(#moment),
                     }
                 }
             });
@@ -89,10 +95,9 @@ pub(super) fn system_impl(
     };
     let drawing_items = match &eq.drawing {
         Some(d) => {
-            // A position depends on no velocity; were one read, NaN would say so.
-            let read_position = |i: usize| match inputs.get(i) {
-                Input::Velocity(_) => quote!(f64::NAN),
-                _ => read_input(i),
+            let read_position = |i: usize| match inputs.of_positions(i) {
+                None => quote!(f64::NAN),
+                Some(_) => read_input(i),
             };
             let program = program::block(&d.program, &read_position)?;
             let outputs = d.program.outputs;
@@ -109,14 +114,19 @@ pub(super) fn system_impl(
     let theorem_items = match &eq.theorems {
         Some(theorems) => {
             let functions = body(&theorems.dynamic_functions)?;
+            let function_count = layout::DYNAMIC_FUNCTIONS;
             let balance = body(&theorems.balance)?;
-            let outputs = theorems.balance.outputs;
-            let pairs = outputs / 2;
+            let holding = theorems.laws.iter().filter(|law| law.holds()).count();
+            let outputs = layout::balances(holding);
+            let pairs = (0..holding).map(|k| {
+                let [rate, law] = layout::balance(k);
+                quote!((values[#rate], values[#law]))
+            });
             quote! {
                 #[allow(unused_variables, clippy::all)]
                 fn dynamic_functions(&self, t: f64, q: &#vector, qd: &#vector)
                     -> ::core::option::Option<#CORE::DynamicFunctions> {
-                    let values: [f64; 9] = #functions;
+                    let values: [f64; #function_count] = #functions;
                     ::core::option::Option::Some(#CORE::__private::dynamic_functions(values))
                 }
 
@@ -124,14 +134,14 @@ pub(super) fn system_impl(
                 fn balance(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector)
                     -> ::std::vec::Vec<(f64, f64)> {
                     let values: [f64; #outputs] = #balance;
-                    (0..#pairs).map(|k| (values[2 * k], values[2 * k + 1])).collect()
+                    ::std::vec![#(#pairs),*]
                 }
             }
         }
         None => TokenStream::new(),
     };
     let (constrained_items, constrained_impl) = match &eq.constraints {
-        Some(c) => constraint_impls(target, &read_input, c, n, m)?,
+        Some(c) => constraint_impls(target, &read_input, c, layout)?,
         None => (TokenStream::new(), TokenStream::new()),
     };
     Ok(quote! {
@@ -189,10 +199,10 @@ pub(super) fn system_impl(
 
             #[allow(unused_variables, clippy::all)]
             fn mass_matrix_and_forcing(&self, t: f64, q: &#vector, qd: &#vector) -> (#matrix, #vector) {
-                let values: [f64; #nn + #n] = #dynamics;
+                let values: [f64; #dynamics_count] = #dynamics;
                 (
-                    <#matrix>::from_row_slice(&values[..#nn]),
-                    <#vector>::from_column_slice(&values[#nn..]),
+                    <#matrix>::from_row_slice(#mass),
+                    <#vector>::from_column_slice(#forcing),
                 )
             }
 
@@ -242,11 +252,17 @@ pub(super) fn system_impl(
             fn residual_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> #CORE::ResidualJacobians<#n> {
                 let values: [f64; #residual_jacobian_count] = #residual_jacobians;
                 #CORE::ResidualJacobians {
-                    coordinates: <#matrix>::from_row_slice(&values[..#nn]),
-                    velocities: <#matrix>::from_row_slice(&values[#nn..2 * #nn]),
-                    parameters: #CORE::nalgebra::DMatrix::from_row_slice(#n, #m, &values[2 * #nn..]),
+                    coordinates: <#matrix>::from_row_slice(#by_coordinates),
+                    velocities: <#matrix>::from_row_slice(#by_velocities),
+                    parameters: #CORE::nalgebra::DMatrix::from_row_slice(#n, #m, #by_parameters),
                 }
             }
         }
     })
+}
+
+/// `&values[range]`: a block of a program's outputs, as [`Layout`] places it.
+pub(super) fn block(range: &std::ops::Range<usize>) -> TokenStream {
+    let (start, end) = (range.start, range.end);
+    quote!(&values[#start..#end])
 }

@@ -1,6 +1,8 @@
 //! The derived equations of motion of a model, as plain data: what code generators and
 //! printers consume.
 
+pub mod info;
+pub mod layout;
 mod print;
 mod theorems;
 
@@ -9,6 +11,8 @@ use serde::{Deserialize, Serialize};
 use crate::ir::Program;
 use crate::syntax::Expr;
 
+pub use info::ModelInfo;
+pub use layout::Layout;
 pub use theorems::{Axis, Law, Premise, Theorem, Theorems};
 
 /// The input layout shared by every [`Program`] of an [`Equations`]:

@@ -38,6 +38,13 @@ pub struct Law {
     pub integral: bool,
 }
 
+impl Law {
+    /// Whether its premise holds (then the balance program has its two outputs).
+    pub fn holds(&self) -> bool {
+        matches!(self.premise, Premise::Holds { .. })
+    }
+}
+
 /// The general theorems of dynamics as they apply to a model whose masses are all
 /// particles and bodies.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -2,7 +2,8 @@
 //! counts its role requires and every index list fits, so a damaged entry is an error
 //! before any program runs.
 
-use crate::equations::{Derived, Equations};
+use crate::equations::layout::{self, Layout};
+use crate::equations::{Derived, Equations, Theorem};
 use crate::ir::Program;
 use crate::model::Model;
 
@@ -46,8 +47,9 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
     let n = eq.coordinates.len();
     let inputs = eq.inputs().len();
     let p = &eq.programs;
+    let layout = Layout::of(eq);
     for (name, prog, outputs) in [
-        ("dynamics", &p.dynamics, n * n + n),
+        ("dynamics", &p.dynamics, layout::outputs(&layout.dynamics())),
         ("lagrangian", &p.lagrangian, 1),
         ("energy", &p.energy, 1),
         ("jacobi_integral", &p.jacobi_integral, 1),
@@ -68,14 +70,14 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
         &format!("{role}residual_jacobians"),
         &p.residual_jacobians,
         eq.inputs().with_accelerations(0),
-        2 * n * n + n * m,
+        layout::outputs(&layout.residual_jacobians()),
     )?;
     if let Some(w) = &eq.joint_wrenches {
         program(
             &format!("{role}joint_wrenches"),
             &w.program,
             eq.inputs().with_accelerations(0),
-            6 * w.bodies.len(),
+            layout::joint_wrenches(w.bodies.len()),
         )?;
     }
     if let Some(t) = &eq.theorems {
@@ -83,26 +85,23 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
             &format!("{role}dynamic_functions"),
             &t.dynamic_functions,
             inputs,
-            9,
+            layout::DYNAMIC_FUNCTIONS,
         )?;
         let theorems: Vec<_> = t.laws.iter().map(|law| law.theorem).collect();
-        if theorems != crate::equations::Theorem::ALL {
+        if theorems != Theorem::ALL {
             return Err(format!("{role}theorems: not the nine theorems in order"));
         }
-        let holds = |law: &crate::equations::Law| {
-            matches!(law.premise, crate::equations::Premise::Holds { .. })
-        };
-        if t.laws.iter().any(|law| law.integral && !holds(law)) {
+        if t.laws.iter().any(|law| law.integral && !law.holds()) {
             return Err(format!(
                 "{role}theorems: an integral whose premise does not hold"
             ));
         }
-        let holding = t.laws.iter().filter(|law| holds(law)).count();
+        let holding = t.laws.iter().filter(|law| law.holds()).count();
         program(
             &format!("{role}balance"),
             &t.balance,
             eq.inputs().with_accelerations(0),
-            2 * holding,
+            layout::balances(holding),
         )?;
     }
     if let Some(d) = &eq.drawing {
@@ -110,7 +109,7 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
             &format!("{role}drawing"),
             &d.program,
             inputs,
-            3 * d.points.len() + 9 * d.frames.len(),
+            layout::drawing(d.points.len(), d.frames.len()),
         )?;
         let points = d.points.len();
         let inside = |i: usize| i < points;
@@ -129,7 +128,7 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
             &format!("{role}constraint jacobians"),
             &c.jacobians,
             eq.inputs().with_accelerations(k),
-            2 * k * n + k * m + n * n + n * m,
+            layout::outputs(&layout.constraint_jacobians()),
         )?;
         if c.scleronomic.len() != k {
             return Err(format!(
@@ -142,7 +141,11 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
             ("jacobian", &c.jacobian, k * n),
             ("time_derivative", &c.time_derivative, k),
             ("velocities", &c.velocities, k),
-            ("dynamics", &c.dynamics, k * n + k),
+            (
+                "dynamics",
+                &c.dynamics,
+                layout::outputs(&layout.constraint_dynamics()),
+            ),
         ] {
             program(&format!("{role}constraint {name}"), prog, inputs, outputs)?;
         }

@@ -1,19 +1,17 @@
-//! What a model declares and what its derivation decided about it: [`ModelInfo`], plain
-//! data that generated code writes as a constant and a system built at run time owns.
+//! What a model declares and what its derivation decided about it, as the runtime reads
+//! it: [`ModelInfo`], plain data that the derive writes as a constant and a model loaded at
+//! run time owns. The engine computes it from derived equations, once, for both.
 
 use std::borrow::Cow;
 
-use super::drawing::Drawing;
-use super::theorems::{Theorem, TheoremInfo};
-
-pub use lagrange_common::Conserved;
+use crate::{Conserved, PointKind, Theorem};
 
 /// Text that generated code borrows for `'static` and a system built at run time owns.
 pub type Text = Cow<'static, str>;
 
 /// What a model declares and what its derivation decided about it: plain data, a constant
 /// (`INFO`) of every struct that derives `Lagrangian`, and what
-/// [`LagrangianSystem::info`](super::LagrangianSystem::info) returns.
+/// the runtime's `LagrangianSystem::info` returns.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelInfo {
     /// The model's name (the struct's).
@@ -21,7 +19,7 @@ pub struct ModelInfo {
     /// Names of the generalized coordinates, in the order of `q`.
     pub coordinates: Cow<'static, [Text]>,
     /// Names of the parameters (the struct's fields), in the order of
-    /// [`parameter_values`](super::LagrangianSystem::parameter_values).
+    /// `LagrangianSystem::parameter_values`.
     pub parameters: Cow<'static, [Text]>,
     /// Indices of the cyclic coordinates: `∂L/∂qᵢ ≡ 0` and no force or dissipation acts on `qᵢ`.
     pub cyclic: Cow<'static, [usize]>,
@@ -40,10 +38,10 @@ pub struct ModelInfo {
     /// The model's own formulas as written (`T`, `V` or `L`, the forces, the dissipation,
     /// the constraints, the Routhian), for a report.
     pub formulas: Cow<'static, [Formula]>,
-    /// What a report's animation draws (see [`LagrangianSystem::drawing`](super::LagrangianSystem::drawing)); `None` for a
+    /// What a report's animation draws (placed by the runtime's `LagrangianSystem::drawing`); `None` for a
     /// model with no particle, body or drawn point.
     pub drawing: Option<Drawing>,
-    /// The holonomic constraints (see [`ConstrainedSystem`](crate::ConstrainedSystem)).
+    /// The holonomic constraints (the runtime's `ConstrainedSystem`).
     pub constraints: Cow<'static, [ConstraintInfo]>,
     /// Indices into [`parameters`](Self::parameters) of the model's inputs: the parameters
     /// a controller sets while the system moves (`inputs(u, …)`).
@@ -81,6 +79,7 @@ pub struct Formula {
     /// markup, unescaped (the engine escapes every text in it).
     pub mathml: Text,
 }
+
 /// One holonomic constraint `G = 0` of a [`ModelInfo`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConstraintInfo {
@@ -90,4 +89,39 @@ pub struct ConstraintInfo {
     /// scleronomic. `false` means its presentation depends on time, which is necessary but
     /// not sufficient for a moving locus: `ρ(t) G(q)` describes a fixed locus.
     pub scleronomic: bool,
+}
+
+/// A theorem as it applies to one model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TheoremInfo {
+    /// Which theorem.
+    pub theorem: Theorem,
+    /// Whether its premise holds: the derivation exhibited the symmetry.
+    pub holds: bool,
+    /// The symmetry found (its generator), or why none was established.
+    pub why: Text,
+    /// Whether the theorem gives a first integral (see [`Theorem::integral_name`]).
+    pub integral: bool,
+}
+
+/// A point of a [`Drawing`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct DrawnPoint {
+    /// The name: the particle's, the body's, `body.joint`, or the drawn point's.
+    pub name: Text,
+    /// What the point is.
+    pub kind: PointKind,
+}
+
+/// What a report's animation draws: points, the lines between them, and bodies' frames.
+/// The runtime's `LagrangianSystem::drawing` places them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Drawing {
+    /// The points, in the order of the positions `drawing` returns.
+    pub points: Cow<'static, [DrawnPoint]>,
+    /// Lines, as indices into `points`; `None` is the origin of the fixed frame.
+    pub links: Cow<'static, [(usize, Option<usize>)]>,
+    /// The points that carry a body's frame, in the order of the orientations `drawing`
+    /// returns.
+    pub frames: Cow<'static, [usize]>,
 }

@@ -1,0 +1,176 @@
+//! Least action and varying action (Thomson & Tait §§326–330): the natural motions that
+//! join two configurations, their actions, Hamilton's relations for the principal and
+//! characteristic functions checked along them, and the kinetic foci that decide whether
+//! an action is least or only stationary.
+//!
+//! - The **principal function** `S(q₀, q₁, τ) = ∫ L dt` over the natural motion from `q₀`
+//!   to `q₁` in the time `τ`: `∂S/∂q₁ = p₁`, `∂S/∂q₀ = −p₀`, `∂S/∂τ = −H`, so that
+//!   `H(q₁, ∂S/∂q₁) + ∂S/∂τ = 0`.
+//! - The **characteristic function** `A(q₀, q₁, E) = ∫ 2T dt` (here `∫ p·q̇ dt`, which is
+//!   `∫ 2T dt` when `T` is quadratic in the velocities) over the natural motion from `q₀` to
+//!   `q₁` with energy `E`: `∂A/∂q₁ = p₁`, `∂A/∂q₀ = −p₀`, `∂A/∂E = τ`, so that
+//!   `H(q₁, ∂A/∂q₁) = E` (§330, the characteristic equation).
+//!
+//! [`Connect`] finds the motions (T&T §327's problem) by shooting on the initial velocity,
+//! Newton's method with the exact Jacobian `∂q(τ)/∂q̇₀` from the variational equations. It
+//! computes the derivatives of `S` and `A` from those equations too — differentiating
+//! through the solution of the boundary-value problem, not assuming Hamilton's relations —
+//! and reports them beside `p₁`, `−p₀`, `−H` and `τ`: the relations are a checked output.
+
+mod flow;
+mod foci;
+mod relations;
+mod shoot;
+#[cfg(test)]
+mod tests;
+
+use nalgebra::SVector;
+
+use crate::error::Error;
+use crate::system::LagrangianSystem;
+
+pub use relations::Relation;
+
+/// Runge–Kutta steps along a motion, unless [`Connect::steps`] says otherwise.
+pub const DEFAULT_STEPS: usize = 2000;
+
+/// The most Runge–Kutta steps [`Connect::steps`] accepts: the path of a motion is kept,
+/// one state a step.
+pub const MAX_STEPS: usize = 1_000_000;
+
+/// Newton iterations of the shooting from one start.
+pub const SHOOTING_ITERATIONS: usize = 60;
+
+/// What the motions sought hold fixed besides the two configurations.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Condition {
+    /// The time of passage `τ` (the principal function's problem).
+    Time(f64),
+    /// The energy `E`, the value of the Jacobi integral `h = p·q̇ − L` (`T + V` for the
+    /// usual `T`; the characteristic function's problem, T&T §327).
+    Energy(f64),
+}
+
+/// The natural motions of a conservative system from one configuration to another, in a
+/// given time or at a given energy (Thomson & Tait §327).
+#[derive(Debug, Clone)]
+pub struct Connect<'s, S, const N: usize> {
+    system: &'s S,
+    t0: f64,
+    from: SVector<f64, N>,
+    to: SVector<f64, N>,
+    condition: Condition,
+    starts: Vec<SVector<f64, N>>,
+    steps: usize,
+}
+
+/// A natural motion from `q₀` to `q₁`, with its actions, Hamilton's relations as computed
+/// and as expected, and the kinetic foci of `q₀` along it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Motion<const N: usize> {
+    /// The initial velocity `q̇₀` that sends the system from `q₀` to `q₁`.
+    pub initial_velocity: SVector<f64, N>,
+    /// The velocity `q̇₁` on arrival.
+    pub final_velocity: SVector<f64, N>,
+    /// The time of passage `τ`.
+    pub time: f64,
+    /// The energy `E`, the Jacobi integral at the start.
+    pub energy: f64,
+    /// The principal function `S = ∫ L dt`.
+    pub principal: f64,
+    /// The action `A = ∫ p·q̇ dt` (`∫ 2T dt` for a `T` quadratic in the velocities).
+    pub action: f64,
+    /// `p₀`.
+    pub initial_momenta: SVector<f64, N>,
+    /// `p₁`.
+    pub final_momenta: SVector<f64, N>,
+    /// Hamilton's relations for this motion's problem: each derivative of `S` (time
+    /// condition) or of `A` (energy condition) computed from the variational equations,
+    /// beside the value the relation says it has; and the residual of the partial
+    /// differential equation the function satisfies.
+    pub relations: Vec<Relation>,
+    /// The kinetic foci of `q₀` strictly between the ends: times where the motions from
+    /// `q₀` with the same time condition's neighbours cross again (`det ∂q(t)/∂q̇₀ = 0`
+    /// for the time condition; the same determinant bordered by the energy for the
+    /// energy condition).
+    pub foci: Vec<f64>,
+    /// The change in the joining motion's `(q̇₀, S, A)` when the steps are doubled,
+    /// relative to their size: an estimate of the integration error.
+    pub accuracy: f64,
+    /// The motion at each step: `(t, q, q̇)`.
+    pub path: Vec<(f64, SVector<f64, N>, SVector<f64, N>)>,
+}
+
+impl<const N: usize> Motion<N> {
+    /// Whether the action is least among the paths near this one (no kinetic focus
+    /// between the ends, T&T §§327, 356), rather than only stationary (§328).
+    pub fn is_least(&self) -> bool {
+        self.foci.is_empty()
+    }
+}
+
+impl<'s, S: LagrangianSystem<N>, const N: usize> Connect<'s, S, N> {
+    /// The motions of `system` from `from` to `to` in the time `time`.
+    pub fn in_time(system: &'s S, from: SVector<f64, N>, to: SVector<f64, N>, time: f64) -> Self {
+        Self::new(system, from, to, Condition::Time(time))
+    }
+
+    /// The motions of `system` from `from` to `to` with energy `energy`.
+    pub fn at_energy(
+        system: &'s S,
+        from: SVector<f64, N>,
+        to: SVector<f64, N>,
+        energy: f64,
+    ) -> Self {
+        Self::new(system, from, to, Condition::Energy(energy))
+    }
+
+    /// The motions of `system` from `from` to `to` under `condition`.
+    pub fn new(
+        system: &'s S,
+        from: SVector<f64, N>,
+        to: SVector<f64, N>,
+        condition: Condition,
+    ) -> Self {
+        Connect {
+            system,
+            t0: 0.0,
+            from,
+            to,
+            condition,
+            starts: Vec::new(),
+            steps: DEFAULT_STEPS,
+        }
+    }
+
+    /// The time of the start (0 unless set; it matters for a Lagrangian with `t`).
+    pub fn start_time(mut self, t0: f64) -> Self {
+        self.t0 = t0;
+        self
+    }
+
+    /// Initial velocities to start Newton's method from, one solution sought from each.
+    /// Without any, the starts are the straight path's velocity `(q₁ − q₀)/τ` (scaled to
+    /// the energy for the energy condition) and its variants (see [`solve`](Self::solve)).
+    pub fn starts(mut self, starts: impl IntoIterator<Item = SVector<f64, N>>) -> Self {
+        self.starts = starts.into_iter().collect();
+        self
+    }
+
+    /// Runge–Kutta steps along each motion ([`DEFAULT_STEPS`] unless set).
+    pub fn steps(mut self, steps: usize) -> Self {
+        self.steps = steps;
+        self
+    }
+
+    /// The distinct motions found from the starts, in the order of their actions (`S`
+    /// for the time condition, `A` for the energy condition), least first.
+    ///
+    /// Errors with [`Error::InvalidInput`] for a system this does not apply to (forces,
+    /// dissipation or constraints act; a non-finite or non-positive time; an energy
+    /// condition on a system that conserves no energy), and with [`Error::NoMotion`] when
+    /// no start converges, saying what was tried.
+    pub fn solve(&self) -> Result<Vec<Motion<N>>, Error> {
+        shoot::solve(self)
+    }
+}

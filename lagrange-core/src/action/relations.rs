@@ -1,0 +1,206 @@
+//! A found motion, with Hamilton's relations (Thomson & Tait §§329–330) computed from the
+//! variational equations: the derivatives of `S` or `A` in the ends, the time and the
+//! energy, obtained by differentiating through the boundary-value problem, beside what the
+//! relations say they are.
+
+use nalgebra::{DMatrix, DVector, SVector};
+
+use super::flow::{Point, flow};
+use super::foci::Foci;
+use super::shoot::Guess;
+use super::{Condition, Connect, Motion};
+use crate::error::Error;
+use crate::system::LagrangianSystem;
+
+/// One of Hamilton's relations for a found motion.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Relation {
+    /// What was computed, e.g. `∂S/∂x₁` or `H(q₁, ∂S/∂q₁) + ∂S/∂τ`.
+    pub derivative: String,
+    /// What the relation says it equals, e.g. `p_x(τ)`, `−H`, `τ` or `0`.
+    pub law: String,
+    /// The value computed from the variational equations.
+    pub computed: f64,
+    /// The value of [`law`](Self::law) along the motion.
+    pub expected: f64,
+}
+
+impl Relation {
+    /// `computed − expected`.
+    pub fn difference(&self) -> f64 {
+        self.computed - self.expected
+    }
+}
+
+/// Below this smallest singular value of the scaled Jacobian of the ends (see
+/// [`solve_transposed`]), the end point counts as a kinetic focus of the start.
+const FOCUS_TOLERANCE: f64 = 1e-8;
+
+/// `Bᵀ g = r`, where `B` is the Jacobian of the end conditions in the unknowns; `scaled`
+/// is `B` made dimensionless (`∂q/∂q̇₀` over the time, the bordering vectors as unit
+/// vectors). Errors when the end point is a kinetic focus of the start.
+fn solve_transposed(
+    b: DMatrix<f64>,
+    scaled: DMatrix<f64>,
+    r: DVector<f64>,
+) -> Result<DVector<f64>, Error> {
+    let focus = || {
+        Error::NoMotion(
+            "the end point is a kinetic focus of the start: the motions from q₀ meet there again, so the ends do not determine the motion and Hamilton's functions have no derivatives there"
+                .into(),
+        )
+    };
+    let smallest = scaled.singular_values().min();
+    if smallest.is_nan() || smallest <= FOCUS_TOLERANCE {
+        return Err(focus());
+    }
+    b.transpose().lu().solve(&r).ok_or_else(focus)
+}
+
+/// The motion of the solution `fine` (found with `steps` steps; `coarse` with half as
+/// many) with its relations and foci.
+pub(super) fn motion<S: LagrangianSystem<N>, const N: usize>(
+    c: &Connect<'_, S, N>,
+    fine: Guess<N>,
+    coarse: Guess<N>,
+    steps: usize,
+) -> Result<Motion<N>, Error> {
+    let system = c.system;
+    let (t0, q0, v) = (c.t0, c.from, fine.velocity);
+    // ∂h/∂q̇₀ = M q̇₀ and ∂h/∂q₀ = (∂p/∂q)ᵀ q̇₀ − ∂L/∂q, h = p·q̇ − L.
+    let h_v = system.mass_matrix(t0, &q0, &v) * v;
+    let h_q =
+        system.momentum_jacobian(t0, &q0, &v).transpose() * v - system.momentum_rate(t0, &q0, &v);
+    let mut foci = Foci::new(system, c.condition, h_v);
+    let mut path = vec![(t0, q0, v)];
+    let start = Point::start(t0, q0, v);
+    let end = flow(system, start, fine.time, steps, |before, after| {
+        path.push((after.t, after.q, after.qd));
+        foci.visit(before, after)
+    })?;
+    let tau = end.t;
+    let coarse_end = flow(
+        system,
+        Point::start(t0, q0, coarse.velocity),
+        coarse.time,
+        steps / 2,
+        |_, _| Ok(()),
+    )?;
+    // Each change relative to its size; the actions' to the larger action, since `S`
+    // may vanish where `A` does not.
+    let relative = |change: f64, size: f64| change / size.max(f64::MIN_POSITIVE);
+    let actions = end.s.abs().max(end.a.abs());
+    let accuracy = [
+        relative((fine.velocity - coarse.velocity).norm(), v.norm()),
+        relative((end.s - coarse_end.s).abs(), actions),
+        relative((end.a - coarse_end.a).abs(), actions),
+        relative((fine.time - coarse.time).abs(), fine.time),
+    ]
+    .into_iter()
+    .fold(0.0, f64::max);
+    let (q1, v1) = (end.q, end.qd);
+    let p0 = system.momenta(t0, &q0, &v);
+    let p1 = system.momenta(tau, &q1, &v1);
+    let h1 = system.jacobi_integral(tau, &q1, &v1);
+    let names = &system.info().coordinates;
+    let mut relations = Vec::new();
+    let mut ends = |f: &str, by_end: &SVector<f64, N>, by_start: &SVector<f64, N>| {
+        for i in 0..N {
+            let q = &names[i];
+            relations.push(Relation {
+                derivative: format!("∂{f}/∂{q}(τ)"),
+                law: format!("p_{q}(τ)"),
+                computed: by_end[i],
+                expected: p1[i],
+            });
+        }
+        for i in 0..N {
+            let q = &names[i];
+            relations.push(Relation {
+                derivative: format!("∂{f}/∂{q}(0)"),
+                law: format!("−p_{q}(0)"),
+                computed: by_start[i],
+                expected: -p0[i],
+            });
+        }
+    };
+    let phi_v = DMatrix::from_column_slice(N, N, end.q_v.as_slice());
+    match c.condition {
+        Condition::Time(_) => {
+            // S(q₀, q₁, τ) through q̇₀(q₀, q₁, τ): Φ_v dq̇₀ = dq₁ − Φ_q dq₀ − q̇₁ dτ.
+            let scaled = &phi_v / (tau - t0);
+            let r = DVector::from_column_slice(end.s_v.as_slice());
+            let g = solve_transposed(phi_v, scaled, r)?;
+            let g = SVector::<f64, N>::from_column_slice(g.as_slice());
+            let by_start = end.s_q - end.q_q.transpose() * g;
+            let by_time = system.lagrangian(tau, &q1, &v1) - g.dot(&v1);
+            ends("S", &g, &by_start);
+            relations.push(Relation {
+                derivative: "∂S/∂τ".into(),
+                law: "−H".into(),
+                computed: by_time,
+                expected: -h1,
+            });
+            let h = system.jacobi_integral(tau, &q1, &system.velocities(tau, &q1, &g)?);
+            relations.push(Relation {
+                derivative: "H(q(τ), ∂S/∂q(τ)) + ∂S/∂τ".into(),
+                law: "0".into(),
+                computed: h + by_time,
+                expected: 0.0,
+            });
+        }
+        Condition::Energy(e) => {
+            // A(q₀, q₁, E) through (q̇₀, τ): B (dq̇₀, dτ) = (dq₁ − Φ_q dq₀, dE − ∂h/∂q₀ dq₀),
+            // B = [[Φ_v, q̇₁], [∂h/∂q̇₀ᵀ, 0]].
+            let mut b = DMatrix::zeros(N + 1, N + 1);
+            b.view_mut((0, 0), (N, N)).copy_from(&phi_v);
+            b.view_mut((0, N), (N, 1)).copy_from(&v1);
+            b.view_mut((N, 0), (1, N)).copy_from(&h_v.transpose());
+            let rate = system.momenta(tau, &q1, &v1).dot(&v1);
+            let r = DVector::from_iterator(N + 1, end.a_v.iter().copied().chain([rate]));
+            let mut scaled = b.clone();
+            scaled.view_mut((0, 0), (N, N)).scale_mut(1.0 / (tau - t0));
+            scaled
+                .view_mut((0, N), (N, 1))
+                .scale_mut(1.0 / v1.norm().max(f64::MIN_POSITIVE));
+            scaled
+                .view_mut((N, 0), (1, N))
+                .scale_mut(1.0 / h_v.norm().max(f64::MIN_POSITIVE));
+            let g = solve_transposed(b, scaled, r)?;
+            let by_end = SVector::<f64, N>::from_column_slice(&g.as_slice()[..N]);
+            let by_energy = g[N];
+            let by_start = end.a_q - end.q_q.transpose() * by_end - h_q * by_energy;
+            ends("A", &by_end, &by_start);
+            relations.push(Relation {
+                derivative: "∂A/∂E".into(),
+                law: "τ".into(),
+                computed: by_energy,
+                expected: tau - t0,
+            });
+            let h = system.jacobi_integral(tau, &q1, &system.velocities(tau, &q1, &by_end)?);
+            relations.push(Relation {
+                derivative: "H(q(τ), ∂A/∂q(τ)) − E".into(),
+                law: "0".into(),
+                computed: h - e,
+                expected: 0.0,
+            });
+        }
+    }
+    let end_time = tau;
+    foci.times
+        .retain(|&t| t < end_time - 1e-9 * (end_time - t0));
+    Ok(Motion {
+        initial_velocity: v,
+        final_velocity: v1,
+        time: tau - t0,
+        energy: system.jacobi_integral(t0, &q0, &v),
+        principal: end.s,
+        action: end.a,
+        initial_momenta: p0,
+        final_momenta: p1,
+        relations,
+        foci: foci.times,
+        accuracy,
+        path,
+    })
+}

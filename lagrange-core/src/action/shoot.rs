@@ -1,0 +1,302 @@
+//! Shooting: Newton's method on the initial velocity (and, at a given energy, the time),
+//! from several starts, with the exact Jacobian of the end point from the variational
+//! equations.
+
+use nalgebra::{DMatrix, DVector, SVector};
+
+use super::flow::{Point, flow};
+use super::relations::motion;
+use super::{Condition, Connect, MAX_STEPS, Motion, SHOOTING_ITERATIONS};
+use crate::error::Error;
+use crate::system::{Conserved, LagrangianSystem};
+
+/// Halvings of a Newton step that does not reduce the residual.
+const LINE_SEARCH: usize = 12;
+
+/// The unknowns of the shooting: `q̇₀`, and the time for the energy condition.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Guess<const N: usize> {
+    pub velocity: SVector<f64, N>,
+    pub time: f64,
+}
+
+pub(super) fn solve<S: LagrangianSystem<N>, const N: usize>(
+    c: &Connect<'_, S, N>,
+) -> Result<Vec<Motion<N>>, Error> {
+    applies(c)?;
+    let starts = match c.starts.is_empty() {
+        true => default_starts(c)?,
+        false => c
+            .starts
+            .iter()
+            .map(|&v| guess(c, v))
+            .collect::<Result<_, _>>()?,
+    };
+    let mut motions: Vec<Motion<N>> = Vec::new();
+    let mut failures = Vec::new();
+    for (k, start) in starts.iter().enumerate() {
+        let converged = converge(c, *start, c.steps).and_then(|coarse| {
+            // The same motion with twice the steps, from the coarse solution: the result,
+            // and the change an estimate of the coarse one's error.
+            let fine = converge(c, coarse, 2 * c.steps)?;
+            Ok((coarse, fine))
+        });
+        let (coarse, fine) = match converged {
+            Ok(pair) => pair,
+            Err(e) => {
+                failures.push(format!(
+                    "start {} (q̇₀ = {:?}): {e}",
+                    k + 1,
+                    start.velocity.as_slice()
+                ));
+                continue;
+            }
+        };
+        let same = |m: &Motion<N>| {
+            (m.initial_velocity - fine.velocity).norm() <= 1e-6 * (1.0 + fine.velocity.norm())
+                && (m.time - fine.time).abs() <= 1e-6 * fine.time
+        };
+        if motions.iter().any(same) {
+            continue;
+        }
+        match motion(c, fine, coarse, 2 * c.steps) {
+            Ok(m) => motions.push(m),
+            Err(e) => failures.push(format!("start {}: {e}", k + 1)),
+        }
+    }
+    if motions.is_empty() {
+        return Err(Error::NoMotion(format!(
+            "no natural motion from {:?} to {:?} {} was found from {} start{}: {}",
+            c.from.as_slice(),
+            c.to.as_slice(),
+            match c.condition {
+                Condition::Time(tau) => format!("in time {tau}"),
+                Condition::Energy(e) => format!("at energy {e}"),
+            },
+            starts.len(),
+            if starts.len() == 1 { "" } else { "s" },
+            failures.join("; ")
+        )));
+    }
+    let key = |m: &Motion<N>| match c.condition {
+        Condition::Time(_) => m.principal,
+        Condition::Energy(_) => m.action,
+    };
+    motions.sort_by(|a, b| key(a).total_cmp(&key(b)));
+    Ok(motions)
+}
+
+/// Refuses what the method does not cover, before any integration.
+fn applies<S: LagrangianSystem<N>, const N: usize>(c: &Connect<'_, S, N>) -> Result<(), Error> {
+    let info = c.system.info();
+    let refuse = |why: String| Err(Error::InvalidInput(format!("{}: {why}", info.name)));
+    if info.forced_or_dissipative {
+        return refuse("forces, dissipation or inputs act; least and varying action are about conservative systems (Thomson & Tait §326)".into());
+    }
+    if !info.constraints.is_empty() {
+        return refuse("motions between configurations are found for systems without constraints; express the constraints through the coordinates".into());
+    }
+    if !(1..=MAX_STEPS).contains(&c.steps) {
+        return refuse(format!(
+            "{} steps: between 1 and {MAX_STEPS} Runge–Kutta steps",
+            c.steps
+        ));
+    }
+    let finite = |v: &SVector<f64, N>| v.iter().all(|x| x.is_finite());
+    if !finite(&c.from) || !finite(&c.to) || !c.t0.is_finite() {
+        return refuse("the configurations and the start time must be finite".into());
+    }
+    if c.starts.iter().any(|v| !finite(v)) {
+        return refuse("a start velocity is not finite".into());
+    }
+    match c.condition {
+        Condition::Time(tau) if !(tau.is_finite() && tau > 0.0) => refuse(format!(
+            "the time of passage must be finite and positive, got {tau}"
+        )),
+        Condition::Energy(e) if !e.is_finite() => {
+            refuse(format!("the energy must be finite, got {e}"))
+        }
+        Condition::Energy(_) if info.conserved == Conserved::None => refuse(
+            "it conserves no energy (its Lagrangian depends on t), so no motion has a given energy"
+                .into(),
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// A start from the velocity `v`: for the energy condition, `v` scaled to the energy and
+/// the time of the straight path at that speed.
+fn guess<S: LagrangianSystem<N>, const N: usize>(
+    c: &Connect<'_, S, N>,
+    v: SVector<f64, N>,
+) -> Result<Guess<N>, Error> {
+    match c.condition {
+        Condition::Time(time) => Ok(Guess { velocity: v, time }),
+        Condition::Energy(e) => {
+            let (t0, q0) = (c.t0, &c.from);
+            // h(λ v) = h₀ + λ² T₂(v) for the usual T: solve for λ.
+            let h0 = c.system.jacobi_integral(t0, q0, &SVector::zeros());
+            let m = c.system.mass_matrix(t0, q0, &SVector::zeros());
+            let t2 = 0.5 * v.dot(&(m * v));
+            if t2.is_nan() || t2 <= 0.0 || e.is_nan() || e <= h0 {
+                return Err(Error::NoMotion(format!(
+                    "at energy {e} no motion starts from {:?} with a velocity along {:?} (the potential there is {h0})",
+                    q0.as_slice(),
+                    v.as_slice()
+                )));
+            }
+            let velocity = v * ((e - h0) / t2).sqrt();
+            let distance = (c.to - c.from).norm();
+            let time = if distance > 0.0 {
+                distance / velocity.norm()
+            } else {
+                1.0 / velocity.norm()
+            };
+            Ok(Guess { velocity, time })
+        }
+    }
+}
+
+/// The straight path's velocity `d/τ` (`d = q₁ − q₀`), then for each coordinate `i` and
+/// `k = ±1, ±2` that velocity plus `k π σ eᵢ`, `σ = max(|d|, 1)/τ` (for the energy
+/// condition the same directions with `τ = 1`, scaled to the energy). Starts that cannot
+/// reach the energy are left out.
+fn default_starts<S: LagrangianSystem<N>, const N: usize>(
+    c: &Connect<'_, S, N>,
+) -> Result<Vec<Guess<N>>, Error> {
+    let d = c.to - c.from;
+    let tau = match c.condition {
+        Condition::Time(tau) => tau,
+        Condition::Energy(_) => 1.0,
+    };
+    let base = d / tau;
+    let sigma = d.norm().max(1.0) / tau;
+    let mut velocities = vec![base];
+    for i in 0..N {
+        for k in [1.0, -1.0, 2.0, -2.0] {
+            let mut v = base;
+            v[i] += k * std::f64::consts::PI * sigma;
+            velocities.push(v);
+        }
+    }
+    let mut starts = Vec::new();
+    let mut first_error = None;
+    for v in velocities {
+        match guess(c, v) {
+            Ok(g) => starts.push(g),
+            Err(e) => first_error = first_error.or(Some(e)),
+        }
+    }
+    match (starts.is_empty(), first_error) {
+        (true, Some(e)) => Err(e),
+        _ => Ok(starts),
+    }
+}
+
+/// The end point of the motion from the guess, with the residual `F` and its Jacobian.
+fn residual<S: LagrangianSystem<N>, const N: usize>(
+    c: &Connect<'_, S, N>,
+    x: &Guess<N>,
+    steps: usize,
+) -> Result<(DVector<f64>, DMatrix<f64>), Error> {
+    let start = Point::start(c.t0, c.from, x.velocity);
+    let end = flow(c.system, start, x.time, steps, |_, _| Ok(()))?;
+    let miss = end.q - c.to;
+    Ok(match c.condition {
+        Condition::Time(_) => (
+            DVector::from_column_slice(miss.as_slice()),
+            DMatrix::from_column_slice(N, N, end.q_v.as_slice()),
+        ),
+        Condition::Energy(e) => {
+            let (t0, q0, v) = (c.t0, &c.from, &x.velocity);
+            let h = c.system.jacobi_integral(t0, q0, v);
+            // ∂h/∂q̇₀ = M q̇₀.
+            let w = c.system.mass_matrix(t0, q0, v) * v;
+            let f = DVector::from_iterator(N + 1, miss.iter().copied().chain([h - e]));
+            let mut j = DMatrix::zeros(N + 1, N + 1);
+            j.view_mut((0, 0), (N, N)).copy_from(&end.q_v);
+            j.view_mut((0, N), (N, 1)).copy_from(&end.qd);
+            j.view_mut((N, 0), (1, N)).copy_from(&w.transpose());
+            (f, j)
+        }
+    })
+}
+
+/// Why Newton's method may stall: said when the end point hardly depends on the
+/// initial velocity (the smallest singular value of `∂q(τ)/∂q̇₀` below `10⁻⁶ τ`), as
+/// at a kinetic focus of the start, where the motions from `q₀` all meet.
+fn near_focus<const N: usize>(j: &DMatrix<f64>, x: &Guess<N>) -> &'static str {
+    let end = j.view((0, 0), (N, N)).into_owned();
+    let smallest = end.singular_values().min();
+    if smallest < 1e-6 * x.time {
+        " (∂q(τ)/∂q̇₀ is nearly singular: the end point is at or near a kinetic focus of the start, where the motions from q₀ meet, and other end points are out of reach)"
+    } else {
+        ""
+    }
+}
+
+/// Newton's method from `x` with `steps` Runge–Kutta steps, each Newton step halved
+/// until the residual decreases.
+fn converge<S: LagrangianSystem<N>, const N: usize>(
+    c: &Connect<'_, S, N>,
+    mut x: Guess<N>,
+    steps: usize,
+) -> Result<Guess<N>, Error> {
+    let scale = 1.0 + c.from.norm() + c.to.norm();
+    let tolerance = 1e-12 * scale;
+    let (mut f, mut j) = residual(c, &x, steps)?;
+    for _ in 0..SHOOTING_ITERATIONS {
+        if f.norm() <= tolerance {
+            return Ok(x);
+        }
+        let delta = j
+            .clone()
+            .lu()
+            .solve(&f)
+            .filter(|d| d.iter().all(|v| v.is_finite()));
+        let Some(delta) = delta else {
+            return Err(Error::NoMotion(format!(
+                "the end point does not depend regularly on the start (singular Jacobian, a kinetic focus) at residual {:.3e}",
+                f.norm()
+            )));
+        };
+        let mut lambda = 1.0;
+        let mut accepted = None;
+        for _ in 0..LINE_SEARCH {
+            let mut trial = x;
+            for i in 0..N {
+                trial.velocity[i] -= lambda * delta[i];
+            }
+            if let Condition::Energy(_) = c.condition {
+                trial.time -= lambda * delta[N];
+            }
+            if trial.time > 0.0
+                && let Ok((ft, jt)) = residual(c, &trial, steps)
+                && ft.norm() < f.norm()
+            {
+                accepted = Some((trial, ft, jt));
+                break;
+            }
+            lambda *= 0.5;
+        }
+        let Some((trial, ft, jt)) = accepted else {
+            // No step reduces the residual: converged as far as round-off allows, or stuck.
+            if f.norm() <= 1e3 * tolerance {
+                return Ok(x);
+            }
+            return Err(Error::NoMotion(format!(
+                "Newton's method stalled at residual {:.3e}{}",
+                f.norm(),
+                near_focus(&j, &x)
+            )));
+        };
+        (x, f, j) = (trial, ft, jt);
+    }
+    if f.norm() <= tolerance {
+        return Ok(x);
+    }
+    Err(Error::NoMotion(format!(
+        "Newton's method did not converge in {SHOOTING_ITERATIONS} iterations (residual {:.3e})",
+        f.norm()
+    )))
+}

@@ -1,0 +1,73 @@
+//! What derived equations tell the runtime about their model, [`ModelInfo`], decided here
+//! once: the derive writes it as a constant, the command's interpreter owns it. The
+//! types are the runtime's, from the vocabulary both share.
+
+pub use lagrange_common::{
+    ConstraintInfo, Drawing, DrawnPoint, Formula, ModelInfo, Text, TheoremInfo,
+};
+
+use super::{Equations, Premise};
+
+impl Equations {
+    /// The runtime's account of these equations: names, printed forms, drawing,
+    /// constraints, inputs and the general theorems as the engine decided them.
+    pub fn model_info(&self) -> ModelInfo {
+        let texts = |names: &[String]| names.iter().cloned().map(Into::into).collect::<Vec<_>>();
+        let constraints = self.constraints.iter().flat_map(|c| {
+            c.text
+                .iter()
+                .zip(&c.scleronomic)
+                .map(|(text, &scleronomic)| ConstraintInfo {
+                    text: text.clone().into(),
+                    scleronomic,
+                })
+        });
+        let formulas = self.printed_formulas().into_iter().map(|f| Formula {
+            name: f.name.into(),
+            text: f.text.into(),
+            mathml: f.mathml.into(),
+        });
+        let drawing = self.drawing.as_ref().map(|d| Drawing {
+            points: d
+                .points
+                .iter()
+                .map(|p| DrawnPoint {
+                    name: p.name.clone().into(),
+                    kind: p.kind,
+                })
+                .collect::<Vec<_>>()
+                .into(),
+            links: d.links.clone().into(),
+            frames: d.frames.clone().into(),
+        });
+        let laws = self.theorems.iter().flat_map(|t| &t.laws);
+        let theorems = laws.map(|law| {
+            let (holds, why) = match &law.premise {
+                Premise::Holds { symmetry, .. } => (true, symmetry),
+                Premise::NotEstablished(why) => (false, why),
+            };
+            TheoremInfo {
+                theorem: law.theorem,
+                holds,
+                why: why.clone().into(),
+                integral: law.integral,
+            }
+        });
+        ModelInfo {
+            name: self.name.clone().into(),
+            coordinates: texts(&self.coordinates).into(),
+            parameters: texts(&self.parameters).into(),
+            cyclic: self.cyclic.clone().into(),
+            conserved: self.conserved,
+            forced_or_dissipative: self.forced_or_dissipative,
+            equations_text: self.text().into(),
+            equations_latex: self.latex().into(),
+            equations_mathml: self.mathml().into(),
+            formulas: formulas.collect::<Vec<_>>().into(),
+            drawing,
+            constraints: constraints.collect::<Vec<_>>().into(),
+            inputs: self.inputs.clone().into(),
+            theorems: theorems.collect::<Vec<_>>().into(),
+        }
+    }
+}
