@@ -26,6 +26,8 @@ mod book {
     mod runtime {}
     #[doc = include_str!("../docs/book/control.md")]
     mod control {}
+    #[doc = include_str!("../docs/book/action.md")]
+    mod action {}
     #[doc = include_str!("../docs/book/report.md")]
     mod report {}
     #[doc = include_str!("../docs/book/cli.md")]

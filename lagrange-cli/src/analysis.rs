@@ -334,7 +334,7 @@ impl WithSystem for Modes<'_> {
 }
 
 /// A runtime error as the command's failure, naming the file.
-fn failure(file: &ModelFile, what: &str, e: Error) -> Failure {
+pub(crate) fn failure(file: &ModelFile, what: &str, e: Error) -> Failure {
     Failure(format!("{}: {what}: {e}", file.path.display()))
 }
 
@@ -364,7 +364,7 @@ fn stability_name(s: Stability) -> &'static str {
 }
 
 /// The document as JSON (the runtime returns finite results or an error).
-fn json(document: &impl Serialize) -> Result<String, Failure> {
+pub(crate) fn json(document: &impl Serialize) -> Result<String, Failure> {
     serde_json::to_string_pretty(document).map_err(|e| Failure(format!("cannot write JSON: {e}")))
 }
 
@@ -379,7 +379,7 @@ fn cleaned(values: &[f64], floor: f64) -> Vec<f64> {
 }
 
 /// A number for the text output: ten significant digits.
-fn number(x: f64) -> String {
+pub(crate) fn number(x: f64) -> String {
     if x == 0.0 {
         "0".into()
     } else if (1e-4..1e6).contains(&x.abs()) {

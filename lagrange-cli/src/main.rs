@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod analysis;
 mod check;
+mod connect;
 mod derive;
 mod file;
 mod generate;
@@ -45,6 +46,9 @@ enum Command {
     Linearize(analysis::Args),
     /// Find the equilibrium near a state; print its stability and normal modes.
     Modes(analysis::Args),
+    /// Find the natural motions from one configuration to another in a given time or at a
+    /// given energy; print their actions, Hamilton's relations and kinetic foci.
+    Connect(connect::Args),
     /// Translate a URDF robot into a model file (on standard output): links as bodies of
     /// a kinematic tree, movable joints as coordinates, gravity along −z.
     Import(import::Args),
@@ -84,6 +88,7 @@ fn main() -> ExitCode {
         Command::Prepare(args) => prepare::run(args),
         Command::Linearize(args) => analysis::run_linearize(args),
         Command::Modes(args) => analysis::run_modes(args),
+        Command::Connect(args) => connect::run(args),
         Command::Import(args) => import::run(args),
     };
     match result {

@@ -10,6 +10,12 @@ use super::{Condition, Connect, MAX_STEPS, Motion, SHOOTING_ITERATIONS};
 use crate::error::Error;
 use crate::system::{Conserved, LagrangianSystem};
 
+/// Steps of the motion along which a start's time of passage is guessed.
+const APPROACH_STEPS: usize = 256;
+
+/// The fewest steps of the first, coarse search from a start.
+const ROUGH_STEPS: usize = 64;
+
 /// Halvings of a Newton step that does not reduce the residual.
 const LINE_SEARCH: usize = 12;
 
@@ -35,12 +41,17 @@ pub(super) fn solve<S: LagrangianSystem<N>, const N: usize>(
     let mut motions: Vec<Motion<N>> = Vec::new();
     let mut failures = Vec::new();
     for (k, start) in starts.iter().enumerate() {
-        let converged = converge(c, *start, c.steps).and_then(|coarse| {
-            // The same motion with twice the steps, from the coarse solution: the result,
-            // and the change an estimate of the coarse one's error.
-            let fine = converge(c, coarse, 2 * c.steps)?;
-            Ok((coarse, fine))
-        });
+        // Newton's method first on a coarse grid, which is cheap where a start fails, then
+        // on the steps asked for.
+        let rough = (c.steps / 8).max(ROUGH_STEPS.min(c.steps));
+        let converged = converge(c, *start, rough)
+            .and_then(|x| converge(c, x, c.steps))
+            .and_then(|coarse| {
+                // The same motion with twice the steps, from the coarse solution: the result,
+                // and the change an estimate of the coarse one's error.
+                let fine = converge(c, coarse, 2 * c.steps)?;
+                Ok((coarse, fine))
+            });
         let (coarse, fine) = match converged {
             Ok(pair) => pair,
             Err(e) => {
@@ -124,8 +135,8 @@ fn applies<S: LagrangianSystem<N>, const N: usize>(c: &Connect<'_, S, N>) -> Res
     }
 }
 
-/// A start from the velocity `v`: for the energy condition, `v` scaled to the energy and
-/// the time of the straight path at that speed.
+/// A start from the velocity `v`: for the energy condition, `v` scaled to the energy, and
+/// the time at which that motion comes closest to `q₁`.
 fn guess<S: LagrangianSystem<N>, const N: usize>(
     c: &Connect<'_, S, N>,
     v: SVector<f64, N>,
@@ -146,15 +157,32 @@ fn guess<S: LagrangianSystem<N>, const N: usize>(
                 )));
             }
             let velocity = v * ((e - h0) / t2).sqrt();
-            let distance = (c.to - c.from).norm();
-            let time = if distance > 0.0 {
-                distance / velocity.norm()
-            } else {
-                1.0 / velocity.norm()
-            };
+            let time = closest_approach(c, velocity)?;
             Ok(Guess { velocity, time })
         }
     }
+}
+
+/// The time at which the motion from `q₀` with `velocity` comes closest to `q₁`, within
+/// four times the straight path's time at its initial speed (at least 4 time units, for
+/// ends that coincide): the start's time of passage.
+fn closest_approach<S: LagrangianSystem<N>, const N: usize>(
+    c: &Connect<'_, S, N>,
+    velocity: SVector<f64, N>,
+) -> Result<f64, Error> {
+    let horizon = 4.0 * ((c.to - c.from).norm() / velocity.norm()).max(1.0);
+    let mut best = (horizon, f64::INFINITY);
+    let start = Point::start(c.t0, c.from, velocity);
+    // A motion that leaves the domain (a singular mass matrix, a non-finite state) before
+    // the horizon is searched up to where it went.
+    let _ = flow(c.system, start, horizon, APPROACH_STEPS, |_, after| {
+        let miss = (after.q - c.to).norm();
+        if miss < best.1 {
+            best = (after.t - c.t0, miss);
+        }
+        Ok(())
+    });
+    Ok(best.0)
 }
 
 /// The straight path's velocity `d/τ` (`d = q₁ − q₀`), then for each coordinate `i` and
