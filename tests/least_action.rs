@@ -61,7 +61,7 @@ fn relations_hold<const N: usize>(m: &Motion<N>, tolerance: f64) {
 
 #[test]
 fn a_projectile_reaches_a_point_at_a_given_energy_by_a_low_and_a_high_path() {
-    let (m, v) = (2.0, 12.0);
+    let (m, v) = (2.0_f64, 12.0_f64);
     let sys = Projectile { m, g: G };
     let target = Vector2::new(9.0, 2.0);
     let (x, y) = (target[0], target[1]);
@@ -124,7 +124,7 @@ fn a_projectile_reaches_a_point_at_a_given_energy_by_a_low_and_a_high_path() {
 fn a_projectile_in_a_given_time_has_the_closed_form_principal_function() {
     let m = 0.5;
     let sys = Projectile { m, g: G };
-    let (target, tau) = (Vector2::new(4.0, -1.0), 0.8);
+    let (target, tau) = (Vector2::new(4.0, -1.0), 0.8_f64);
     let motions = Connect::in_time(&sys, Vector2::zeros(), target, tau)
         .solve()
         .unwrap();
@@ -168,7 +168,7 @@ fn bisect(f: impl Fn(f64) -> f64, mut a: f64, mut b: f64) -> f64 {
 
 #[test]
 fn a_circular_orbits_kinetic_foci_are_at_a_period_and_where_hills_equations_put_them() {
-    let (m, mu, radius) = (1.0, 4.0, 2.0);
+    let (m, mu, radius) = (1.0_f64, 4.0_f64, 2.0_f64);
     let sys = Kepler { m, mu };
     let omega = (mu / radius.powi(3)).sqrt();
     let period = 2.0 * PI / omega;
@@ -221,7 +221,12 @@ fn a_pendulum_joins_two_angles_by_several_motions() {
         l: 1.0,
     };
     let (from, to, tau) = (Vector1::new(0.3), Vector1::new(-0.2), 3.0);
-    let motions = Connect::in_time(&sys, from, to, tau).solve().unwrap();
+    // Swinging and whirling over the top once or twice each way.
+    let starts = [-9.0, -6.0, -3.0, -1.0, 1.0, 3.0, 6.0, 9.0].map(Vector1::new);
+    let motions = Connect::in_time(&sys, from, to, tau)
+        .starts(starts)
+        .solve()
+        .unwrap();
     assert!(motions.len() >= 3, "found {}", motions.len());
     for (k, m) in motions.iter().enumerate() {
         relations_hold(m, 1e-8);

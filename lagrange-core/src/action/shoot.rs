@@ -10,8 +10,11 @@ use super::{Condition, Connect, MAX_STEPS, Motion, SHOOTING_ITERATIONS};
 use crate::error::Error;
 use crate::system::{Conserved, LagrangianSystem};
 
-/// Steps of the motion along which a start's time of passage is guessed.
+/// Steps of the motion along which a start's times of passage are guessed.
 const APPROACH_STEPS: usize = 256;
+
+/// The most times of passage one initial velocity gives at a given energy.
+const PASSAGES: usize = 3;
 
 /// The fewest steps of the first, coarse search from a start.
 const ROUGH_STEPS: usize = 64;
@@ -32,11 +35,14 @@ pub(super) fn solve<S: LagrangianSystem<N>, const N: usize>(
     applies(c)?;
     let starts = match c.starts.is_empty() {
         true => default_starts(c)?,
-        false => c
-            .starts
-            .iter()
-            .map(|&v| guess(c, v))
-            .collect::<Result<_, _>>()?,
+        false => {
+            let starts: Vec<Vec<Guess<N>>> = c
+                .starts
+                .iter()
+                .map(|&v| guess(c, v))
+                .collect::<Result<_, _>>()?;
+            starts.into_iter().flatten().collect()
+        }
     };
     let mut motions: Vec<Motion<N>> = Vec::new();
     let mut failures = Vec::new();
@@ -135,14 +141,14 @@ fn applies<S: LagrangianSystem<N>, const N: usize>(c: &Connect<'_, S, N>) -> Res
     }
 }
 
-/// A start from the velocity `v`: for the energy condition, `v` scaled to the energy, and
-/// the time at which that motion comes closest to `q₁`.
+/// The starts from the velocity `v`: for the energy condition, `v` scaled to the energy,
+/// with each time at which that motion passes near `q₁`.
 fn guess<S: LagrangianSystem<N>, const N: usize>(
     c: &Connect<'_, S, N>,
     v: SVector<f64, N>,
-) -> Result<Guess<N>, Error> {
+) -> Result<Vec<Guess<N>>, Error> {
     match c.condition {
-        Condition::Time(time) => Ok(Guess { velocity: v, time }),
+        Condition::Time(time) => Ok(vec![Guess { velocity: v, time }]),
         Condition::Energy(e) => {
             let (t0, q0) = (c.t0, &c.from);
             // h(λ v) = h₀ + λ² T₂(v) for the usual T: solve for λ.
@@ -157,32 +163,52 @@ fn guess<S: LagrangianSystem<N>, const N: usize>(
                 )));
             }
             let velocity = v * ((e - h0) / t2).sqrt();
-            let time = closest_approach(c, velocity)?;
-            Ok(Guess { velocity, time })
+            Ok(passages(c, velocity)
+                .into_iter()
+                .map(|time| Guess { velocity, time })
+                .collect())
         }
     }
 }
 
-/// The time at which the motion from `q₀` with `velocity` comes closest to `q₁`, within
-/// four times the straight path's time at its initial speed (at least 4 time units, for
-/// ends that coincide): the start's time of passage.
-fn closest_approach<S: LagrangianSystem<N>, const N: usize>(
+/// The times at which the motion from `q₀` with `velocity` passes nearest `q₁`: the local
+/// minima of its distance to `q₁` within four times the straight path's time at its
+/// initial speed (at least 4 time units, for ends that coincide), the earliest
+/// [`PASSAGES`] of those within half the ends' distance (or the nearest one alone). Each
+/// is a start's time of passage.
+fn passages<S: LagrangianSystem<N>, const N: usize>(
     c: &Connect<'_, S, N>,
     velocity: SVector<f64, N>,
-) -> Result<f64, Error> {
-    let horizon = 4.0 * ((c.to - c.from).norm() / velocity.norm()).max(1.0);
-    let mut best = (horizon, f64::INFINITY);
+) -> Vec<f64> {
+    let distance = (c.to - c.from).norm();
+    let horizon = 4.0 * (distance / velocity.norm()).max(1.0);
+    // (time, miss) at each step; a motion that leaves the domain before the horizon (a
+    // singular mass matrix, a non-finite state) is searched up to where it went.
+    let mut misses = Vec::with_capacity(APPROACH_STEPS);
     let start = Point::start(c.t0, c.from, velocity);
-    // A motion that leaves the domain (a singular mass matrix, a non-finite state) before
-    // the horizon is searched up to where it went.
     let _ = flow(c.system, start, horizon, APPROACH_STEPS, |_, after| {
-        let miss = (after.q - c.to).norm();
-        if miss < best.1 {
-            best = (after.t - c.t0, miss);
-        }
+        misses.push((after.t - c.t0, (after.q - c.to).norm()));
         Ok(())
     });
-    Ok(best.0)
+    let minima: Vec<(f64, f64)> = (0..misses.len())
+        .filter(|&i| {
+            let before = i.checked_sub(1).map_or(f64::INFINITY, |j| misses[j].1);
+            let after = misses.get(i + 1).map_or(f64::INFINITY, |m| m.1);
+            misses[i].1 <= before && misses[i].1 <= after
+        })
+        .map(|i| misses[i])
+        .collect();
+    let near: Vec<f64> = minima
+        .iter()
+        .filter(|(_, miss)| *miss <= 0.5 * distance)
+        .take(PASSAGES)
+        .map(|&(t, _)| t)
+        .collect();
+    if !near.is_empty() {
+        return near;
+    }
+    let nearest = minima.iter().min_by(|a, b| a.1.total_cmp(&b.1));
+    vec![nearest.map_or(horizon, |&(t, _)| t)]
 }
 
 /// The straight path's velocity `d/τ` (`d = q₁ − q₀`), then for each coordinate `i` and
@@ -211,7 +237,7 @@ fn default_starts<S: LagrangianSystem<N>, const N: usize>(
     let mut first_error = None;
     for v in velocities {
         match guess(c, v) {
-            Ok(g) => starts.push(g),
+            Ok(g) => starts.extend(g),
             Err(e) => first_error = first_error.or(Some(e)),
         }
     }
