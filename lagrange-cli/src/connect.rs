@@ -29,7 +29,12 @@ pub(crate) struct Args {
     #[arg(long, value_name = "NAME=VALUE,…", required = true)]
     to: Vec<String>,
     /// The time of passage τ (the principal function's problem).
-    #[arg(long, conflicts_with = "energy", required_unless_present = "energy")]
+    #[arg(
+        long,
+        conflicts_with = "energy",
+        required_unless_present = "energy",
+        allow_negative_numbers = true
+    )]
     time: Option<f64>,
     /// The energy E, the Jacobi integral (T + V for the usual T; the characteristic
     /// function's problem).

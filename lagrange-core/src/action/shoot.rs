@@ -19,6 +19,11 @@ const PASSAGES: usize = 3;
 /// The fewest steps of the first, coarse search from a start.
 const ROUGH_STEPS: usize = 64;
 
+/// How near, relatively, a start's coarse solution must be to a motion already found to
+/// be taken for it: well above the coarse grid's error, well below the distance between
+/// distinct motions.
+const ROUGH_MATCH: f64 = 1e-4;
+
 /// Halvings of a Newton step that does not reduce the residual.
 const LINE_SEARCH: usize = 12;
 
@@ -47,19 +52,27 @@ pub(super) fn solve<S: LagrangianSystem<N>, const N: usize>(
     let mut motions: Vec<Motion<N>> = Vec::new();
     let mut failures = Vec::new();
     for (k, start) in starts.iter().enumerate() {
-        // Newton's method first on a coarse grid, which is cheap where a start fails, then
-        // on the steps asked for.
+        // Newton's method first on a coarse grid, which is cheap where a start fails; a
+        // start that lands on a motion already found stops there. Then on the steps asked
+        // for, and on twice as many: the result, and the change an estimate of the error.
         let rough = (c.steps / 8).max(ROUGH_STEPS.min(c.steps));
-        let converged = converge(c, *start, rough)
-            .and_then(|x| converge(c, x, c.steps))
-            .and_then(|coarse| {
-                // The same motion with twice the steps, from the coarse solution: the result,
-                // and the change an estimate of the coarse one's error.
-                let fine = converge(c, coarse, 2 * c.steps)?;
-                Ok((coarse, fine))
-            });
+        let found = |x: &Guess<N>, tolerance: f64| {
+            motions.iter().any(|m: &Motion<N>| {
+                (m.initial_velocity - x.velocity).norm() <= tolerance * (1.0 + x.velocity.norm())
+                    && (m.time - x.time).abs() <= tolerance * x.time
+            })
+        };
+        let converged = converge(c, *start, rough).and_then(|x| {
+            if found(&x, ROUGH_MATCH) {
+                return Ok(None);
+            }
+            let coarse = converge(c, x, c.steps)?;
+            let fine = converge(c, coarse, 2 * c.steps)?;
+            Ok(Some((coarse, fine)))
+        });
         let (coarse, fine) = match converged {
-            Ok(pair) => pair,
+            Ok(Some(pair)) => pair,
+            Ok(None) => continue,
             Err(e) => {
                 failures.push(format!(
                     "start {} (q̇₀ = {:?}): {e}",
@@ -69,11 +82,7 @@ pub(super) fn solve<S: LagrangianSystem<N>, const N: usize>(
                 continue;
             }
         };
-        let same = |m: &Motion<N>| {
-            (m.initial_velocity - fine.velocity).norm() <= 1e-6 * (1.0 + fine.velocity.norm())
-                && (m.time - fine.time).abs() <= 1e-6 * fine.time
-        };
-        if motions.iter().any(same) {
+        if found(&fine, 1e-6) {
             continue;
         }
         match motion(c, fine, coarse, 2 * c.steps) {
