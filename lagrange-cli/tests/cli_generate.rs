@@ -40,6 +40,9 @@ mod double_pendulum;
 #[path = "../../examples/heavy_top.rs"]
 #[allow(dead_code)]
 mod heavy_top;
+#[path = "../../examples/projectile.rs"]
+#[allow(dead_code)]
+mod projectile;
 #[path = "../../examples/spherical_pendulum.rs"]
 #[allow(dead_code)]
 mod spherical_pendulum;
@@ -90,6 +93,7 @@ const COMPARED: &[&str] = &[
     "central_orbit_routh",
     "double_pendulum",
     "heavy_top",
+    "projectile",
     "spherical_pendulum",
     "tt_a_spherical_point",
     "tt_b_string_through_hole",
@@ -763,6 +767,7 @@ compared! {
     central_orbit_routh::Orbit<2>,
     double_pendulum::DoublePendulum<2>,
     heavy_top::HeavyTop<3>,
+    projectile::Projectile<2>,
     spherical_pendulum::SphericalPendulum<3>,
     tt_a_spherical_point::SphericalPoint<3>,
     tt_b_string_through_hole::StringThroughHole<2>,

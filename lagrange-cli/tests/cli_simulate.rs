@@ -634,3 +634,60 @@ fn reduced_needs_a_model_that_ignores_coordinates() {
     );
     assert!(!message.contains("panicked"), "{message}");
 }
+
+#[test]
+fn the_action_and_principal_function_follow_the_projectiles_closed_form() {
+    // `examples/models/projectile.toml`: m = 1, g = 9.81, from the origin with
+    // (ẋ, ẏ) = (8, 9). With v_y(t) = 9 − g t and y(t) = 9 t − g t²/2,
+    // A = ∫ m (64 + v_y²) dt and S = ∫ (½ m (64 + v_y²) − m g y) dt.
+    let (m, g, vx, vy) = (1.0_f64, 9.81_f64, 8.0_f64, 9.0_f64);
+    let kinetic_twice =
+        |t: f64| m * (vx * vx * t + vy * vy * t - vy * g * t * t + g * g * t.powi(3) / 3.0);
+    let potential = |t: f64| m * g * (vy * t * t / 2.0 - g * t.powi(3) / 6.0);
+    let csv = simulate_csv(&model("projectile.toml"), &["--action", "--dt", "0.01"]);
+    let columns = columns(&csv);
+    let (times, a, s) = (&columns["t"], &columns["action"], &columns["principal"]);
+    assert_eq!(times.len(), 151);
+    for (k, &t) in times.iter().enumerate() {
+        let action = kinetic_twice(t);
+        let principal = 0.5 * action - potential(t);
+        assert!(
+            (a[k] - action).abs() < 1e-9 * (1.0 + action),
+            "A({t}) = {} vs {action}",
+            a[k]
+        );
+        assert!(
+            (s[k] - principal).abs() < 1e-9 * (1.0 + action),
+            "S({t}) = {} vs {principal}",
+            s[k]
+        );
+    }
+    let output = lagrange(&["simulate", &model("projectile.toml"), "--action"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let summary = String::from_utf8_lossy(&output.stdout);
+    let printed = |name: &str| -> f64 {
+        let start = summary
+            .find(name)
+            .unwrap_or_else(|| panic!("{name} in {summary}"));
+        let rest = &summary[start + name.len()..];
+        rest.split([',', '\n'])
+            .next()
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    let action = kinetic_twice(1.5);
+    let principal = 0.5 * action - potential(1.5);
+    assert!(
+        (printed("A = ∫ p·q̇ dt =") - action).abs() < 1e-9 * action,
+        "{summary}"
+    );
+    assert!(
+        (printed("S = ∫ L dt =") - principal).abs() < 1e-9 * action,
+        "{summary}"
+    );
+    // Without the flag, no action columns.
+    let plain = simulate_csv(&model("projectile.toml"), &["--dt", "0.01"]);
+    assert_eq!(plain.lines().next(), Some("t,x,y,dot_x,dot_y,energy,p_x"));
+}

@@ -64,6 +64,11 @@ pub(crate) struct Args {
     /// quadrature (CSV columns after the velocities).
     #[arg(long)]
     reduced: bool,
+    /// Record the action `A = ∫ p·q̇ dt` and the principal function `S = ∫ L dt` from the
+    /// start (Thomson & Tait §§326–330), integrated with the state: CSV columns `action`
+    /// and `principal`, their final values in the summary, plotted in the report.
+    #[arg(long)]
+    action: bool,
     /// Record a Dormand–Prince run at least every `(t_end − t_start)/1000` whatever the
     /// file's output interval (its step stays adaptive): a report's animation and plots
     /// then show the motion, not samples of it. Set by `lagrange report`.
@@ -169,8 +174,8 @@ pub(crate) struct ReportArgs {
     dt: Option<f64>,
 }
 
-/// Runs `lagrange report`: `simulate --html` with the file's settings, recorded at
-/// least every `(t_end − t_start)/1000` when the integrator is Dormand–Prince.
+/// Runs `lagrange report`: `simulate --html --action` with the file's settings, recorded
+/// at least every `(t_end − t_start)/1000` when the integrator is Dormand–Prince.
 pub(crate) fn run_report(args: &ReportArgs) -> Result<(), Failure> {
     let output = match &args.output {
         Some(path) => path.clone(),
@@ -193,6 +198,7 @@ pub(crate) fn run_report(args: &ReportArgs) -> Result<(), Failure> {
         plot: None,
         html: Some(output),
         reduced: false,
+        action: true,
         fine_output: true,
     })
 }
@@ -313,12 +319,16 @@ impl Integrate<'_> {
 }
 
 impl Outputs<'_> {
-    /// The simulation of `system` with the settings' integrator and output interval.
+    /// The simulation of `system` with the settings' integrator and output interval,
+    /// recording the action integrals if asked.
     fn simulation<'s, S: LagrangianSystem<N>, const N: usize>(
         &self,
         system: &'s S,
     ) -> Simulation<'s, S, N> {
-        let simulation = Simulation::new(system).integrator(self.settings.integrator());
+        let mut simulation = Simulation::new(system).integrator(self.settings.integrator());
+        if self.args.action {
+            simulation = simulation.record_action();
+        }
         match self.settings.output_interval() {
             Some(dt) => simulation.output_interval(dt),
             None => simulation,

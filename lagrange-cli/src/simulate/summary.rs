@@ -125,6 +125,16 @@ pub(super) fn summary<const N: usize>(
         for (i, c) in trajectory.coordinates().iter().enumerate() {
             let _ = writeln!(text, "  {c} = {:.15e}, dot_{c} = {:.15e}", q[i], qd[i]);
         }
+        let last = |values: Option<&[f64]>| values.and_then(|v| v.last().copied());
+        if let (Some(a), Some(s)) = (
+            last(trajectory.action()),
+            last(trajectory.principal_function()),
+        ) {
+            let _ = writeln!(
+                text,
+                "  action A = ∫ p·q̇ dt = {a:.15e}, principal function S = ∫ L dt = {s:.15e}"
+            );
+        }
     }
     if trajectory.invariants().is_empty() {
         text.push_str("no invariants: the model conserves neither energy nor a momentum\n");

@@ -68,7 +68,7 @@ impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
             .system
             .with_parameter_values(&self.system.parameter_values())?;
         let closed = Controlled::new(model, controller)?;
-        let mut trajectory = Trajectory::new(&closed)?;
+        let mut trajectory = Trajectory::new(&closed, self.record_action)?;
         let (mut q, mut qd) = (q0, qd0);
         for k in 0_usize.. {
             let start = t0 + k as f64 * period;
@@ -91,6 +91,7 @@ impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
                 progress: None,
                 events: Vec::new(),
                 max_events: self.max_events,
+                record_action: self.record_action,
             };
             let run = simulation.run(start, q, qd, end)?;
             if let Some((_, q_end, qd_end)) = run.last() {

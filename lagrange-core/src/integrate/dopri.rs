@@ -73,6 +73,9 @@ struct Trial<const N: usize> {
     f: State<N>,
     err: State<N>,
     correction: State<N>,
+    /// The stages the 5th-order weights use besides the first, at `t + c h`: the action
+    /// integrals' quadrature reads them.
+    stages: [(f64, State<N>); 4],
 }
 
 /// Integrates adaptively to `t_end`, counting rejected steps in `rhs`.
@@ -94,6 +97,8 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
     let mut accepted = 0;
     let mut err_old: f64 = 1e-4;
     let mut last_rejected = false;
+    // The action integrals' rate at `(t, y)`, when the run carries them.
+    let mut g = None;
     while t < t_end {
         if accepted + rhs.stats.rejected >= settings.max_steps {
             return Err(Error::MaxStepsExceeded {
@@ -119,6 +124,18 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
                 None => (trial.y, trial.f),
             };
             let step = Step::new((t, y, f), (t_new, y_end, f_end), trial.correction);
+            // The action integrals by the 5th-order weights, as further components of the
+            // state that no stage reads and the error norm leaves out.
+            // Their continuous extension takes the stage weights of the state's (the last
+            // stage at the end of the step, projected or not).
+            let (step, g_end) = rhs.carry_action(step, g, |rhs, g1, g7| {
+                let [g3, g4, g5, g6] = trial.stages.map(|(t, y)| rhs.action_rates(t, &y));
+                [
+                    (g1 * A71 + g3 * A73 + g4 * A74 + g5 * A75 + g6 * A76) * h,
+                    (g1 * D1 + g3 * D3 + g4 * D4 + g5 * D5 + g6 * D6 + g7 * D7) * h,
+                ]
+            });
+            g = g_end;
             if on_step(&step)?.is_break() {
                 return Ok(());
             }
@@ -152,16 +169,14 @@ fn attempt<S: LagrangianSystem<N>, const N: usize>(
 ) -> Result<Trial<N>, Error> {
     let (y, k1) = (*y, *k1);
     let k2 = rhs.eval(t + C2 * h, &(y + k1 * (A21 * h)))?;
-    let k3 = rhs.eval(t + C3 * h, &(y + (k1 * A31 + k2 * A32) * h))?;
-    let k4 = rhs.eval(t + C4 * h, &(y + (k1 * A41 + k2 * A42 + k3 * A43) * h))?;
-    let k5 = rhs.eval(
-        t + C5 * h,
-        &(y + (k1 * A51 + k2 * A52 + k3 * A53 + k4 * A54) * h),
-    )?;
-    let k6 = rhs.eval(
-        t_new,
-        &(y + (k1 * A61 + k2 * A62 + k3 * A63 + k4 * A64 + k5 * A65) * h),
-    )?;
+    let y3 = y + (k1 * A31 + k2 * A32) * h;
+    let k3 = rhs.eval(t + C3 * h, &y3)?;
+    let y4 = y + (k1 * A41 + k2 * A42 + k3 * A43) * h;
+    let k4 = rhs.eval(t + C4 * h, &y4)?;
+    let y5 = y + (k1 * A51 + k2 * A52 + k3 * A53 + k4 * A54) * h;
+    let k5 = rhs.eval(t + C5 * h, &y5)?;
+    let y6 = y + (k1 * A61 + k2 * A62 + k3 * A63 + k4 * A64 + k5 * A65) * h;
+    let k6 = rhs.eval(t_new, &y6)?;
     let y_new = y + (k1 * A71 + k3 * A73 + k4 * A74 + k5 * A75 + k6 * A76) * h;
     let k7 = rhs.eval(t_new, &y_new)?;
     Ok(Trial {
@@ -169,6 +184,12 @@ fn attempt<S: LagrangianSystem<N>, const N: usize>(
         f: k7,
         err: (k1 * E1 + k3 * E3 + k4 * E4 + k5 * E5 + k6 * E6 + k7 * E7) * h,
         correction: (k1 * D1 + k3 * D3 + k4 * D4 + k5 * D5 + k6 * D6 + k7 * D7) * h,
+        stages: [
+            (t + C3 * h, y3),
+            (t + C4 * h, y4),
+            (t + C5 * h, y5),
+            (t_new, y6),
+        ],
     })
 }
 

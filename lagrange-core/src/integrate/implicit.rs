@@ -12,12 +12,16 @@
 //!   `p_{k+1} = D₂L_d(q_k, q_{k+1})`, solved for `q_{k+1}`. By discrete Noether, the
 //!   momentum of a cyclic coordinate is conserved exactly (to round-off and the Newton
 //!   tolerance).
+//!
+//! The action integrals, when a run carries them, follow each method's own quadrature:
+//! the Gauss–Legendre weights at the stages, and for the variational integrator the
+//! discrete Lagrangian itself, `S_{k+1} = S_k + L_d(q_k, q_{k+1})`.
 
 use std::ops::ControlFlow;
 
 use nalgebra::{DMatrix, DVector, SVector};
 
-use super::{FixedSteps, Rhs, State, Step};
+use super::{ActionIntegrals, FixedSteps, Rhs, State, Step};
 use crate::error::Error;
 use crate::solve::NEWTON_ITERATIONS;
 use crate::solve::linalg;
@@ -82,8 +86,13 @@ fn newton(t: f64, mut update: impl FnMut() -> Result<(f64, f64), Error>) -> Resu
     })
 }
 
-/// Runs a one-step map `(t, t_next, q, q̇, p) → (q_{k+1}, p_{k+1})` on the canonical
-/// variables over `steps`, recording each step with a Hermite interpolant from the
+/// One step of a one-step map on the canonical variables: `q_{k+1}`, `p_{k+1}`, and the
+/// increment of the action integrals over the step.
+type Advanced<const N: usize> = (SVector<f64, N>, SVector<f64, N>, ActionIntegrals);
+
+/// Runs a one-step map `(t, t_next, q, q̇, p, carried) → (q_{k+1}, p_{k+1}, ΔA, ΔS)` on
+/// the canonical variables over `steps` (the increments only where `carried` says the run
+/// carries the action integrals), recording each step with a Hermite interpolant from the
 /// accelerations at both ends. Needs a conservative model.
 fn drive<S: LagrangianSystem<N>, const N: usize>(
     rhs: &mut Rhs<'_, S>,
@@ -97,7 +106,8 @@ fn drive<S: LagrangianSystem<N>, const N: usize>(
         f64,
         &State<N>,
         &SVector<f64, N>,
-    ) -> Result<(SVector<f64, N>, SVector<f64, N>), Error>,
+        bool,
+    ) -> Result<Advanced<N>, Error>,
 ) -> Result<(), Error> {
     let system = rhs.system;
     if !system.info().constraints.is_empty() {
@@ -114,14 +124,18 @@ fn drive<S: LagrangianSystem<N>, const N: usize>(
     let mut p = system.momenta(steps.t0, &y.q, &y.qd);
     let mut f = rhs.eval(steps.t0, &y)?;
     let zero = State::new(SVector::zeros(), SVector::zeros());
+    let mut g = None;
     for (t, t_next) in steps.iter() {
-        let (q1, p1) = advance(system, t, t_next, &y, &p)?;
+        let (q1, p1, increment) = advance(system, t, t_next, &y, &p, rhs.action.is_some())?;
         let y1 = State::new(q1, system.velocities(t_next, &q1, &p1)?);
         let f1 = rhs.eval(t_next, &y1)?;
-        if on_step(&Step::new((t, y, f), (t_next, y1, f1), zero))?.is_break() {
+        let step = Step::new((t, y, f), (t_next, y1, f1), zero);
+        let (step, g1) =
+            rhs.carry_action(step, g, |_, _, _| [increment, ActionIntegrals::default()]);
+        if on_step(&step)?.is_break() {
             return Ok(());
         }
-        (y, p, f) = (y1, p1, f1);
+        (y, p, f, g) = (y1, p1, f1, g1);
     }
     Ok(())
 }
@@ -142,7 +156,7 @@ pub(super) fn gauss<S: LagrangianSystem<N>, const N: usize>(
         steps,
         y0,
         on_step,
-        |system, t, t_next, y, p| {
+        |system, t, t_next, y, p, carried| {
             let h = t_next - t;
             let times: Vec<f64> = tableau.c.iter().map(|c| t + c * h).collect();
             let stage_q = |v: &[SVector<f64, N>], i: usize| {
@@ -199,7 +213,14 @@ pub(super) fn gauss<S: LagrangianSystem<N>, const N: usize>(
             let p1 = (0..s).fold(*p, |acc, j| {
                 acc + system.momentum_rate(times[j], &q[j], &v[j]) * (h * tableau.b[j])
             });
-            Ok((q1, p1))
+            let increment =
+                (0..s)
+                    .filter(|_| carried)
+                    .fold(ActionIntegrals::default(), |acc, j| {
+                        acc + ActionIntegrals::rates(system, times[j], &q[j], &v[j])
+                            * (h * tableau.b[j])
+                    });
+            Ok((q1, p1, increment))
         },
     )
 }
@@ -217,7 +238,7 @@ pub(super) fn variational<S: LagrangianSystem<N>, const N: usize>(
         steps,
         y0,
         on_step,
-        |system, t, t_next, y, p| {
+        |system, t, t_next, y, p, carried| {
             let h = t_next - t;
             let tm = t + 0.5 * h;
             // Unknown: the discrete velocity w, with q_{k+1} = q_k + h w and midpoint
@@ -242,7 +263,13 @@ pub(super) fn variational<S: LagrangianSystem<N>, const N: usize>(
             let m = y.q + w * (0.5 * h);
             // p_{k+1} = D₂L_d(q_k, q_{k+1}) = h/2 ∂L/∂q + ∂L/∂q̇ at (m, w).
             let p1 = system.momentum_rate(tm, &m, &w) * (0.5 * h) + system.momenta(tm, &m, &w);
-            Ok((y.q + w * h, p1))
+            // S gains L_d(q_k, q_{k+1}) = h L(m, w), and A its partner h p(m, w)·w.
+            let increment = if carried {
+                ActionIntegrals::rates(system, tm, &m, &w) * h
+            } else {
+                ActionIntegrals::default()
+            };
+            Ok((y.q + w * h, p1, increment))
         },
     )
 }

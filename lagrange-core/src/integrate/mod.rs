@@ -11,6 +11,10 @@
 //!   Euler–Lagrange equations (conservative models).
 //!
 //! All report every accepted step as a [`Step`] that can be sampled anywhere inside it.
+//! A run may carry the action integrals `A = ∫ p·q̇ dt`, `S = ∫ L dt` beside the state
+//! ([`ActionIntegrals`]): each method integrates them with its own stages and weights, so
+//! to its own order, and leaves them out of its error control, so that the steps are those
+//! of a run without them.
 
 use std::ops::{AddAssign, ControlFlow};
 
@@ -22,7 +26,7 @@ mod implicit;
 mod rk4;
 mod step;
 
-pub use step::{State, Step};
+pub use step::{ActionIntegrals, State, Step};
 
 /// How to integrate the equations of motion.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -107,7 +111,7 @@ impl Integrator {
         max_steps: usize,
         mut on_step: impl FnMut(&Step<N>),
     ) -> Result<Stats, Error> {
-        let (stats, outcome) = self.run_counted(system, t0, y0, t_end, max_steps, |step| {
+        let (stats, outcome) = self.run_counted(system, (t0, y0, None), t_end, max_steps, |step| {
             on_step(step);
             ControlFlow::Continue(())
         });
@@ -117,11 +121,11 @@ impl Integrator {
     /// As [`run`](Self::run), but the counters come back also when the run fails: they
     /// describe the steps that were handed to `on_step` before the failure. The run ends
     /// early, successfully, when `on_step` breaks (an event stopped or reset the motion).
+    /// With `action0`, the steps carry the action integrals from these values at `t0`.
     pub(crate) fn run_counted<S: LagrangianSystem<N>, const N: usize>(
         &self,
         system: &S,
-        t0: f64,
-        y0: State<N>,
+        (t0, y0, action0): (f64, State<N>, Option<ActionIntegrals>),
         t_end: f64,
         max_steps: usize,
         mut on_step: impl FnMut(&Step<N>) -> ControlFlow<()>,
@@ -132,6 +136,7 @@ impl Integrator {
         let mut rhs = Rhs {
             system,
             stats: Stats::default(),
+            action: action0,
         };
         let mut guard = StepGuard::new(system, t0, &y0);
         let mut accepted = 0;
@@ -353,10 +358,12 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> StepGuard<'a, S, N> {
 }
 
 /// The right-hand side `ẏ = (q̇, q̈)`, counting evaluations (and, for the adaptive
-/// method, rejected steps).
+/// method, rejected steps); and the action integrals up to the last accepted step, when
+/// the run carries them.
 struct Rhs<'a, S> {
     system: &'a S,
     stats: Stats,
+    action: Option<ActionIntegrals>,
 }
 
 impl<S> Rhs<'_, S> {
@@ -370,6 +377,39 @@ impl<S> Rhs<'_, S> {
         self.stats.evaluations += 1;
         let qdd = self.system.accelerations(t, &y.q, &y.qd)?;
         Ok(State::new(y.qd, qdd))
+    }
+
+    /// The integrands of the action integrals at `(t, y)`: `p·q̇` and `L`.
+    fn action_rates<const N: usize>(&self, t: f64, y: &State<N>) -> ActionIntegrals
+    where
+        S: LagrangianSystem<N>,
+    {
+        ActionIntegrals::rates(self.system, t, &y.q, &y.qd)
+    }
+
+    /// `step` with the action integrals, if the run carries them: from the total so far,
+    /// with the rate `g0` at the step's start (the end of the last one, or `None` for the
+    /// first) and `g1` at its end, `quadrature(self, g0, g1)` gives the method's increment
+    /// over the step and the correction of its continuous extension. Returns the step and
+    /// the rate at its end.
+    fn carry_action<const N: usize>(
+        &mut self,
+        step: Step<N>,
+        g0: Option<ActionIntegrals>,
+        quadrature: impl FnOnce(&Self, ActionIntegrals, ActionIntegrals) -> [ActionIntegrals; 2],
+    ) -> (Step<N>, Option<ActionIntegrals>)
+    where
+        S: LagrangianSystem<N>,
+    {
+        let Some(a0) = self.action else {
+            return (step, None);
+        };
+        let g0 = g0.unwrap_or_else(|| self.action_rates(step.start_time(), &step.start()));
+        let g1 = self.action_rates(step.end_time(), &step.end());
+        let [increment, correction] = quadrature(self, g0, g1);
+        let a1 = a0 + increment;
+        self.action = Some(a1);
+        (step.with_action((a0, g0), (a1, g1), correction), Some(g1))
     }
 
     /// The system's projection of `y` onto its constraints, if it has any.

@@ -1,9 +1,12 @@
 //! The state `(q, q̇)` of the first-order form, and one accepted step of an integrator with
-//! its continuous extension (dense output), which events and sampled output read.
+//! its continuous extension (dense output), which events and sampled output read; and the
+//! action integrals a run can carry beside the state.
 
 use std::ops::{Add, Mul, Sub};
 
 use nalgebra::SVector;
+
+use crate::system::LagrangianSystem;
 
 /// A point `(q, q̇)` of the first-order state space (also used for its time derivative).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -52,6 +55,85 @@ impl<const N: usize> Mul<f64> for State<N> {
     }
 }
 
+/// The two action integrals of a motion from its start (Thomson & Tait §§326–330): the
+/// action `A = ∫ p·q̇ dt` (`∫ 2T dt` when `T` is quadratic in the velocities) and the
+/// principal function `S = ∫ L dt`, of the model as integrated (for a Routh reduction, of
+/// its Routhian and reduced momenta).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ActionIntegrals {
+    /// `A = ∫ p·q̇ dt`.
+    pub action: f64,
+    /// `S = ∫ L dt`.
+    pub principal: f64,
+}
+
+impl ActionIntegrals {
+    /// Their integrands at `(t, q, q̇)`: `p·q̇` and `L`.
+    pub(crate) fn rates<S: LagrangianSystem<N>, const N: usize>(
+        system: &S,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Self {
+        ActionIntegrals {
+            action: system.momenta(t, q, qd).dot(qd),
+            principal: system.lagrangian(t, q, qd),
+        }
+    }
+}
+
+impl Add for ActionIntegrals {
+    type Output = Self;
+    fn add(self, rhs: Self) -> Self {
+        ActionIntegrals {
+            action: self.action + rhs.action,
+            principal: self.principal + rhs.principal,
+        }
+    }
+}
+
+impl Sub for ActionIntegrals {
+    type Output = Self;
+    fn sub(self, rhs: Self) -> Self {
+        ActionIntegrals {
+            action: self.action - rhs.action,
+            principal: self.principal - rhs.principal,
+        }
+    }
+}
+
+impl Mul<f64> for ActionIntegrals {
+    type Output = Self;
+    fn mul(self, rhs: f64) -> Self {
+        ActionIntegrals {
+            action: self.action * rhs,
+            principal: self.principal * rhs,
+        }
+    }
+}
+
+/// The coefficients of `y(θ) = r₀ + θ(r₁ + (1−θ)(r₂ + θ(r₃ + (1−θ) r₄)))`: the cubic
+/// Hermite interpolant from the values `y0`, `y1` and slopes `f0`, `f1` at the ends of a
+/// step of length `h`, plus the quartic correction `r4`.
+fn extension<T>(h: f64, (y0, f0): (T, T), (y1, f1): (T, T), r4: T) -> [T; 5]
+where
+    T: Copy + Add<Output = T> + Sub<Output = T> + Mul<f64, Output = T>,
+{
+    let dy = y1 - y0;
+    let r2 = f0 * h - dy;
+    let r3 = dy - f1 * h - r2;
+    [y0, dy, r2, r3, r4]
+}
+
+/// The value of the extension with coefficients `r` at `θ`.
+fn extended<T>([r0, r1, r2, r3, r4]: [T; 5], theta: f64) -> T
+where
+    T: Copy + Add<Output = T> + Mul<f64, Output = T>,
+{
+    let theta1 = 1.0 - theta;
+    r0 + (r1 + (r2 + (r3 + r4 * theta1) * theta) * theta1) * theta
+}
+
 /// One accepted step from `t0` to `t1`, with its continuous extension.
 ///
 /// The extension is `y(θ) = r₀ + θ(r₁ + (1−θ)(r₂ + θ(r₃ + (1−θ) r₄)))`, `θ = (t − t0)/(t1 − t0)`:
@@ -62,6 +144,8 @@ pub struct Step<const N: usize> {
     t1: f64,
     y1: State<N>,
     r: [State<N>; 5],
+    /// The action integrals at the end, and their extension, when the run carries them.
+    action: Option<(ActionIntegrals, [ActionIntegrals; 5])>,
 }
 
 impl<const N: usize> Step<N> {
@@ -72,15 +156,27 @@ impl<const N: usize> Step<N> {
         (t1, y1, f1): (f64, State<N>, State<N>),
         r4: State<N>,
     ) -> Self {
-        let h = t1 - t0;
-        let dy = y1 - y0;
-        let r2 = f0 * h - dy;
-        let r3 = dy - f1 * h - r2;
         Step {
             t0,
             t1,
             y1,
-            r: [y0, dy, r2, r3, r4],
+            r: extension(t1 - t0, (y0, f0), (y1, f1), r4),
+            action: None,
+        }
+    }
+
+    /// The step with the action integrals `a0` at its start and `a1` at its end, and
+    /// their integrands `g0`, `g1` there; in between they follow the same extension as
+    /// the state, with the correction `r4` the method gives them.
+    pub(super) fn with_action(
+        self,
+        start: (ActionIntegrals, ActionIntegrals),
+        end: (ActionIntegrals, ActionIntegrals),
+        r4: ActionIntegrals,
+    ) -> Self {
+        Step {
+            action: Some((end.0, extension(self.t1 - self.t0, start, end, r4))),
+            ..self
         }
     }
 
@@ -106,9 +202,16 @@ impl<const N: usize> Step<N> {
 
     /// The state at `t`, meant for `t` within the step (outside it, this extrapolates).
     pub fn interpolate(&self, t: f64) -> State<N> {
-        let theta = (t - self.t0) / (self.t1 - self.t0);
-        let theta1 = 1.0 - theta;
-        let [r0, r1, r2, r3, r4] = self.r;
-        r0 + (r1 + (r2 + (r3 + r4 * theta1) * theta) * theta1) * theta
+        extended(self.r, (t - self.t0) / (self.t1 - self.t0))
+    }
+
+    /// The action integrals at `t` within the step, if the run records them; at the end
+    /// of the step, the integrator's own values.
+    pub fn action_at(&self, t: f64) -> Option<ActionIntegrals> {
+        let (end, r) = self.action?;
+        if t == self.t1 {
+            return Some(end);
+        }
+        Some(extended(r, (t - self.t0) / (self.t1 - self.t0)))
     }
 }

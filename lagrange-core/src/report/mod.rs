@@ -50,7 +50,8 @@ pub struct HtmlReport {
 
 impl HtmlReport {
     /// The report of `trajectory`, a run of `system`: the animation's frames are placed
-    /// by the system now.
+    /// by the system now; the action integrals are plotted where the run recorded them
+    /// ([`Simulation::record_action`](crate::Simulation::record_action)).
     pub fn new<const N: usize, S: LagrangianSystem<N>>(
         trajectory: &Trajectory<N>,
         system: &S,
@@ -70,6 +71,28 @@ impl HtmlReport {
         } else {
             animation::build(trajectory, system)
         };
+        // The action integrals, when the run recorded them.
+        let series = [
+            (
+                "A",
+                "the action ∫ p·q̇ dt from the start",
+                trajectory.action(),
+            ),
+            (
+                "S",
+                "the principal function ∫ L dt from the start",
+                trajectory.principal_function(),
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(name, about, values)| {
+            Some(Series {
+                name: name.to_string(),
+                about: about.to_string(),
+                values: values?.to_vec(),
+            })
+        })
+        .collect();
         HtmlReport {
             info: system.info().clone(),
             parameter_values: system.parameter_values(),
@@ -77,7 +100,7 @@ impl HtmlReport {
             times: trajectory.times().to_vec(),
             coordinates,
             invariants: trajectory.invariants().to_vec(),
-            series: Vec::new(),
+            series,
             animation,
         }
     }
@@ -158,8 +181,9 @@ impl HtmlReport {
         Ok(self)
     }
 
-    /// The quantities added by [`series`](Self::series) and
-    /// [`constraint_forces`](Self::constraint_forces).
+    /// The plotted quantities besides the coordinates and the invariants: the action
+    /// integrals where the run recorded them, then those added by [`series`](Self::series)
+    /// and [`constraint_forces`](Self::constraint_forces).
     pub fn added_series(&self) -> &[Series] {
         &self.series
     }

@@ -10,16 +10,18 @@ use super::event::{Crossing, Occurrence, Watch};
 use super::simulation::{Simulation, Stopped};
 use super::trajectory::Trajectory;
 use crate::error::Error;
-use crate::integrate::{State, Stats, Step};
+use crate::integrate::{ActionIntegrals, State, Stats, Step};
 use crate::system::LagrangianSystem;
 
 /// What [`Simulation::drive`] reports.
 pub(super) enum Output<'a, const N: usize> {
-    /// A state to record; `step` is the step it lies in (`None` for the initial state and
-    /// the state a reset restarts from).
+    /// A state to record, with the action integrals there when the run carries them;
+    /// `step` is the step it lies in (`None` for the initial state and the state a reset
+    /// restarts from).
     Sample {
         t: f64,
         y: State<N>,
+        action: Option<ActionIntegrals>,
         step: Option<&'a Step<N>>,
     },
     /// A step is finished, up to `end`: its end time, or an event's that cut it short.
@@ -30,8 +32,13 @@ pub(super) enum Output<'a, const N: usize> {
 enum Cut<const N: usize> {
     /// A stop event fired.
     Stop,
-    /// A reset event fired: the run goes on from `y` at `t`.
-    Reset { t: f64, y: State<N> },
+    /// A reset event fired: the run goes on from `y` at `t`, with the action integrals
+    /// `action` when the run carries them.
+    Reset {
+        t: f64,
+        y: State<N>,
+        action: Option<ActionIntegrals>,
+    },
     /// An event failed.
     Failed(Error),
 }
@@ -67,12 +74,14 @@ impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
         let y0 = State::new(q0, qd0);
         self.integrator.check_arguments(t0, y0, t_end)?;
         self.system.check_initial_state(t0, &q0, &qd0)?;
-        let mut trajectory = Trajectory::new(self.system)?;
+        let mut trajectory = Trajectory::new(self.system, self.record_action)?;
+        let action0 = self.record_action.then(ActionIntegrals::default);
         handle(
             &mut trajectory,
             Output::Sample {
                 t: t0,
                 y: y0,
+                action: action0,
                 step: None,
             },
         );
@@ -80,14 +89,13 @@ impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
         let mut next = 1usize;
         let mut stats = Stats::default();
         // Each pass integrates from `start` until `t_end`, a stop or a reset.
-        let mut start = (t0, y0);
+        let mut start = (t0, y0, action0);
         let outcome = loop {
             let used = stats.accepted + stats.rejected;
             let mut cut = None;
             let (counted, outcome) = self.integrator.run_counted(
                 self.system,
-                start.0,
-                start.1,
+                start,
                 t_end,
                 self.max_steps.saturating_sub(used),
                 |step| {
@@ -109,6 +117,7 @@ impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
                             Output::Sample {
                                 t,
                                 y,
+                                action: step.action_at(t),
                                 step: Some(step),
                             },
                         )
@@ -144,7 +153,7 @@ impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
                     handle(&mut trajectory, Output::StepDone { step, end });
                     self.report_progress(end);
                     for c in crossings {
-                        match self.fire(&mut trajectory, c) {
+                        match self.fire(&mut trajectory, c, step.action_at(c.t)) {
                             Ok(None) => {}
                             Ok(Some(next_cut)) => {
                                 cut = Some(next_cut);
@@ -168,10 +177,16 @@ impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
                     });
                 }
                 (Err(error), _) | (Ok(()), Some(Cut::Failed(error))) => break Err(error),
-                (Ok(()), Some(Cut::Reset { t, y })) if t < t_end => {
-                    handle(&mut trajectory, Output::Sample { t, y, step: None });
+                (Ok(()), Some(Cut::Reset { t, y, action })) if t < t_end => {
+                    let sample = Output::Sample {
+                        t,
+                        y,
+                        action,
+                        step: None,
+                    };
+                    handle(&mut trajectory, sample);
                     watch.restart();
-                    start = (t, y);
+                    start = (t, y, action);
                 }
                 (Ok(()), _) => break Ok(()),
             }
@@ -187,11 +202,13 @@ impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
     }
 
     /// Records the occurrence of the crossing `c` and says how the integration goes on:
-    /// `None` to continue, or the stop or reset the event asks for.
+    /// `None` to continue, or the stop or reset the event asks for (a reset keeps the
+    /// action integrals `action` at the crossing).
     fn fire(
         &self,
         trajectory: &mut Trajectory<N>,
         c: Crossing<N>,
+        action: Option<ActionIntegrals>,
     ) -> Result<Option<Cut<N>>, Error> {
         if trajectory.events().len() >= self.max_events {
             return Err(Error::TooManyEvents {
@@ -219,7 +236,7 @@ impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
             after,
         });
         Ok(match after {
-            Some(y) => Some(Cut::Reset { t: c.t, y }),
+            Some(y) => Some(Cut::Reset { t: c.t, y, action }),
             None if event.stops() => Some(Cut::Stop),
             None => None,
         })

@@ -5,6 +5,8 @@
 mod balance;
 mod drive;
 pub(crate) mod event;
+#[cfg(test)]
+mod recorded_action;
 mod simulation;
 mod trajectory;
 

@@ -77,6 +77,7 @@ pub struct Simulation<'a, S, const N: usize> {
     pub(crate) progress: Option<Progress<'a>>,
     pub(crate) events: Vec<Event<'a, N>>,
     pub(crate) max_events: usize,
+    pub(crate) record_action: bool,
 }
 
 impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
@@ -91,7 +92,20 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
             progress: None,
             events: Vec::new(),
             max_events: DEFAULT_MAX_EVENTS,
+            record_action: false,
         }
+    }
+
+    /// Records, beside the state, the action `A = ∫ p·q̇ dt` (`∫ 2T dt` for the usual
+    /// `T`) and the principal function `S = ∫ L dt` from the start (Thomson & Tait
+    /// §§326–330; [`Trajectory::action`]). The integrator carries them as further
+    /// components of the state, by its own stages and weights and so to its own order, and
+    /// leaves them out of its error control: the steps, and every other recorded number,
+    /// are those of the run without them. A reset keeps their values; each step costs one
+    /// evaluation of `p` and `L` per stage more.
+    pub fn record_action(mut self) -> Self {
+        self.record_action = true;
+        self
     }
 
     /// Uses `integrator`.
@@ -167,8 +181,8 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
         t_end: f64,
     ) -> Result<Trajectory<N>, Stopped<N>> {
         self.drive(t0, q0, qd0, t_end, |trajectory, output| {
-            if let Output::Sample { t, y, .. } = output {
-                trajectory.push(self.system, t, &y);
+            if let Output::Sample { t, y, action, .. } = output {
+                trajectory.push(self.system, t, &y, action);
             }
         })
     }
@@ -211,8 +225,8 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
         let mut chi = chi0;
         let mut trajectory = self
             .drive(t0, q0, qd0, t_end, |trajectory, output| match output {
-                Output::Sample { t, y, step } => {
-                    trajectory.push(system, t, &y);
+                Output::Sample { t, y, action, step } => {
+                    trajectory.push(system, t, &y, action);
                     let value = step.map_or(chi, |step| chi + integral(step, t));
                     trajectory.push_ignored(value.as_slice());
                 }

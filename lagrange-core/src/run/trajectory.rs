@@ -9,7 +9,7 @@ use nalgebra::SVector;
 use super::balance::Balance;
 use super::event::Occurrence;
 use crate::error::Error;
-use crate::integrate::{State, Stats};
+use crate::integrate::{ActionIntegrals, State, Stats};
 use crate::system::{Conserved, LagrangianSystem};
 use crate::system::{DynamicFunctions, Theorem};
 
@@ -107,14 +107,20 @@ pub struct Trajectory<const N: usize> {
     ignored_names: Vec<String>,
     ignored: Vec<Vec<f64>>,
     events: Vec<Occurrence<N>>,
+    /// `A` and `S` at each recorded point, when the run records them.
+    action: Option<(Vec<f64>, Vec<f64>)>,
     /// Whether the next recorded point is the state a reset restarted from.
     restart_pending: bool,
     stats: Stats,
 }
 
 impl<const N: usize> Trajectory<N> {
-    /// An empty trajectory with the invariants `S` declares.
-    pub(crate) fn new<S: LagrangianSystem<N>>(system: &S) -> Result<Self, Error> {
+    /// An empty trajectory with the invariants `S` declares, and the action integrals if
+    /// `record_action`.
+    pub(crate) fn new<S: LagrangianSystem<N>>(
+        system: &S,
+        record_action: bool,
+    ) -> Result<Self, Error> {
         let info = system.info();
         let names = &info.coordinates;
         let conserved = info.conserved.name().map(str::to_string);
@@ -149,16 +155,28 @@ impl<const N: usize> Trajectory<N> {
             ignored_names: Vec::new(),
             ignored: Vec::new(),
             events: Vec::new(),
+            action: record_action.then(Default::default),
             restart_pending: false,
             stats: Stats::default(),
         })
     }
 
-    /// Records the state `y` at `t` and the invariants there.
-    pub(crate) fn push<S: LagrangianSystem<N>>(&mut self, system: &S, t: f64, y: &State<N>) {
+    /// Records the state `y` at `t`, the action integrals there (if the trajectory
+    /// records them: NaN where `action` is `None`) and the invariants.
+    pub(crate) fn push<S: LagrangianSystem<N>>(
+        &mut self,
+        system: &S,
+        t: f64,
+        y: &State<N>,
+        action: Option<ActionIntegrals>,
+    ) {
         self.times.push(t);
         self.q.push(y.q);
         self.qd.push(y.qd);
+        if let Some((a, s)) = &mut self.action {
+            a.push(action.map_or(f64::NAN, |v| v.action));
+            s.push(action.map_or(f64::NAN, |v| v.principal));
+        }
         if std::mem::take(&mut self.restart_pending) {
             for invariant in &mut self.invariants {
                 invariant.restarts.push(invariant.values.len());
@@ -294,6 +312,12 @@ impl<const N: usize> Trajectory<N> {
             mine.values.extend(theirs.values.iter().skip(skip));
         }
         self.ignored.extend(piece.ignored.into_iter().skip(skip));
+        // The piece's action integrals start from 0 where it starts.
+        if let (Some((a, s)), Some((pa, ps))) = (&mut self.action, piece.action) {
+            let (a0, s0) = (a.last().copied(), s.last().copied());
+            a.extend(pa.iter().skip(skip).map(|v| v + a0.unwrap_or(0.0)));
+            s.extend(ps.iter().skip(skip).map(|v| v + s0.unwrap_or(0.0)));
+        }
         self.events.extend(piece.events);
         self.stats.accepted += piece.stats.accepted;
         self.stats.rejected += piece.stats.rejected;
@@ -303,6 +327,18 @@ impl<const N: usize> Trajectory<N> {
     /// Stores the statistics of the integration that produced the trajectory.
     pub(crate) fn set_stats(&mut self, stats: Stats) {
         self.stats = stats;
+    }
+
+    /// The action `A = ∫ p·q̇ dt` from the start at each recorded time, if the run
+    /// recorded it ([`Simulation::record_action`](crate::Simulation::record_action)).
+    pub fn action(&self) -> Option<&[f64]> {
+        self.action.as_ref().map(|(a, _)| a.as_slice())
+    }
+
+    /// The principal function `S = ∫ L dt` from the start at each recorded time, if the
+    /// run recorded it ([`Simulation::record_action`](crate::Simulation::record_action)).
+    pub fn principal_function(&self) -> Option<&[f64]> {
+        self.action.as_ref().map(|(_, s)| s.as_slice())
     }
 
     /// Names of the generalized coordinates.
@@ -361,13 +397,17 @@ impl<const N: usize> Trajectory<N> {
     }
 
     /// Writes the trajectory as CSV: `t`, the coordinates, their velocities (`dot_<name>`),
-    /// the ignored coordinates of a reduced run, then the invariants by name. Numbers are written in shortest round-trip form.
+    /// the ignored coordinates of a reduced run, the invariants by name, then `action` and
+    /// `principal` where the run recorded `A` and `S`. Numbers are written in shortest
+    /// round-trip form.
     pub fn write_csv(&self, mut out: impl Write) -> Result<(), Error> {
+        let action_names = ["action", "principal"].map(str::to_string);
         let header = std::iter::once("t".to_string())
             .chain(self.coordinates.iter().map(|c| c.to_string()))
             .chain(self.coordinates.iter().map(|c| format!("dot_{c}")))
             .chain(self.ignored_names.iter().map(|c| c.to_string()))
             .chain(self.invariants.iter().map(|i| i.name.clone()))
+            .chain(self.action.iter().flat_map(|_| action_names.clone()))
             .collect::<Vec<_>>()
             .join(",");
         writeln!(out, "{header}")?;
@@ -378,7 +418,8 @@ impl<const N: usize> Trajectory<N> {
                 .iter()
                 .chain(self.qd[k].iter())
                 .chain(self.ignored.get(k).into_iter().flatten())
-                .chain(self.invariants.iter().filter_map(|i| i.values.get(k)));
+                .chain(self.invariants.iter().filter_map(|i| i.values.get(k)))
+                .chain(self.action.iter().flat_map(|(a, s)| [&a[k], &s[k]]));
             // Writing to a `String` cannot fail.
             let _ = write!(row, "{t:e}");
             for v in values {
@@ -437,10 +478,10 @@ mod tests {
 
     fn polar_trajectory() -> Trajectory<2> {
         let sys = PolarParticle { m: 2.0 };
-        let mut traj = Trajectory::new(&sys).unwrap();
+        let mut traj = Trajectory::new(&sys, false).unwrap();
         for k in 0..5 {
             let (q, qd) = state([1.0 + k as f64, 0.1 * k as f64], [0.5, 1.0 / 3.0]);
-            traj.push(&sys, 0.25 * k as f64, &State::new(q, qd));
+            traj.push(&sys, 0.25 * k as f64, &State::new(q, qd), None);
         }
         traj
     }
