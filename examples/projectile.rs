@@ -19,7 +19,8 @@ use lagrange::{Connect, Lagrangian, Motion};
 #[lagrangian(
     coordinates(x, y),
     kinetic = "1/2*m*(dot(x)^2 + dot(y)^2)",
-    potential = "m*g*y"
+    potential = "m*g*y",
+    draw(point = ball, at = ["x", "y"])
 )]
 pub struct Projectile {
     pub m: f64,
