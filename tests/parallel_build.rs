@@ -4,7 +4,7 @@
 //! clean state of those crates, and requires every build to succeed without the abort.
 //!
 //! It uses its own target directory under `target/` (the first run builds the engine
-//! there once).
+//! there once), and the workspace's `Cargo.lock`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -52,6 +52,10 @@ fn four_crates_expand_concurrently_without_aborting() {
             members.join(", ")
         ),
     );
+    // The workspace's versions of the dependencies, which are the ones on the machine: an
+    // `--offline` resolution without them picks the newest in the registry's index, which
+    // need not have been downloaded.
+    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     for k in 0..CRATES {
         write(
             &dir.join(format!("user{k}/Cargo.toml")),

@@ -196,6 +196,16 @@ fn check_report(browser: &mut Browser, dir: &Path, file: &str, args: &[&str]) ->
     seen
 }
 
+/// The titles of the plots the browser saw.
+fn titles(seen: &Value) -> Vec<&str> {
+    seen["plots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["title"].as_str().unwrap())
+        .collect()
+}
+
 /// A browser, or `None` when none is installed (the test has said that it did not run).
 fn start() -> Option<Browser> {
     Browser::start(1100, 900).unwrap_or_else(|e| panic!("{e}"))
@@ -213,9 +223,19 @@ fn the_double_pendulum_report() {
         .unwrap()
         .len();
     assert!(bytes < 150_000, "{bytes} bytes");
-    // Two bobs; the coordinates and the energy's drift.
+    // Two bobs; the coordinates, the energy's drift, the action and the principal
+    // function.
     assert_eq!(seen["dots"], 2);
-    assert_eq!(seen["plots"].as_array().unwrap().len(), 2);
+    let titles = titles(&seen);
+    assert_eq!(titles.len(), 4, "{titles:?}");
+    assert!(
+        titles[2].starts_with("A against t: the action"),
+        "{titles:?}"
+    );
+    assert!(
+        titles[3].starts_with("S against t: the principal function"),
+        "{titles:?}"
+    );
 }
 
 #[test]
@@ -246,15 +266,10 @@ fn the_cartesian_pendulum_report_plots_the_tension() {
         "cartesian_pendulum.toml",
         &["--t-end", "5", "--dt", "0.01"],
     );
-    let titles: Vec<&str> = seen["plots"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["title"].as_str().unwrap())
-        .collect();
-    assert_eq!(titles.len(), 4, "{titles:?}");
-    assert!(titles[2].starts_with("|λ1 ∇G1| against t"), "{titles:?}");
-    assert!(titles[3].starts_with("λ1 against t"), "{titles:?}");
+    let titles = titles(&seen);
+    assert_eq!(titles.len(), 6, "{titles:?}");
+    assert!(titles[4].starts_with("|λ1 ∇G1| against t"), "{titles:?}");
+    assert!(titles[5].starts_with("λ1 against t"), "{titles:?}");
 }
 
 #[test]
@@ -265,9 +280,9 @@ fn a_thomson_and_tait_report() {
     let dir = folder("folding-door");
     let seen = check_report(&mut browser, &dir, "tt_c_folding_door.toml", &[]);
     // The two leaves' ends; the coordinates (the couples make the model forced, so it
-    // records no integral).
+    // records no integral), the action and the principal function.
     assert_eq!(seen["dots"], 2);
-    assert_eq!(seen["plots"].as_array().unwrap().len(), 1);
+    assert_eq!(titles(&seen).len(), 3);
 }
 
 /// A 20 s run recorded every millisecond keeps its page small: the frames and the
