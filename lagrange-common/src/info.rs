@@ -80,15 +80,20 @@ pub struct Formula {
     pub mathml: Text,
 }
 
-/// One holonomic constraint `G = 0` of a [`ModelInfo`].
+/// One constraint of a [`ModelInfo`]: holonomic, `G(t, q) = 0`, or on the velocities,
+/// `a(t, q)·q̇ + b(t, q) = 0`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConstraintInfo {
-    /// `G` as text.
+    /// `G` (or `a·q̇ + b`) as text.
     pub text: Text,
     /// `true` when `∂G/∂t ≡ 0` was established symbolically, so the constraint is
-    /// scleronomic. `false` means its presentation depends on time, which is necessary but
-    /// not sufficient for a moving locus: `ρ(t) G(q)` describes a fixed locus.
+    /// scleronomic (on the velocities: `b ≡ 0` and no `t` in `a`, so its reaction does no
+    /// work). `false` means its presentation depends on time, which is necessary but not
+    /// sufficient for a moving locus: `ρ(t) G(q)` describes a fixed locus.
     pub scleronomic: bool,
+    /// Whether the constraint is on the velocities (nonholonomic as written, as rolling
+    /// without slipping is): it has no `G`, and a projection keeps it only in `q̇`.
+    pub on_velocities: bool,
 }
 
 /// A theorem as it applies to one model.

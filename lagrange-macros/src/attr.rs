@@ -222,6 +222,13 @@ fn read_key(
             model.constraints.push(lit.value());
             Ok(())
         }
+        "velocity_constraint" => {
+            let lit: LitStr = meta.value()?.parse()?;
+            let i = model.velocity_constraints.len();
+            spans.insert(Item::VelocityConstraint(i), lit.span());
+            model.velocity_constraints.push(lit.value());
+            Ok(())
+        }
         "inputs" => meta.parse_nested_meta(|u| {
             let ident = u.path.require_ident()?;
             spans.insert(Item::Input(model.inputs.len()), ident.span());
@@ -272,7 +279,7 @@ fn read_key(
             Ok(())
         }
         _ => Err(meta.error(format!(
-            "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation, gravity = [...], constraint, particle(...), body(...), inputs(...), ignore(...) or draw(...)"
+            "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation, gravity = [...], constraint, velocity_constraint, particle(...), body(...), inputs(...), ignore(...) or draw(...)"
         ))),
     }
 }

@@ -136,6 +136,9 @@ fn sources(checked: &CheckedModel, written: &Model) -> Vec<(Item, Vec<Expr>)> {
     for (i, g) in checked.constraints.iter().enumerate() {
         sources.push((Item::Constraint(i), vec![g.clone()]));
     }
+    for (i, e) in checked.velocity_constraints.iter().enumerate() {
+        sources.push((Item::VelocityConstraint(i), vec![e.clone()]));
+    }
     for (i, CheckedParticle { mass, position, .. }) in checked.particles.iter().enumerate() {
         let all = std::iter::once(mass).chain(position).cloned().collect();
         sources.push((Item::Particle(i), all));

@@ -54,6 +54,10 @@ impl ModelFile {
                 None => "force".into(),
             },
             Item::Constraint(k) => with(format!("constraint[{k}]"), m.constraints.get(k)),
+            Item::VelocityConstraint(k) => with(
+                format!("velocity_constraint[{k}]"),
+                m.velocity_constraints.get(k),
+            ),
             Item::Ignore(k) => format!("ignore[{k}]"),
             Item::Particle(k) => format!("particle[{k}]"),
             Item::Body(k) => format!("body[{k}]"),
@@ -95,6 +99,7 @@ impl ModelFile {
             Item::Gravity => "gravity",
             Item::Ignore(_) => "ignore",
             Item::Constraint(_) => "constraint",
+            Item::VelocityConstraint(_) => "velocity_constraint",
             Item::Particle(_) => "particle",
             Item::Body(_) => "body",
             Item::Draw(_) => "[[draw]]",

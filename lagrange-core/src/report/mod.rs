@@ -327,10 +327,11 @@ impl HtmlReport {
                 "<p>The multipliers λ are the constraints' reactions; the constraints:</p><ul>",
             );
             for (k, c) in info.constraints.iter().enumerate() {
-                let kind = if c.scleronomic {
-                    "fixed"
-                } else {
-                    "depends on t"
+                let kind = match (c.on_velocities, c.scleronomic) {
+                    (false, true) => "fixed",
+                    (false, false) => "depends on t",
+                    (true, true) => "on the velocities, does no work",
+                    (true, false) => "on the velocities, may do work",
                 };
                 let _ = write!(
                     page,

@@ -1,5 +1,6 @@
-//! Systems with `K` holonomic constraints `G(t, q) = 0`, and their reactions
-//! `R = Σ λ ∇G` as functions of the state.
+//! Systems with `K` constraints — holonomic, `G(t, q) = 0`, or on the velocities,
+//! `a(t, q)·q̇ + b(t, q) = 0`, whose rows have `G = 0`, `J = a` and `∂G/∂t = b` — and
+//! their reactions `R = Σ λ Jᵢ` as functions of the state.
 //!
 //! The equations are the index-1 system `M q̈ = f + Jᵀλ`, `J q̈ = −c`, where `J = ∂G/∂q`
 //! and `G̈ = J q̈ + c`. They are solved through the Schur complement:
@@ -170,10 +171,15 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
         let gt = self.constraint_time_derivative(t, q);
         for i in 0..K {
             let gradient = j.row(i).norm();
+            let on_velocities = self
+                .info()
+                .constraints
+                .get(i)
+                .is_some_and(|c| c.on_velocities);
             let checks = [
                 ("G", g[i], tolerance * (1.0 + gradient * q.norm())),
                 (
-                    "dG/dt",
+                    if on_velocities { "a·q̇ + b" } else { "dG/dt" },
                     gd[i],
                     tolerance * (1.0 + gradient * qd.norm() + gt[i].abs()),
                 ),
@@ -194,7 +200,8 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
 
     /// The nearest consistent state (Euclidean metric): Newton steps
     /// `q ← q − Jᵀ(J Jᵀ)⁻¹ G` until `G = 0` to round-off, then the velocities
-    /// `q̇ ← q̇ − Jᵀ(J Jᵀ)⁻¹ Ġ`. For users with approximate initial data, and for drift
+    /// `q̇ ← q̇ − Jᵀ(J Jᵀ)⁻¹ Ġ`. Velocity constraints have `G = 0`: the coordinates move
+    /// only as they allow (`a·δq = 0`), and without holonomic constraints not at all. For users with approximate initial data, and for drift
     /// control after each integration step.
     fn project_onto_constraints(
         &self,

@@ -297,6 +297,7 @@ impl LagrangianSystem<2> for CartesianPendulum {
             constraints: Cow::Borrowed(&[ConstraintInfo {
                 text: Cow::Borrowed("x^2 + y^2 - l^2"),
                 scleronomic: true,
+                on_velocities: false,
             }]),
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),

@@ -76,10 +76,16 @@ pub(super) fn model_info(eq: &Equations) -> TokenStream {
     };
     let constraints = constraints
         .iter()
-        .map(|ConstraintInfo { text, scleronomic }| {
-            let text = &**text;
-            quote!(#CORE::ConstraintInfo { text: #cow(#text), scleronomic: #scleronomic })
-        });
+        .map(
+            |ConstraintInfo {
+                 text,
+                 scleronomic,
+                 on_velocities,
+             }| {
+                let text = &**text;
+                quote!(#CORE::ConstraintInfo { text: #cow(#text), scleronomic: #scleronomic, on_velocities: #on_velocities })
+            },
+        );
     let theorems = theorems.iter().map(
         |TheoremInfo {
              theorem: which,

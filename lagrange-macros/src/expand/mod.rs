@@ -124,15 +124,16 @@ impl Target {
 fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
     let target = Target::of(input);
     let n = model.coordinates.len();
-    let k = model.constraints.len();
+    let k = model.constraints.len() + model.velocity_constraints.len();
     let cow = quote!(::std::borrow::Cow::Borrowed);
     let name = &model.name;
     let coordinates = &model.coordinates;
     let parameters = &model.parameters;
-    let constraints = model
-        .constraints
-        .iter()
-        .map(|text| quote!(#CORE::ConstraintInfo { text: #cow(#text), scleronomic: false }));
+    let holonomic = model.constraints.iter().map(|text| (text, false));
+    let on_velocities = model.velocity_constraints.iter().map(|text| (text, true));
+    let constraints = holonomic.chain(on_velocities).map(|(text, on_velocities)| {
+        quote!(#CORE::ConstraintInfo { text: #cow(#text), scleronomic: false, on_velocities: #on_velocities })
+    });
     let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
     let matrix = quote!(#CORE::nalgebra::SMatrix<f64, #n, #n>);
     let never = quote!(::core::unreachable!("the model has errors"));

@@ -13,15 +13,17 @@ impl Equations {
     /// constraints, inputs and the general theorems as the engine decided them.
     pub fn model_info(&self) -> ModelInfo {
         let texts = |names: &[String]| names.iter().cloned().map(Into::into).collect::<Vec<_>>();
-        let constraints = self.constraints.iter().flat_map(|c| {
-            c.text
-                .iter()
-                .zip(&c.scleronomic)
-                .map(|(text, &scleronomic)| ConstraintInfo {
-                    text: text.clone().into(),
-                    scleronomic,
-                })
-        });
+        let constraints =
+            self.constraints.iter().flat_map(|c| {
+                let holonomic = c.text.len() - c.on_velocities.min(c.text.len());
+                c.text.iter().zip(&c.scleronomic).enumerate().map(
+                    move |(i, (text, &scleronomic))| ConstraintInfo {
+                        text: text.clone().into(),
+                        scleronomic,
+                        on_velocities: i >= holonomic,
+                    },
+                )
+            });
         let formulas = self.printed_formulas().into_iter().map(|f| Formula {
             name: f.name.into(),
             text: f.text.into(),

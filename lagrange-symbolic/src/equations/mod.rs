@@ -182,11 +182,17 @@ pub struct Reduced {
     pub routhian: Expr,
 }
 
-/// The holonomic constraints `G(t, q) = 0` of a model, as programs over its [`Inputs`].
+/// The constraints of a model, as programs over its [`Inputs`]: the holonomic ones
+/// `G(t, q) = 0`, then the last [`on_velocities`](Self::on_velocities) rows, velocity
+/// constraints `e = a(t, q)·q̇ + b(t, q) = 0`, whose `G` is 0, `J` is `a`, `∂G/∂t` is `b`
+/// and `Ġ` is `e`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConstraintEquations {
-    /// Each `Gᵢ` as text.
+    /// Each `Gᵢ` (or `eᵢ`) as text.
     pub text: Vec<String>,
+    /// How many of the constraints, the last ones, are on the velocities.
+    #[serde(default)]
+    pub on_velocities: usize,
     /// Per constraint, whether `∂Gᵢ/∂t ≡ 0` could be established symbolically (the
     /// presentation is time-independent, so the constraint is scleronomic). `false` means
     /// the presentation depends on time; the locus itself may still be fixed (e.g.
@@ -277,7 +283,7 @@ pub struct Equations {
     /// `M` and `f` that `symbolic` prints.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dynamics_by_recursion: bool,
-    /// The holonomic constraints, if the model has any.
+    /// The constraints, holonomic and on the velocities, if the model has any.
     pub constraints: Option<ConstraintEquations>,
     /// The wrenches the joints of a kinematic tree transmit, if the model has jointed
     /// bodies (the full system only).

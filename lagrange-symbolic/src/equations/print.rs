@@ -30,13 +30,17 @@ fn inertia_terms(symbolic: &Symbolic, coordinates: &[String], i: usize) -> Expr 
 
 impl Equations {
     /// The equations of motion as text, one `Σ Mᵢⱼ ddot(qⱼ) = fᵢ` line per coordinate. With
-    /// constraints, each line also carries the reactions `λₖ ∂Gₖ/∂qᵢ`, and one line
-    /// `Gₖ := … = 0` per constraint follows.
+    /// constraints, each line also carries the reactions `λₖ ∂Gₖ/∂qᵢ` (`∂Gₖ/∂q̇ᵢ` for a
+    /// constraint on the velocities), and one line `Gₖ := … = 0` per constraint follows.
     pub fn text(&self) -> String {
         let eq = self;
+        let holonomic = holonomic_count(eq);
         let reactions = |q: &str| {
             constraint_count(eq)
-                .map(|k| format!(" + lambda{k}*dG{k}/d{q}"))
+                .map(|k| match k > holonomic {
+                    true => format!(" + lambda{k}*dG{k}/d(dot({q}))"),
+                    false => format!(" + lambda{k}*dG{k}/d{q}"),
+                })
                 .collect::<String>()
         };
         let mut lines: Vec<String> = match &eq.symbolic {
@@ -110,16 +114,19 @@ impl Equations {
             .collect()
     }
 
-    /// Each equation's two sides: `Σⱼ Mᵢⱼ q̈ⱼ` and `fᵢ + Σₖ λₖ ∂Gₖ/∂qᵢ`; `None` for a
-    /// tree too deep to expand.
+    /// Each equation's two sides: `Σⱼ Mᵢⱼ q̈ⱼ` and `fᵢ + Σₖ λₖ ∂Gₖ/∂qᵢ` (`∂Gₖ/∂q̇ᵢ` for
+    /// a constraint on the velocities); `None` for a tree too deep to expand.
     fn rows(&self) -> Option<Vec<(Math, Math)>> {
         let symbolic = self.symbolic.as_ref()?;
+        let holonomic = holonomic_count(self);
         let reaction = |k: usize, q: &str| {
             let g = Math::name(&format!("G{k}"));
-            Math::times(
-                Math::name(&format!("lambda{k}")),
-                Math::partial(g, Math::name(q)),
-            )
+            let by = if k > holonomic {
+                layout(&Expr::Velocity(q.to_string()))
+            } else {
+                Math::name(q)
+            };
+            Math::times(Math::name(&format!("lambda{k}")), Math::partial(g, by))
         };
         let rows = (0..self.coordinates.len())
             .map(|i| {
@@ -136,6 +143,13 @@ impl Equations {
             .collect();
         Some(rows)
     }
+}
+
+/// How many of the model's constraints, the first ones, are holonomic.
+fn holonomic_count(eq: &Equations) -> usize {
+    eq.constraints
+        .as_ref()
+        .map_or(0, |c| c.text.len() - c.on_velocities.min(c.text.len()))
 }
 
 /// `1..=k` for the model's `k` constraints.

@@ -72,7 +72,8 @@ pub(crate) fn equations(
     let explicit_time = lagrangian.contains(Var::Time)
         || forces.iter().flatten().any(|f| f.contains(Var::Time))
         || dissipation.as_ref().is_some_and(|d| d.contains(Var::Time))
-        || system.constraints.iter().any(|g| g.contains(Var::Time));
+        || system.all_constraints().any(|g| g.contains(Var::Time));
+    let working_constraints = system.constraints_do_work(s)?;
     let free_gradient = s.vanishing(&gradient)?;
     let dissipation_rates: Vec<Sym> = match dissipation {
         Some(d) => (0..n).map(|i| d.diff(v(i))).collect(),
@@ -84,7 +85,7 @@ pub(crate) fn equations(
             free_gradient[i]
                 && forces[i].is_none()
                 && undissipated.get(i).copied().unwrap_or(true)
-                && !system.constraints.iter().any(|g| g.contains(q(i)))
+                && !system.constrains(i)
         })
         .collect();
     let velocities: Vec<Var> = (0..n).map(v).collect();
@@ -101,12 +102,12 @@ pub(crate) fn equations(
         lagrangian.contains(input)
             || forces.iter().flatten().any(|f| f.contains(input))
             || dissipation.as_ref().is_some_and(|d| d.contains(input))
-            || system.constraints.iter().any(|g| g.contains(input))
+            || system.all_constraints().any(|g| g.contains(input))
     });
     let forced_or_dissipative =
         forces.iter().any(Option::is_some) || dissipation.is_some() || driven;
     let conserved = match (
-        !forced_or_dissipative && !explicit_time,
+        !forced_or_dissipative && !explicit_time && !working_constraints,
         homogeneous_kinetic,
     ) {
         (false, _) => Conserved::None,
@@ -154,19 +155,7 @@ pub(crate) fn equations(
         residual_jacobians: jacobians,
     };
 
-    let constraints = if system.constraints.is_empty() {
-        None
-    } else {
-        let coordinates: Vec<usize> = system.coordinates.iter().map(|(i, _)| *i).collect();
-        let parameters: Vec<Var> = system.parameters.iter().map(|(var, _)| *var).collect();
-        Some(super::constraints::derive(
-            s,
-            &system.constraints,
-            &coordinates,
-            &parameters,
-            &inputs,
-        )?)
-    };
+    let constraints = super::constraints::derive(s, system, &inputs)?;
     let show = |x: &Sym| s.to_expr(&x.printable());
     let show_all = |xs: &[Sym]| xs.iter().map(show).collect::<Result<Vec<_>, _>>();
     let linearization = if small && programs.dynamics.instructions.len() <= LINEARIZATION_SOURCE {

@@ -101,6 +101,7 @@ pub(crate) fn reduce(
             .collect(),
         dissipation: full.dissipation.as_ref().map(eliminate),
         constraints: Vec::new(),
+        velocity_constraints: Vec::new(),
         // The model's parameters come first, so the inputs keep their indices.
         inputs: full.inputs.clone(),
         coordinates: retained

@@ -25,6 +25,8 @@ pub(crate) struct System {
     pub inputs: Vec<usize>,
     /// Holonomic constraints `G(t, q) = 0`.
     pub constraints: Vec<Sym>,
+    /// Velocity constraints `e = a(t, q)·q̇ + b(t, q) = 0`, by their left sides `e`.
+    pub velocity_constraints: Vec<Sym>,
 }
 
 impl System {
@@ -84,6 +86,55 @@ impl System {
                 .iter()
                 .map(|g| s.expr(g))
                 .collect::<Result<_, _>>()?,
+            velocity_constraints: model
+                .velocity_constraints
+                .iter()
+                .map(|e| s.expr(e))
+                .collect::<Result<_, _>>()?,
         })
+    }
+
+    /// Every constraint's expression: each `G`, then each velocity constraint's `e`.
+    pub(crate) fn all_constraints(&self) -> impl Iterator<Item = &Sym> {
+        self.constraints.iter().chain(&self.velocity_constraints)
+    }
+
+    /// Whether some constraint's reaction may act on the `i`-th coordinate: a holonomic
+    /// constraint that contains it, or a velocity constraint that contains its velocity
+    /// (the reaction along it is `λ ∂e/∂q̇ᵢ`).
+    pub(crate) fn constrains(&self, i: usize) -> bool {
+        let index = self.coordinates[i].0;
+        self.constraints
+            .iter()
+            .any(|g| g.contains(Var::Coordinate(index)))
+            || self
+                .velocity_constraints
+                .iter()
+                .any(|e| e.contains(Var::Velocity(index)))
+    }
+
+    /// Whether a constraint moves or does work: one that contains `t`, or a velocity
+    /// constraint `e = a·q̇ + b` whose `b` is not identically 0 (its reaction's power is
+    /// `−λ b`).
+    pub(crate) fn constraints_do_work(&self, s: &Session) -> Result<bool, String> {
+        if self.all_constraints().any(|g| g.contains(Var::Time)) {
+            return Ok(true);
+        }
+        let free: Vec<Sym> = self
+            .velocity_constraints
+            .iter()
+            .map(|e| self.velocity_free_part(e))
+            .collect();
+        Ok(!s.vanishing(&free)?.iter().all(|&zero| zero))
+    }
+
+    /// `b` of a velocity constraint `e = a(t, q)·q̇ + b(t, q)`: `e` at `q̇ = 0`.
+    pub(crate) fn velocity_free_part(&self, e: &Sym) -> Sym {
+        let velocities: Vec<Var> = self
+            .coordinates
+            .iter()
+            .map(|&(i, _)| Var::Velocity(i))
+            .collect();
+        e.substitute_zero(&velocities)
     }
 }

@@ -147,6 +147,8 @@ impl Model {
         }
         let ignored = self.check_ignored(&forces, &mut errors);
         let constraints = self.check_constraints(&scope, &mut errors);
+        let velocity_constraints = self.check_velocity_constraints(&scope, &mut errors);
+        self.check_freedom(&constraints, &velocity_constraints, &mut errors);
         let drawing = self.check_drawing(&scope, &mut errors);
         let dissipation = self
             .dissipation
@@ -186,6 +188,7 @@ impl Model {
                 gravity,
                 ignored,
                 constraints,
+                velocity_constraints,
                 particles,
                 bodies,
                 drawing,
@@ -267,8 +270,7 @@ impl Model {
     }
 
     /// Parses the constraints: functions of `t`, the coordinates and the parameters, at
-    /// least one coordinate each, fewer constraints than coordinates, and no `ignore`
-    /// beside them.
+    /// least one coordinate each.
     fn check_constraints(&self, scope: &Scope<'_>, errors: &mut Vec<ModelError>) -> Vec<Expr> {
         let mut constraints = Vec::new();
         for (i, source) in self.constraints.iter().enumerate() {
@@ -293,30 +295,41 @@ impl Model {
                 Err(e) => errors.extend(e),
             }
         }
+        constraints
+    }
+
+    /// Fewer constraints, holonomic and on the velocities, than coordinates (or as many,
+    /// one of them moving), and no `ignore` beside them.
+    fn check_freedom(&self, holonomic: &[Expr], velocity: &[Expr], errors: &mut Vec<ModelError>) {
         // As many constraints as coordinates is a mechanism driven along a prescribed
         // motion (inverse dynamics: the multipliers are the driving forces), which needs a
         // constraint that moves; otherwise nothing could move.
-        let moving = constraints.iter().any(|g: &Expr| {
+        let moving = holonomic.iter().chain(velocity).any(|g: &Expr| {
             let mut time = false;
             g.for_each_leaf(&mut |leaf| time |= matches!(leaf, Expr::Name(n) if n == TIME));
             time
         });
-        let (k, n) = (self.constraints.len(), self.coordinates.len());
+        let h = self.constraints.len();
+        let (k, n) = (h + self.velocity_constraints.len(), self.coordinates.len());
         if k > 0 && (k > n || (k == n && !moving)) {
+            let last = n.saturating_sub(1).min(k - 1);
             errors.push(ModelError {
-                item: Item::Constraint(n.saturating_sub(1).min(k - 1)),
+                item: if last < h {
+                    Item::Constraint(last)
+                } else {
+                    Item::VelocityConstraint(last - h)
+                },
                 message: format!(
                     "{k} constraints on {n} coordinates leave no freedom: give fewer constraints than coordinates, or as many with one that moves (a prescribed motion: its multiplier is the driving force)"
                 ),
             });
         }
-        if !self.constraints.is_empty() && !self.ignore.is_empty() {
+        if k > 0 && !self.ignore.is_empty() {
             errors.push(ModelError {
                 item: Item::Ignore(0),
                 message: "`ignore(...)` together with constraints is not supported".into(),
             });
         }
-        constraints
     }
 }
 

@@ -29,6 +29,9 @@ pub struct CheckedModel {
     pub ignored: Vec<usize>,
     /// Holonomic constraints `G(t, q) = 0`.
     pub constraints: Vec<Expr>,
+    /// Velocity constraints `a(t, q)·q̇ + b(t, q) = 0` (their left sides), numbered after
+    /// the holonomic ones.
+    pub velocity_constraints: Vec<Expr>,
     /// Point masses.
     pub particles: Vec<CheckedParticle>,
     /// Rigid bodies.
@@ -39,8 +42,9 @@ pub struct CheckedModel {
 
 impl CheckedModel {
     /// The model's formulas as written, `(name, expression)`: `T` and `V` (or `L`), each
-    /// generalized force `Q_q`, the dissipation function `F` and each constraint `Gk`,
-    /// skipping what is zero or absent.
+    /// generalized force `Q_q`, the dissipation function `F` and each constraint `Gk`
+    /// (the velocity constraints numbered after the holonomic ones), skipping what is zero
+    /// or absent.
     pub fn formulas(&self) -> Vec<(String, Expr)> {
         let mut formulas = Vec::new();
         match &self.energy {
@@ -61,7 +65,12 @@ impl CheckedModel {
         if let Some(f) = &self.dissipation {
             formulas.push(("F".into(), f.clone()));
         }
-        for (k, g) in self.constraints.iter().enumerate() {
+        for (k, g) in self
+            .constraints
+            .iter()
+            .chain(&self.velocity_constraints)
+            .enumerate()
+        {
             formulas.push((format!("G{}", k + 1), g.clone()));
         }
         formulas

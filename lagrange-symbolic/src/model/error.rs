@@ -35,6 +35,9 @@ pub enum Item {
     Ignore(usize),
     /// Constraint `i` (in the order of [`Model::constraints`](super::Model::constraints)).
     Constraint(usize),
+    /// Velocity constraint `i` (in the order of
+    /// [`Model::velocity_constraints`](super::Model::velocity_constraints)).
+    VelocityConstraint(usize),
     /// Particle `i`.
     Particle(usize),
     /// Body `i`.
@@ -78,6 +81,7 @@ pub(super) fn item_label(item: Item) -> &'static str {
         Item::Dissipation => "the dissipation function",
         Item::Gravity => "the gravity field",
         Item::Constraint(_) => "the constraint",
+        Item::VelocityConstraint(_) => "the velocity constraint",
         Item::Particle(_) => "the particle",
         Item::Body(_) => "the body",
         Item::Draw(_) => "the drawn point",

@@ -14,6 +14,7 @@ mod error;
 mod names;
 mod rotation;
 mod scope;
+mod velocity;
 mod written;
 
 pub use bounds::{MAX_CONSTANT_BITS, MAX_DEGREE};

@@ -51,6 +51,10 @@ pub struct Model {
     /// Holonomic constraints `G(t, q) = 0`, one expression each.
     #[serde(rename = "constraint", skip_serializing_if = "Vec::is_empty")]
     pub constraints: Vec<String>,
+    /// Velocity (nonholonomic) constraints `a(t, q)·q̇ + b(t, q) = 0`, linear in the
+    /// velocities: one expression each, the left side (rolling without slipping).
+    #[serde(rename = "velocity_constraint", skip_serializing_if = "Vec::is_empty")]
+    pub velocity_constraints: Vec<String>,
     /// Point masses: each adds `½ m |ṙ|²` to `T`.
     #[serde(rename = "particle", skip_serializing_if = "Vec::is_empty")]
     pub particles: Vec<Particle>,

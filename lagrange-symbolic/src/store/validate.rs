@@ -136,6 +136,12 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
                 c.scleronomic.len()
             ));
         }
+        if c.on_velocities > k {
+            return Err(format!(
+                "{role}constraints: {} on the velocities of {k}",
+                c.on_velocities
+            ));
+        }
         for (name, prog, outputs) in [
             ("values", &c.values, k),
             ("jacobian", &c.jacobian, k * n),

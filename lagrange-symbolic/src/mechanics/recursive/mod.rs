@@ -237,7 +237,8 @@ pub(crate) fn equations(
             .dissipation
             .as_ref()
             .is_some_and(|d| d.contains(Var::Time))
-        || system.constraints.iter().any(|g| g.contains(Var::Time));
+        || system.all_constraints().any(|g| g.contains(Var::Time));
+    let working_constraints = system.constraints_do_work(s)?;
     // Every input occurs in the model (checked before the derivation): it drives it.
     let forced_or_dissipative = system.forces.iter().any(Option::is_some)
         || system.dissipation.is_some()
@@ -254,30 +255,15 @@ pub(crate) fn equations(
             gradient_values[i] == Value::ZERO
                 && system.forces[i].is_none()
                 && undissipated.get(i).copied().unwrap_or(true)
-                && !system
-                    .constraints
-                    .iter()
-                    .any(|g| g.contains(Var::Coordinate(i)))
+                && !system.constrains(i)
         })
         .collect();
-    let conserved = if forced_or_dissipative || explicit_time {
+    let conserved = if forced_or_dissipative || explicit_time || working_constraints {
         Conserved::None
     } else {
         Conserved::Energy
     };
-    let constraints = if system.constraints.is_empty() {
-        None
-    } else {
-        let coordinates: Vec<usize> = (0..n).collect();
-        let parameters: Vec<Var> = system.parameters.iter().map(|(var, _)| *var).collect();
-        Some(super::constraints::derive(
-            s,
-            &system.constraints,
-            &coordinates,
-            &parameters,
-            &system.inputs(),
-        )?)
-    };
+    let constraints = super::constraints::derive(s, system, &system.inputs())?;
     Ok(Some(Equations {
         name: model.name.clone(),
         coordinates: model.coordinates.clone(),

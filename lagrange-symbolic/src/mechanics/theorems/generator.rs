@@ -15,7 +15,7 @@ pub(super) struct Search<'a> {
     s: &'a Session,
     model: &'a CheckedModel,
     masses: &'a [Mass],
-    constraints: &'a [Sym],
+    system: &'a System,
     n: usize,
     /// Every centre of mass (3 entries) and body orientation (9), in order.
     entries: Vec<Sym>,
@@ -69,7 +69,7 @@ impl<'a> Search<'a> {
             s,
             model,
             masses,
-            constraints: &system.constraints,
+            system,
             n,
             entries,
             samples,
@@ -175,20 +175,27 @@ impl<'a> Search<'a> {
                 "the generator fitted at sample points does not move every particle and body as {what} does identically"
             )));
         }
+        // The reactions, `λ ∂G/∂q` and `λ ∂e/∂q̇`, must do no work along the generator.
+        let tangent = |g: &Sym, var: fn(usize) -> Var| {
+            (0..n).fold(s.int(0), |acc, i| &acc + &(&g.diff(var(i)) * &xi[i]))
+        };
         let tangents: Vec<Sym> = self
+            .system
             .constraints
             .iter()
-            .map(|g| {
-                (0..n).fold(s.int(0), |acc, i| {
-                    &acc + &(&g.diff(Var::Coordinate(i)) * &xi[i])
-                })
-            })
+            .map(|g| tangent(g, Var::Coordinate))
+            .chain(
+                self.system
+                    .velocity_constraints
+                    .iter()
+                    .map(|e| tangent(e, Var::Velocity)),
+            )
             .collect();
         if let Some(k) = s.vanishing(&tangents)?.iter().position(|&z| !z) {
             return Ok(Err(format!(
                 "constraint {} (`{}`) does not admit {what}",
                 k + 1,
-                print::excerpt(&self.model.constraints[k])
+                print::excerpt(self.written_constraint(k))
             )));
         }
         Ok(Ok(xi))
@@ -264,14 +271,42 @@ impl<'a> Search<'a> {
             }
             k += width;
         }
-        let moving: Vec<Sym> = self.constraints.iter().map(|g| g.diff(Var::Time)).collect();
+        let moving: Vec<Sym> = self
+            .system
+            .all_constraints()
+            .map(|g| g.diff(Var::Time))
+            .collect();
         if let Some(k) = s.vanishing(&moving)?.iter().position(|&z| !z) {
             return Ok(Err(format!(
                 "constraint {} (`{}`) depends on t",
                 k + 1,
-                print::excerpt(&self.model.constraints[k])
+                print::excerpt(self.written_constraint(k))
+            )));
+        }
+        // A velocity constraint `a·q̇ + b` does work `−λ b` unless `b ≡ 0`.
+        let working: Vec<Sym> = self
+            .system
+            .velocity_constraints
+            .iter()
+            .map(|e| self.system.velocity_free_part(e))
+            .collect();
+        if let Some(k) = s.vanishing(&working)?.iter().position(|&z| !z) {
+            let k = k + self.system.constraints.len();
+            return Ok(Err(format!(
+                "constraint {} (`{}`) has a term free of the velocities, through which its reaction does work",
+                k + 1,
+                print::excerpt(self.written_constraint(k))
             )));
         }
         Ok(Ok(()))
+    }
+
+    /// Constraint `k` as the model writes it: the holonomic ones, then those on the
+    /// velocities.
+    fn written_constraint(&self, k: usize) -> &Expr {
+        let holonomic = &self.model.constraints;
+        holonomic
+            .get(k)
+            .unwrap_or_else(|| &self.model.velocity_constraints[k - holonomic.len()])
     }
 }

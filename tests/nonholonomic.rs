@@ -1,0 +1,260 @@
+//! Velocity (nonholonomic) constraints `a(t, q)·q̇ + b(t, q) = 0` against closed forms: a
+//! knife edge turning at a constant rate along a circle with the centripetal reaction, the
+//! Chaplygin sleigh's decay to a straight line (`u = U tanh(m a U t/J + c)`), an upright
+//! disk rolling on a circle; a holonomic constraint written on the velocities moves as the
+//! holonomic one does; and what the engine decides: energy conserved, the momenta the
+//! constraints' reactions leave alone, and none of the others.
+
+use lagrange::nalgebra::{Vector2, Vector3, Vector4};
+use lagrange::{
+    Conserved, ConstrainedSystem, Integrator, Lagrangian, LagrangianSystem, Simulation,
+};
+
+fn tight() -> Integrator {
+    Integrator::dormand_prince(1e-12, 1e-12)
+}
+
+/// A knife edge (a skate) whose blade passes through its centre of mass: the centre may
+/// move only along the blade, `ẏ cos θ − ẋ sin θ = 0`.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, y, theta),
+    kinetic = "1/2*m*(dot(x)^2 + dot(y)^2) + 1/2*I*dot(theta)^2",
+    velocity_constraint = "dot(y)*cos(theta) - dot(x)*sin(theta)"
+)]
+#[allow(non_snake_case)]
+struct KnifeEdge {
+    m: f64,
+    I: f64,
+}
+
+/// The Chaplygin sleigh: the knife edge a distance `a` behind the centre of mass, whose
+/// lateral velocity is then `a θ̇`.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, y, theta),
+    kinetic = "1/2*m*(dot(x)^2 + dot(y)^2) + 1/2*I*dot(theta)^2",
+    velocity_constraint = "dot(y)*cos(theta) - dot(x)*sin(theta) - a*dot(theta)"
+)]
+#[allow(non_snake_case)]
+struct Sleigh {
+    m: f64,
+    I: f64,
+    a: f64,
+}
+
+/// An upright disk of radius `R` rolling without slipping: its contact point `(x, y)`
+/// moves along the heading `θ` at `R φ̇`.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, y, theta, phi),
+    kinetic = "1/2*m*(dot(x)^2 + dot(y)^2) + 1/2*A*dot(theta)^2 + 1/2*C*dot(phi)^2",
+    velocity_constraint = "dot(x) - R*cos(theta)*dot(phi)",
+    velocity_constraint = "dot(y) - R*sin(theta)*dot(phi)"
+)]
+#[allow(non_snake_case)]
+struct UprightDisk {
+    m: f64,
+    A: f64,
+    C: f64,
+    R: f64,
+}
+
+/// A pendulum in `(x, y)` held at the length of its start by `x ẋ + y ẏ = 0`, the time
+/// derivative of `x² + y² − l²`.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, y),
+    kinetic = "1/2*m*(dot(x)^2 + dot(y)^2)",
+    potential = "m*g*y",
+    velocity_constraint = "x*dot(x) + y*dot(y)"
+)]
+struct VelocityPendulum {
+    m: f64,
+    g: f64,
+}
+
+/// The same pendulum held by the holonomic constraint.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, y),
+    kinetic = "1/2*m*(dot(x)^2 + dot(y)^2)",
+    potential = "m*g*y",
+    constraint = "x^2 + y^2 - l^2"
+)]
+struct HolonomicPendulum {
+    m: f64,
+    g: f64,
+    l: f64,
+}
+
+#[test]
+fn a_knife_edge_turning_at_a_constant_rate_runs_a_circle_against_the_centripetal_reaction() {
+    let edge = KnifeEdge { m: 2.0, I: 0.3 };
+    let (v, omega) = (1.5_f64, 0.7_f64);
+    assert_eq!(KnifeEdge::INFO.conserved, Conserved::Energy);
+    // θ's momentum is conserved (no reaction acts on θ); x and y are pushed sideways.
+    assert_eq!(KnifeEdge::INFO.cyclic.as_ref(), &[2]);
+    let info = &KnifeEdge::INFO.constraints[0];
+    assert!(info.on_velocities && info.scleronomic);
+    let trajectory = Simulation::new(&edge)
+        .integrator(tight())
+        .output_interval(0.25)
+        .run(0.0, Vector3::zeros(), Vector3::new(v, 0.0, omega), 10.0)
+        .unwrap();
+    for (k, &t) in trajectory.times().iter().enumerate() {
+        let q = trajectory.q()[k];
+        let radius = v / omega;
+        let expected = Vector3::new(
+            radius * (omega * t).sin(),
+            radius * (1.0 - (omega * t).cos()),
+            omega * t,
+        );
+        assert!((q - expected).norm() < 1e-9, "t = {t}: {q} vs {expected}");
+        // The blade's reaction is the centripetal force m v ω.
+        let motion = edge.constrained_motion(t, &q, &trajectory.qd()[k]).unwrap();
+        let lambda = motion.multipliers[0];
+        assert!((lambda - edge.m * v * omega).abs() < 1e-9, "λ = {lambda}");
+    }
+    for invariant in trajectory.invariants() {
+        assert!(
+            invariant.relative_drift() < 1e-10,
+            "{}",
+            trajectory.drift_table()
+        );
+    }
+}
+
+#[test]
+fn the_chaplygin_sleigh_straightens_out_as_the_closed_form_says() {
+    let sleigh = Sleigh {
+        m: 1.5,
+        I: 0.2,
+        a: 0.4,
+    };
+    assert_eq!(Sleigh::INFO.conserved, Conserved::Energy);
+    assert!(
+        Sleigh::INFO.cyclic.is_empty(),
+        "every velocity is constrained"
+    );
+    // Forward speed u = ẋ cos θ + ẏ sin θ and ω = θ̇: u̇ = a ω², ω̇ = −m a u ω / J with
+    // J = I + m a², and E = ½ m u² + ½ J ω². So u = U tanh(k t + c), U = √(2E/m),
+    // k = m a U / J, and ω = ω₀ cosh c / cosh(k t + c).
+    let (m, a) = (sleigh.m, sleigh.a);
+    let j = sleigh.I + m * a * a;
+    let (u0, omega0) = (0.3_f64, 2.0_f64);
+    let energy = 0.5 * m * u0 * u0 + 0.5 * j * omega0 * omega0;
+    let big_u = (2.0 * energy / m).sqrt();
+    let (k, c) = (m * a * big_u / j, (u0 / big_u).atanh());
+    // From θ = 0: ẋ = u, ẏ = a ω.
+    let qd0 = Vector3::new(u0, a * omega0, omega0);
+    let trajectory = Simulation::new(&sleigh)
+        .integrator(tight())
+        .output_interval(0.5)
+        .run(0.0, Vector3::zeros(), qd0, 20.0)
+        .unwrap();
+    for (idx, &t) in trajectory.times().iter().enumerate() {
+        let (q, qd) = (trajectory.q()[idx], trajectory.qd()[idx]);
+        let u = qd[0] * q[2].cos() + qd[1] * q[2].sin();
+        let lateral = qd[1] * q[2].cos() - qd[0] * q[2].sin();
+        let (u_exact, omega_exact) = (
+            big_u * (k * t + c).tanh(),
+            omega0 * c.cosh() / (k * t + c).cosh(),
+        );
+        assert!((u - u_exact).abs() < 1e-9, "t = {t}: u = {u} vs {u_exact}");
+        assert!(
+            (qd[2] - omega_exact).abs() < 1e-9,
+            "t = {t}: ω = {} vs {omega_exact}",
+            qd[2]
+        );
+        assert!(
+            (lateral - a * qd[2]).abs() < 1e-12,
+            "the blade slips sideways at t = {t}"
+        );
+    }
+    // The straight-line limit: all the energy in the forward motion.
+    let (_, _, qd) = trajectory.last().unwrap();
+    assert!(qd[2].abs() < 1e-3 * omega0 && (qd.norm() - big_u).abs() < 1e-6 * big_u);
+    let drift = trajectory.invariant("energy").unwrap().relative_drift();
+    assert!(drift < 1e-10, "{}", trajectory.drift_table());
+}
+
+#[test]
+fn an_upright_disk_rolls_on_a_circle_at_constant_rates() {
+    let disk = UprightDisk {
+        m: 1.0,
+        A: 0.25,
+        C: 0.5,
+        R: 0.5,
+    };
+    assert_eq!(
+        UprightDisk::INFO.cyclic.as_ref(),
+        &[2],
+        "only the heading's momentum"
+    );
+    let (turn, spin) = (0.8_f64, 3.0_f64);
+    let v = disk.R * spin;
+    let qd0 = Vector4::new(v, 0.0, turn, spin);
+    let trajectory = Simulation::new(&disk)
+        .integrator(tight())
+        .output_interval(0.5)
+        .run(0.0, Vector4::zeros(), qd0, 8.0)
+        .unwrap();
+    for (k, &t) in trajectory.times().iter().enumerate() {
+        let q = trajectory.q()[k];
+        let radius = v / turn;
+        let expected = Vector4::new(
+            radius * (turn * t).sin(),
+            radius * (1.0 - (turn * t).cos()),
+            turn * t,
+            spin * t,
+        );
+        assert!((q - expected).norm() < 1e-9, "t = {t}: {q} vs {expected}");
+        // The ground pushes the contact point towards the centre, m v θ̇; it does not
+        // brake the spin.
+        let lambda = disk
+            .constrained_motion(t, &q, &trajectory.qd()[k])
+            .unwrap()
+            .multipliers;
+        let centripetal = Vector2::new(-(turn * t).sin(), (turn * t).cos()) * (disk.m * v * turn);
+        assert!((lambda - centripetal).norm() < 1e-9, "λ = {lambda}");
+    }
+}
+
+#[test]
+fn a_holonomic_constraint_written_on_the_velocities_gives_the_same_motion() {
+    let (m, g, l) = (1.2, 9.81, 0.9);
+    let theta0: f64 = 1.0;
+    let q0 = Vector2::new(l * theta0.sin(), -l * theta0.cos());
+    let run = |trajectory: lagrange::Trajectory<2>| trajectory;
+    let by_velocity = run(Simulation::new(&VelocityPendulum { m, g })
+        .integrator(tight())
+        .output_interval(0.1)
+        .run(0.0, q0, Vector2::zeros(), 5.0)
+        .unwrap());
+    let holonomic = Simulation::new(&HolonomicPendulum { m, g, l })
+        .integrator(tight())
+        .output_interval(0.1)
+        .run(0.0, q0, Vector2::zeros(), 5.0)
+        .unwrap();
+    assert_eq!(by_velocity.len(), holonomic.len());
+    for k in 0..holonomic.len() {
+        let (a, b) = (by_velocity.q()[k], holonomic.q()[k]);
+        assert!(
+            (a - b).norm() < 1e-8,
+            "t = {}: {a} vs {b}",
+            holonomic.times()[k]
+        );
+    }
+    // The velocity form holds |r| = l only as well as the integration: no projection of
+    // positions exists for it.
+    let length = by_velocity
+        .q()
+        .iter()
+        .map(|q| (q.norm() - l).abs())
+        .fold(0.0, f64::max);
+    assert!(length < 1e-9, "|r| − l up to {length:e}");
+    let p = VelocityPendulum { m, g };
+    assert_eq!(VelocityPendulum::INFO.conserved, Conserved::Energy);
+    assert!(p.info().cyclic.is_empty());
+}
