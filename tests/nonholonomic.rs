@@ -171,6 +171,13 @@ fn the_chaplygin_sleigh_straightens_out_as_the_closed_form_says() {
             (lateral - a * qd[2]).abs() < 1e-12,
             "the blade slips sideways at t = {t}"
         );
+        // The blade's sideways push, λ = m (a ω̇ + u ω) = m u ω I / J.
+        let lambda = sleigh.constrained_motion(t, &q, &qd).unwrap().multipliers[0];
+        let push = m * u_exact * omega_exact * sleigh.I / j;
+        assert!(
+            (lambda - push).abs() < 1e-9,
+            "t = {t}: λ = {lambda} vs {push}"
+        );
     }
     // The straight-line limit: all the energy in the forward motion.
     let (_, _, qd) = trajectory.last().unwrap();

@@ -129,12 +129,16 @@ fn cyclic(eq: &Equations) -> Vec<&str> {
         .collect()
 }
 
-/// Whether the constraint's presentation is time-independent, in words.
-fn constraint_kind(scleronomic: bool) -> &'static str {
-    if scleronomic {
-        "scleronomic"
-    } else {
-        "rheonomic (its presentation depends on t)"
+/// Whether the constraint's presentation is time-independent, in words; for a constraint
+/// on the velocities, also whether its reaction can do work.
+fn constraint_kind(scleronomic: bool, on_velocities: bool) -> &'static str {
+    match (on_velocities, scleronomic) {
+        (false, true) => "scleronomic",
+        (false, false) => "rheonomic (its presentation depends on t)",
+        (true, true) => "on the velocities, linear and homogeneous: its reaction does no work",
+        (true, false) => {
+            "on the velocities, with a term free of them or t: its reaction may do work"
+        }
     }
 }
 
@@ -239,8 +243,10 @@ fn equations_text(out: &mut String, eq: &Equations) {
     }
     if let Some(c) = &eq.constraints {
         let _ = writeln!(out, "Constraints:");
+        let holonomic = c.text.len() - c.on_velocities.min(c.text.len());
         for (k, (g, &s)) in c.text.iter().zip(&c.scleronomic).enumerate() {
-            let _ = writeln!(out, "  G{} := {g} = 0: {}", k + 1, constraint_kind(s));
+            let kind = constraint_kind(s, k >= holonomic);
+            let _ = writeln!(out, "  G{} := {g} = 0: {kind}", k + 1);
         }
         let _ = writeln!(out);
     }
@@ -387,11 +393,12 @@ struct Entry {
     value: String,
 }
 
-/// A constraint `G = 0` and whether it is scleronomic.
+/// A constraint `G = 0`, whether it is scleronomic and whether it is on the velocities.
 #[derive(Serialize)]
 struct Constraint {
     value: String,
     scleronomic: bool,
+    on_velocities: bool,
 }
 
 impl LatexSystem {
@@ -419,13 +426,15 @@ impl LatexSystem {
                 .text
                 .iter()
                 .zip(&c.scleronomic)
-                .map(|(g, &scleronomic)| {
+                .enumerate()
+                .map(|(k, (g, &scleronomic))| {
                     let g = Expr::parse(g).map_err(|e| {
                         Failure(format!("cannot read back the constraint `{g}`: {e}"))
                     })?;
                     Ok(Constraint {
                         value: print::latex(&g),
                         scleronomic,
+                        on_velocities: k + c.on_velocities >= c.text.len(),
                     })
                 })
                 .collect::<Result<_, Failure>>()?,

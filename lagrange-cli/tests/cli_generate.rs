@@ -34,6 +34,9 @@ mod cartesian_pendulum;
 #[path = "../../examples/central_orbit_routh.rs"]
 #[allow(dead_code)]
 mod central_orbit_routh;
+#[path = "../../examples/chaplygin_sleigh.rs"]
+#[allow(dead_code)]
+mod chaplygin_sleigh;
 #[path = "../../examples/double_pendulum.rs"]
 #[allow(dead_code)]
 mod double_pendulum;
@@ -91,6 +94,7 @@ const TOLERANCE: f64 = 1e-12;
 const COMPARED: &[&str] = &[
     "cartesian_pendulum",
     "central_orbit_routh",
+    "chaplygin_sleigh",
     "double_pendulum",
     "heavy_top",
     "projectile",
@@ -765,6 +769,7 @@ macro_rules! compared {
 compared! {
     cartesian_pendulum::CartesianPendulum<2> => pendulum_stays_on_its_circle,
     central_orbit_routh::Orbit<2>,
+    chaplygin_sleigh::ChaplyginSleigh<3>,
     double_pendulum::DoublePendulum<2>,
     heavy_top::HeavyTop<3>,
     projectile::Projectile<2>,
