@@ -2,8 +2,10 @@
 //! knife edge turning at a constant rate along a circle with the centripetal reaction, the
 //! Chaplygin sleigh's decay to a straight line (`u = U tanh(m a U t/J + c)`), an upright
 //! disk rolling on a circle; a holonomic constraint written on the velocities moves as the
-//! holonomic one does; and what the engine decides: energy conserved, the momenta the
-//! constraints' reactions leave alone, and none of the others.
+//! holonomic one does; the sleigh's straight motion damping a turn at `−m a U/J` on the
+//! constraints' tangent space; and what the engine decides: energy conserved, the momenta
+//! the constraints' reactions leave alone and none of the others, and the general theorems
+//! a skate's blade forbids.
 
 use lagrange::nalgebra::{Vector2, Vector3, Vector4};
 use lagrange::{
@@ -264,4 +266,94 @@ fn a_holonomic_constraint_written_on_the_velocities_gives_the_same_motion() {
     let p = VelocityPendulum { m, g };
     assert_eq!(VelocityPendulum::INFO.conserved, Conserved::Energy);
     assert!(p.info().cyclic.is_empty());
+}
+
+#[test]
+fn the_sleighs_straight_motion_damps_its_turning_at_the_closed_form_rate() {
+    // About u = U, ω = 0: ω̇ = −(m a U / J) ω, and nothing else moves away. On the tangent
+    // space of the velocity constraint (dimension 2·3 − 1 = 5, the coordinates free) the
+    // eigenvalues are −m a U / J and four zeros.
+    let sleigh = Sleigh {
+        m: 1.5,
+        I: 0.2,
+        a: 0.4,
+    };
+    let big_u = 1.3;
+    let rate = sleigh.m * sleigh.a * big_u / (sleigh.I + sleigh.m * sleigh.a * sleigh.a);
+    let linearization = lagrange::linearize_constrained(
+        &sleigh,
+        0.0,
+        &Vector3::zeros(),
+        &Vector3::new(big_u, 0.0, 0.0),
+    )
+    .unwrap();
+    assert_eq!(linearization.tangent.as_ref().unwrap().ncols(), 5);
+    let mut eigenvalues = linearization.eigenvalues().unwrap();
+    eigenvalues.sort_by(|a, b| a.re.total_cmp(&b.re));
+    assert!(
+        (eigenvalues[0].re + rate).abs() < 1e-9 * rate,
+        "{eigenvalues:?}"
+    );
+    for l in &eigenvalues[1..] {
+        assert!(l.norm() < 1e-7 * rate, "{eigenvalues:?}");
+    }
+    // Its normal modes about rest are refused, with the reason.
+    let error = lagrange::constrained_normal_modes(&sleigh, 0.0, &Vector3::zeros()).unwrap_err();
+    assert!(
+        error.to_string().contains("is on the velocities"),
+        "{error}"
+    );
+}
+
+/// Two equal point masses a rod `l` apart, the first on a skate's blade along the rod.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, y, theta),
+    particle(name = blade, mass = "m", position = ["x", "y", "0"]),
+    particle(name = tip, mass = "m", position = ["x + l*cos(theta)", "y + l*sin(theta)", "0"]),
+    velocity_constraint = "dot(y)*cos(theta) - dot(x)*sin(theta)"
+)]
+struct Skate {
+    m: f64,
+    l: f64,
+}
+
+#[test]
+fn the_general_theorems_know_what_the_blade_forbids() {
+    let theorem = |name: &str| {
+        Skate::INFO
+            .theorems
+            .iter()
+            .find(|t| t.theorem.function_name() == name)
+            .unwrap()
+    };
+    for (name, what) in [
+        ("momentum_x", "a translation along x"),
+        ("momentum_y", "a translation along y"),
+        ("angular_momentum_z", "a rotation about the z axis"),
+    ] {
+        let verdict = theorem(name);
+        assert!(!verdict.holds, "{name}");
+        assert_eq!(
+            verdict.why,
+            format!("constraint 1 (`dot(y)*cos(theta) - dot(x)*sin(theta)`) does not admit {what}")
+        );
+    }
+    let energy = theorem("kinetic_energy");
+    assert!(energy.holds && energy.integral);
+    // And along a run: the energy is kept, the momentum along x is not.
+    let skate = Skate { m: 1.0, l: 0.5 };
+    let trajectory = Simulation::new(&skate)
+        .integrator(tight())
+        .run(0.0, Vector3::zeros(), Vector3::new(1.0, 0.0, 2.0), 3.0)
+        .unwrap();
+    assert!(trajectory.invariant("energy").unwrap().relative_drift() < 1e-10);
+    let momentum_x = |k: usize| {
+        let (q, qd) = (trajectory.q()[k], trajectory.qd()[k]);
+        2.0 * skate.m * qd[0] - skate.m * skate.l * q[2].sin() * qd[2]
+    };
+    let spread = (0..trajectory.len())
+        .map(|k| (momentum_x(k) - momentum_x(0)).abs())
+        .fold(0.0, f64::max);
+    assert!(spread > 0.1, "P_x moved by only {spread}");
 }

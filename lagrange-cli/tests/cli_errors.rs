@@ -164,3 +164,56 @@ fn hostile_drawing_entries_are_errors_at_their_entry() {
         "{message}"
     );
 }
+
+/// A sleigh on a knife edge, for the velocity constraints' errors.
+const SLEIGH: &str = "[model]
+name = \"Sleigh\"
+coordinates = [\"x\", \"y\", \"theta\"]
+parameters = [\"m\", \"I\", \"a\"]
+kinetic = \"1/2*m*(dot(x)^2 + dot(y)^2) + 1/2*I*dot(theta)^2\"
+velocity_constraint = [\"dot(y)*cos(theta) - dot(x)*sin(theta) - a*dot(theta)\"]
+
+[values]
+m = 1.0
+I = 0.2
+a = 0.4
+";
+
+#[test]
+fn a_velocity_constraint_that_is_not_linear_in_the_velocities_or_has_none_is_refused_at_its_key() {
+    for (bad, expected) in [
+        ("dot(x)^2 + dot(y)^2 - 1", "is not linear in the velocities"),
+        ("sin(dot(x)) - dot(y)", "is not linear in the velocities"),
+        ("x/dot(y)", "is not linear in the velocities"),
+        (
+            "x - y",
+            "involves no velocity: a relation between coordinates is a holonomic `constraint`",
+        ),
+        (
+            "dot(z)",
+            "`dot(z)` in the velocity constraint, but `z` is not a coordinate",
+        ),
+    ] {
+        let text = SLEIGH.replace("dot(y)*cos(theta) - dot(x)*sin(theta) - a*dot(theta)", bad);
+        let (file, message) = derive_fails("velocity", &text);
+        assert!(
+            message.contains(&format!("{file}:6:1: velocity_constraint[0]")),
+            "{bad}: {message}"
+        );
+        assert!(message.contains(expected), "{bad}: {message}");
+    }
+}
+
+#[test]
+fn more_constraints_than_velocities_leave_no_freedom() {
+    let text = SLEIGH.replace(
+        "velocity_constraint = [\"dot(y)*cos(theta) - dot(x)*sin(theta) - a*dot(theta)\"]",
+        "constraint = [\"x - y\"]\nvelocity_constraint = [\"dot(x)\", \"dot(theta)\", \"dot(y) - dot(x)\"]",
+    );
+    let (_, message) = derive_fails("too-many", &text);
+    assert!(
+        message.contains("4 constraints on 3 coordinates leave no freedom"),
+        "{message}"
+    );
+    assert!(message.contains("velocity_constraint[1]"), "{message}");
+}

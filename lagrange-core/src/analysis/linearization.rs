@@ -1,7 +1,7 @@
 //! The first-order system `x = (q, q̇)`, `ẋ = F(t, x, u)` linearized at a state, and the
 //! stability its eigenvalues decide.
 
-use nalgebra::{Complex, DMatrix, DVector, SVector};
+use nalgebra::{Complex, DMatrix, DVector, SMatrix, SVector};
 
 use crate::error::Error;
 use crate::system::ConstrainedSystem;
@@ -98,12 +98,18 @@ pub fn linearize<S: LagrangianSystem<N>, const N: usize>(
 
 /// [`linearize`] for a constrained system, with the [`tangent`](Linearization::tangent)
 /// space of the constraints: the states `(δq, δq̇)` with `J δq = 0` and
-/// `J δq̇ + ∂Ġ/∂q δq = 0`. In redundant coordinates `A` also carries `2K` eigenvalues 0 of
-/// the constraint violations (`δG̈ = 0`), which say nothing about the motion;
+/// `J δq̇ + ∂Ġ/∂q δq = 0` for each holonomic constraint, and only the second,
+/// `a δq̇ + ∂e/∂q δq = 0`, for each constraint on the velocities `e = a·q̇ + b`, which does
+/// not restrict the coordinates: the space has dimension `2N − K − K_h` with `K_h`
+/// holonomic constraints. In redundant coordinates `A` also carries eigenvalues 0 of the
+/// constraint violations, which say nothing about the motion;
 /// [`Linearization::stability`] looks only at the tangent space.
 ///
-/// `∂Ġ/∂q` is `½ ∂s/∂q̇` of the constraints' [`constraint_jacobians`]
-/// (`s = J q̈ + c` and `∂c/∂q̇ = 2 ∂Ġ/∂q`).
+/// For a holonomic constraint `∂Ġ/∂q` is `½ ∂s/∂q̇` of the constraints'
+/// [`constraint_jacobians`] (`s = J q̈ + c` and `∂c/∂q̇ = 2 ∂Ġ/∂q`); for one on the
+/// velocities, `∂e/∂q` is taken by central differences of
+/// [`constraint_velocities`](ConstrainedSystem::constraint_velocities) (`e` is smooth in
+/// `q`; the basis is then accurate to about `ε^(2/3)`).
 ///
 /// [`constraint_jacobians`]: ConstrainedSystem::constraint_jacobians
 pub fn linearize_constrained<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
@@ -116,23 +122,43 @@ pub fn linearize_constrained<S: ConstrainedSystem<N, K>, const N: usize, const K
     let motion = system.constrained_motion(t, q, qd)?;
     let s = system.constraint_jacobians(t, q, qd, &motion.accelerations, &motion.multipliers);
     let j = system.constraint_jacobian(t, q);
-    let mut rows = DMatrix::zeros(2 * K, 2 * N);
-    rows.view_mut((0, 0), (K, N)).copy_from(&j);
-    rows.view_mut((K, 0), (K, N))
-        .copy_from(&(s.acceleration_velocities * 0.5));
-    rows.view_mut((K, N), (K, N)).copy_from(&j);
-    linearization.tangent = Some(null_space(rows, 2 * (N - K)).ok_or_else(|| {
-        Error::DependentConstraints {
-            t,
-            q: q.as_slice().to_vec(),
-            constraints: system
-                .info()
-                .constraints
-                .iter()
-                .map(|c| c.text.to_string())
-                .collect(),
-        }
-    })?);
+    let info = &system.info().constraints;
+    let on_velocities = |i: usize| info.get(i).is_some_and(|c| c.on_velocities);
+    let holonomic: Vec<usize> = (0..K).filter(|&i| !on_velocities(i)).collect();
+    // ∂e/∂q of the velocity constraints, by central differences.
+    let mut velocity_gradient = SMatrix::<f64, K, N>::zeros();
+    for c in 0..N {
+        let h = f64::EPSILON.cbrt() * (1.0 + q[c].abs());
+        let (mut ahead, mut behind) = (*q, *q);
+        ahead[c] += h;
+        behind[c] -= h;
+        let difference = (system.constraint_velocities(t, &ahead, qd)
+            - system.constraint_velocities(t, &behind, qd))
+            / (2.0 * h);
+        velocity_gradient.set_column(c, &difference);
+    }
+    let mut rows = DMatrix::zeros(K + holonomic.len(), 2 * N);
+    for i in 0..K {
+        let by_q = if on_velocities(i) {
+            velocity_gradient.row(i).into_owned()
+        } else {
+            s.acceleration_velocities.row(i) * 0.5
+        };
+        rows.view_mut((i, 0), (1, N)).copy_from(&by_q);
+        rows.view_mut((i, N), (1, N)).copy_from(&j.row(i));
+    }
+    for (r, &i) in holonomic.iter().enumerate() {
+        rows.view_mut((K + r, 0), (1, N)).copy_from(&j.row(i));
+    }
+    let dimension = 2 * N - K - holonomic.len();
+    linearization.tangent =
+        Some(
+            null_space(rows, dimension).ok_or_else(|| Error::DependentConstraints {
+                t,
+                q: q.as_slice().to_vec(),
+                constraints: info.iter().map(|c| c.text.to_string()).collect(),
+            })?,
+        );
     Ok(linearization)
 }
 

@@ -88,8 +88,8 @@ pub fn normal_modes<S: LagrangianSystem<N>, const N: usize>(
 /// `v = Z w` in the model's coordinates, `vᵀ M v = 1`. Sorted by `ω²`.
 ///
 /// The equilibrium test looks at the applied forces along the constraints (`Zᵀ f`), the
-/// velocity test at `Zᵀ ∂r/∂q̇ Z`. Refuses as [`normal_modes`] does, and when a constraint
-/// moves (rest is then no state of the system).
+/// velocity test at `Zᵀ ∂r/∂q̇ Z`. Refuses as [`normal_modes`] does, when a constraint
+/// moves (rest is then no state of the system), and for constraints on the velocities.
 pub fn constrained_normal_modes<S, const N: usize, const K: usize>(
     system: &S,
     t: f64,
@@ -99,6 +99,12 @@ where
     S: ConstrainedSystem<N, K>,
 {
     let refuse = refusal(&system.info().name, q);
+    if let Some(c) = system.info().constraints.iter().find(|c| c.on_velocities) {
+        return Err(refuse(format!(
+            "the constraint `{}` is on the velocities: the small motions of a nonholonomic system about rest are not normal modes of one configuration space (linearize about a steady motion instead)",
+            c.text
+        )));
+    }
     let rest = SVector::zeros();
     let j = system.constraint_jacobian(t, q);
     let moving = system.constraint_time_derivative(t, q);

@@ -44,7 +44,13 @@ impl Scope<'_> {
                     Some(format!("`dot({q})` in {what}, but `{q}` is not a coordinate"))
                 }
                 Expr::Velocity(q) if !allow_velocity => {
-                    Some(format!("{what} depends on the velocity `dot({q})`; it may depend only on t, coordinates and parameters"))
+                    let hint = match item {
+                        Item::Constraint(_) => {
+                            " (a constraint linear in the velocities, as rolling is, is a `velocity_constraint`)"
+                        }
+                        _ => "",
+                    };
+                    Some(format!("{what} depends on the velocity `dot({q})`; it may depend only on t, coordinates and parameters{hint}"))
                 }
                 Expr::Velocity(_) => None,
                 Expr::Acceleration(q) => Some(format!(
