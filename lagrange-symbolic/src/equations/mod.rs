@@ -190,8 +190,9 @@ pub struct Reduced {
 pub struct ConstraintEquations {
     /// Each `Gᵢ` (or `eᵢ`) as text.
     pub text: Vec<String>,
-    /// How many of the constraints, the last ones, are on the velocities.
-    #[serde(default)]
+    /// How many of the constraints, the last ones, are on the velocities (not written when
+    /// 0, so that entries stored before velocity constraints existed keep their hash).
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub on_velocities: usize,
     /// Per constraint, whether `∂Gᵢ/∂t ≡ 0` could be established symbolically (the
     /// presentation is time-independent, so the constraint is scleronomic). `false` means
@@ -212,6 +213,11 @@ pub struct ConstraintEquations {
     /// followed by the accelerations and the multipliers: `∂s/∂q`, `∂s/∂q̇` (`k·n` outputs
     /// each), `∂s/∂p` (`k·m`), `∂(Jᵀλ)/∂q` (`n²`), `∂(Jᵀλ)/∂p` (`n·m`), each row-major.
     pub jacobians: Program,
+}
+
+/// Whether a count is 0 (a field left out of the stored form).
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The wrenches the joints of a model's kinematic tree transmit to their bodies, by the
