@@ -7,9 +7,10 @@
 //! the constraints' reactions leave alone and none of the others, and the general theorems
 //! a skate's blade forbids.
 
-use lagrange::nalgebra::{Vector2, Vector3, Vector4};
+use lagrange::nalgebra::{Vector2, Vector3, Vector4, Vector5};
 use lagrange::{
     Conserved, ConstrainedSystem, Integrator, Lagrangian, LagrangianSystem, Simulation,
+    Stability,
 };
 
 fn tight() -> Integrator {
@@ -356,4 +357,75 @@ fn the_general_theorems_know_what_the_blade_forbids() {
         .map(|k| (momentum_x(k) - momentum_x(0)).abs())
         .fold(0.0, f64::max);
     assert!(spread > 0.1, "P_x moved by only {spread}");
+}
+
+/// A thin disk of radius `R` rolling without slipping on the plane `z = 0`: its centre at
+/// `(x, y, R sin θ)`, oriented by `R_z(ψ) R_x(θ) R_z(φ)` (axis `n`, tilt `θ` from the
+/// vertical of the axis, so `θ = π/2` is upright), moments `A` about a diameter and `C`
+/// about the axis. The contact point is `P = c − R u` with `u = (−cos θ sin ψ, cos θ cos ψ,
+/// sin θ)`, and the rolling conditions are the horizontal components of
+/// `v_c + ω × (P − c) = v_c − R ω × u = 0`, with
+/// `ω = (θ̇ cos ψ + φ̇ sin θ sin ψ, θ̇ sin ψ − φ̇ sin θ cos ψ, ψ̇ + φ̇ cos θ)`.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, y, psi, theta, phi),
+    body(
+        name = disk,
+        mass = "m",
+        inertia = ["A", "A", "C"],
+        rotation = euler_zxz(psi, theta, phi),
+        position = ["x", "y", "R*sin(theta)"],
+    ),
+    gravity = ["0", "0", "-g"],
+    velocity_constraint = "dot(x) - R*((dot(theta)*sin(psi) - dot(phi)*sin(theta)*cos(psi))*sin(theta) - (dot(psi) + dot(phi)*cos(theta))*cos(theta)*cos(psi))",
+    velocity_constraint = "dot(y) - R*(-(dot(psi) + dot(phi)*cos(theta))*cos(theta)*sin(psi) - (dot(theta)*cos(psi) + dot(phi)*sin(theta)*sin(psi))*sin(theta))"
+)]
+#[allow(non_snake_case)]
+struct RollingDisk {
+    m: f64,
+    A: f64,
+    C: f64,
+    R: f64,
+    g: f64,
+}
+
+#[test]
+fn a_rolling_coin_stays_upright_above_the_critical_spin_and_falls_below_it() {
+    // Upright rolling along x at spin Ω: the lean δθ and the heading obey
+    // (A + m R²) δθ̈ = m g R δθ − (C + m R²) Ω δψ̇ and A δψ̈ = C Ω δθ̇, so
+    // δθ̈ = [m g R − (C + m R²) C Ω²/A]/(A + m R²) δθ: upright rolling is stable for
+    // Ω² > m g R A / (C (C + m R²)), which is g/(3R) for a uniform disk (v² > g R/3).
+    let (m, radius, g) = (1.0_f64, 0.3_f64, 9.81_f64);
+    let disk = RollingDisk {
+        m,
+        A: m * radius * radius / 4.0,
+        C: m * radius * radius / 2.0,
+        R: radius,
+        g,
+    };
+    let critical = (g / (3.0 * radius)).sqrt();
+    let upright = Vector5::new(0.0, 0.0, 0.0, std::f64::consts::FRAC_PI_2, 0.0);
+    for spin in [0.5 * critical, 0.9 * critical, 1.1 * critical, 2.0 * critical] {
+        let qd = Vector5::new(-radius * spin, 0.0, 0.0, 0.0, spin);
+        let linearization = lagrange::linearize_constrained(&disk, 0.0, &upright, &qd).unwrap();
+        assert_eq!(linearization.tangent.as_ref().unwrap().ncols(), 8);
+        let eigenvalues = linearization.eigenvalues().unwrap();
+        let lean = (m * g * radius - (disk.C + m * radius * radius) * disk.C * spin * spin / disk.A)
+            / (disk.A + m * radius * radius);
+        let largest = eigenvalues.iter().map(|l| l.re).fold(f64::NEG_INFINITY, f64::max);
+        let stability = linearization.stability().unwrap();
+        if spin < critical {
+            assert!((largest - lean.sqrt()).abs() < 1e-8 * lean.sqrt(), "{eigenvalues:?}");
+            assert_eq!(stability, Stability::Unstable);
+        } else {
+            // The rest are the zeros of the cyclic position, heading and spin, a Jordan
+            // block whose computed eigenvalues scatter by ε^(1/3)‖A‖.
+            assert_eq!(stability, Stability::Marginal, "{eigenvalues:?}");
+            let frequency = (-lean).sqrt();
+            assert!(
+                eigenvalues.iter().any(|l| (l.im.abs() - frequency).abs() < 1e-8 * frequency),
+                "{eigenvalues:?} vs ±{frequency} i"
+            );
+        }
+    }
 }
