@@ -9,8 +9,7 @@
 
 use lagrange::nalgebra::{Vector2, Vector3, Vector4, Vector5};
 use lagrange::{
-    Conserved, ConstrainedSystem, Integrator, Lagrangian, LagrangianSystem, Simulation,
-    Stability,
+    Conserved, ConstrainedSystem, Integrator, Lagrangian, LagrangianSystem, Simulation, Stability,
 };
 
 fn tight() -> Integrator {
@@ -405,17 +404,29 @@ fn a_rolling_coin_stays_upright_above_the_critical_spin_and_falls_below_it() {
     };
     let critical = (g / (3.0 * radius)).sqrt();
     let upright = Vector5::new(0.0, 0.0, 0.0, std::f64::consts::FRAC_PI_2, 0.0);
-    for spin in [0.5 * critical, 0.9 * critical, 1.1 * critical, 2.0 * critical] {
+    for spin in [
+        0.5 * critical,
+        0.9 * critical,
+        1.1 * critical,
+        2.0 * critical,
+    ] {
         let qd = Vector5::new(-radius * spin, 0.0, 0.0, 0.0, spin);
         let linearization = lagrange::linearize_constrained(&disk, 0.0, &upright, &qd).unwrap();
         assert_eq!(linearization.tangent.as_ref().unwrap().ncols(), 8);
         let eigenvalues = linearization.eigenvalues().unwrap();
-        let lean = (m * g * radius - (disk.C + m * radius * radius) * disk.C * spin * spin / disk.A)
+        let lean = (m * g * radius
+            - (disk.C + m * radius * radius) * disk.C * spin * spin / disk.A)
             / (disk.A + m * radius * radius);
-        let largest = eigenvalues.iter().map(|l| l.re).fold(f64::NEG_INFINITY, f64::max);
+        let largest = eigenvalues
+            .iter()
+            .map(|l| l.re)
+            .fold(f64::NEG_INFINITY, f64::max);
         let stability = linearization.stability().unwrap();
         if spin < critical {
-            assert!((largest - lean.sqrt()).abs() < 1e-8 * lean.sqrt(), "{eigenvalues:?}");
+            assert!(
+                (largest - lean.sqrt()).abs() < 1e-8 * lean.sqrt(),
+                "{eigenvalues:?}"
+            );
             assert_eq!(stability, Stability::Unstable);
         } else {
             // The rest are the zeros of the cyclic position, heading and spin, a Jordan
@@ -423,9 +434,115 @@ fn a_rolling_coin_stays_upright_above_the_critical_spin_and_falls_below_it() {
             assert_eq!(stability, Stability::Marginal, "{eigenvalues:?}");
             let frequency = (-lean).sqrt();
             assert!(
-                eigenvalues.iter().any(|l| (l.im.abs() - frequency).abs() < 1e-8 * frequency),
+                eigenvalues
+                    .iter()
+                    .any(|l| (l.im.abs() - frequency).abs() < 1e-8 * frequency),
                 "{eigenvalues:?} vs ±{frequency} i"
             );
         }
     }
+}
+
+/// [`RollingDisk`] with its rolling declared, `rolls = "R"`, instead of written out.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, y, psi, theta, phi),
+    body(
+        name = disk,
+        mass = "m",
+        inertia = ["A", "A", "C"],
+        rotation = euler_zxz(psi, theta, phi),
+        position = ["x", "y", "R*sin(theta)"],
+        rolls = "R",
+    ),
+    gravity = ["0", "0", "-g"]
+)]
+#[allow(non_snake_case)]
+struct DeclaredDisk {
+    m: f64,
+    A: f64,
+    C: f64,
+    R: f64,
+    g: f64,
+}
+
+#[test]
+fn a_declared_rolling_wheel_moves_as_the_written_out_one() {
+    let (m, radius, g) = (0.8_f64, 0.25_f64, 9.81_f64);
+    let (a, c) = (m * radius * radius / 4.0, m * radius * radius / 2.0);
+    let written = RollingDisk {
+        m,
+        A: a,
+        C: c,
+        R: radius,
+        g,
+    };
+    let declared = DeclaredDisk {
+        m,
+        A: a,
+        C: c,
+        R: radius,
+        g,
+    };
+    assert_eq!(DeclaredDisk::INFO.constraints.len(), 2);
+    assert!(
+        DeclaredDisk::INFO
+            .constraints
+            .iter()
+            .all(|c| c.on_velocities && c.scleronomic)
+    );
+    assert_eq!(DeclaredDisk::INFO.conserved, Conserved::Energy);
+    assert_eq!(DeclaredDisk::INFO.cyclic, RollingDisk::INFO.cyclic);
+    // A tilted, turning, spinning start that satisfies the rolling conditions: take the
+    // angle rates and let the centre's velocity follow from the written-out constraints.
+    let q0: Vector5<f64> = Vector5::new(0.1, -0.2, 0.3, 1.2, 0.4);
+    let (psi, theta) = (q0[2], q0[3]);
+    let (psi_rate, theta_rate, spin) = (0.7_f64, -0.4_f64, 9.0_f64);
+    let w = [
+        theta_rate * psi.cos() + spin * theta.sin() * psi.sin(),
+        theta_rate * psi.sin() - spin * theta.sin() * psi.cos(),
+        psi_rate + spin * theta.cos(),
+    ];
+    let qd0 = Vector5::new(
+        radius * (w[1] * theta.sin() - w[2] * theta.cos() * psi.cos()),
+        radius * (-w[2] * theta.cos() * psi.sin() - w[0] * theta.sin()),
+        psi_rate,
+        theta_rate,
+        spin,
+    );
+    let run = |trajectory: lagrange::Trajectory<5>| trajectory;
+    let a = run(Simulation::new(&written)
+        .integrator(tight())
+        .output_interval(0.1)
+        .run(0.0, q0, qd0, 2.0)
+        .unwrap());
+    let b = Simulation::new(&declared)
+        .integrator(tight())
+        .output_interval(0.1)
+        .run(0.0, q0, qd0, 2.0)
+        .unwrap();
+    for k in 0..a.len() {
+        let (qa, qb) = (a.q()[k], b.q()[k]);
+        assert!(
+            (qa - qb).norm() < 1e-9,
+            "t = {}: {qa} vs {qb}",
+            a.times()[k]
+        );
+    }
+    assert!(b.invariant("energy").unwrap().relative_drift() < 1e-9);
+    // The same constraint rows, up to their presentation, at the end state.
+    let (_, q, qd) = b.last().unwrap();
+    let (e_written, e_declared) = (
+        written.constraint_velocities(2.0, &q, &qd),
+        declared.constraint_velocities(2.0, &q, &qd),
+    );
+    assert!(
+        (e_written - e_declared).norm() < 1e-12,
+        "{e_written} vs {e_declared}"
+    );
+    let (j_written, j_declared) = (
+        written.constraint_jacobian(2.0, &q),
+        declared.constraint_jacobian(2.0, &q),
+    );
+    assert!((j_written - j_declared).norm() < 1e-12 * j_written.norm());
 }

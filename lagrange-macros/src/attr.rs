@@ -194,6 +194,7 @@ fn read_key(
                     origin,
                     rpy,
                     com,
+                    rolls,
                 } if (rotation.is_some() && position.is_some()) || joint.is_some() => {
                     // The model checks report a mix of the two placements.
                     model.bodies.push(Body {
@@ -208,6 +209,7 @@ fn read_key(
                         origin: origin.unwrap_or_default(),
                         rpy: rpy.unwrap_or_default(),
                         com: com.unwrap_or_default(),
+                        rolls,
                     });
                     problems.map_or(Ok(()), Err)
                 }
@@ -314,6 +316,7 @@ struct Fields {
     origin: Option<Vec<String>>,
     rpy: Option<Vec<String>>,
     com: Option<Vec<String>>,
+    rolls: Option<String>,
 }
 
 impl Fields {
@@ -350,8 +353,9 @@ impl Fields {
             "origin" => set(meta, &mut self.origin, strings(&meta.value()?.parse()?)?),
             "rpy" => set(meta, &mut self.rpy, strings(&meta.value()?.parse()?)?),
             "com" => set(meta, &mut self.com, strings(&meta.value()?.parse()?)?),
+            "rolls" => set(meta, &mut self.rolls, meta.value()?.parse::<LitStr>()?.value()),
             _ => Err(meta.error(format!(
-                "unknown key `{key}`: expected name, mass, position, and for a body inertia and rotation, or joint, parent, axis, origin, rpy and com"
+                "unknown key `{key}`: expected name, mass, position, and for a body inertia and rotation, or joint, parent, axis, origin, rpy and com, and rolls"
             ))),
         }
     }
@@ -367,6 +371,7 @@ impl Fields {
             ("origin", self.origin.is_some()),
             ("rpy", self.rpy.is_some()),
             ("com", self.com.is_some()),
+            ("rolls", self.rolls.is_some()),
         ]
         .into_iter()
         .find_map(|(key, given)| given.then_some(key))

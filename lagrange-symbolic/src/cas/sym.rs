@@ -73,6 +73,11 @@ impl Sym {
         Sym(self.0.cos())
     }
 
+    /// `sqrt(self)`.
+    pub fn sqrt(&self) -> Sym {
+        Sym(self.0.sqrt())
+    }
+
     /// `∂self/∂var`.
     pub fn diff(&self, var: Var) -> Sym {
         Sym(self.0.derivative(symbol_of(var)))

@@ -7,6 +7,7 @@ mod drawing;
 mod euler_lagrange;
 mod kinetic;
 mod recursive;
+mod rolling;
 mod rotation;
 mod routh;
 mod system;

@@ -102,6 +102,7 @@ pub(crate) fn reduce(
         dissipation: full.dissipation.as_ref().map(eliminate),
         constraints: Vec::new(),
         velocity_constraints: Vec::new(),
+        rolling: Vec::new(),
         // The model's parameters come first, so the inputs keep their indices.
         inputs: full.inputs.clone(),
         coordinates: retained

@@ -25,8 +25,11 @@ pub(crate) struct System {
     pub inputs: Vec<usize>,
     /// Holonomic constraints `G(t, q) = 0`.
     pub constraints: Vec<Sym>,
-    /// Velocity constraints `e = a(t, q)·q̇ + b(t, q) = 0`, by their left sides `e`.
+    /// Velocity constraints `e = a(t, q)·q̇ + b(t, q) = 0`, by their left sides `e`: the
+    /// written ones, then two per rolling wheel.
     pub velocity_constraints: Vec<Sym>,
+    /// What each velocity constraint after the written ones is (a wheel's rolling).
+    pub rolling: Vec<String>,
 }
 
 impl System {
@@ -63,6 +66,17 @@ impl System {
                 (l.clone(), None, l)
             }
         };
+        let rolling = if model.bodies.iter().any(|b| b.rolls.is_some()) {
+            super::rolling::conditions(s, model, &kinetic::poses(s, model)?)?
+        } else {
+            Vec::new()
+        };
+        let mut velocity_constraints: Vec<Sym> = model
+            .velocity_constraints
+            .iter()
+            .map(|e| s.expr(e))
+            .collect::<Result<_, _>>()?;
+        velocity_constraints.extend(rolling.iter().map(|(e, _)| e.clone()));
         Ok(System {
             lagrangian,
             energy,
@@ -86,11 +100,8 @@ impl System {
                 .iter()
                 .map(|g| s.expr(g))
                 .collect::<Result<_, _>>()?,
-            velocity_constraints: model
-                .velocity_constraints
-                .iter()
-                .map(|e| s.expr(e))
-                .collect::<Result<_, _>>()?,
+            velocity_constraints,
+            rolling: rolling.into_iter().map(|(_, name)| name).collect(),
         })
     }
 

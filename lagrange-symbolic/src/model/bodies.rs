@@ -118,6 +118,11 @@ impl Model {
             }
             let mass = parse_all(item, std::slice::from_ref(&b.mass), errors);
             let inertia = parse_all(item, &b.inertia, errors);
+            let rolls = b
+                .rolls
+                .as_ref()
+                .and_then(|r| parse_all(item, std::slice::from_ref(r), errors))
+                .map(|mut r| r.remove(0));
             let placement = match (&b.joint, &b.rotation) {
                 (Some(_), _) if !b.position.is_empty() || b.rotation.is_some() => {
                     fail(
@@ -243,6 +248,7 @@ impl Model {
                 mass: mass.remove(0),
                 inertia,
                 placement,
+                rolls,
             });
         }
         scope.components = components;

@@ -310,14 +310,22 @@ impl Model {
             time
         });
         let h = self.constraints.len();
-        let (k, n) = (h + self.velocity_constraints.len(), self.coordinates.len());
+        // Each rolling wheel adds two constraints on the velocities.
+        let rolling = 2 * self.bodies.iter().filter(|b| b.rolls.is_some()).count();
+        let (k, n) = (
+            h + self.velocity_constraints.len() + rolling,
+            self.coordinates.len(),
+        );
         if k > 0 && (k > n || (k == n && !moving)) {
             let last = n.saturating_sub(1).min(k - 1);
+            let written = h + self.velocity_constraints.len();
             errors.push(ModelError {
                 item: if last < h {
                     Item::Constraint(last)
-                } else {
+                } else if last < written {
                     Item::VelocityConstraint(last - h)
+                } else {
+                    Item::Body(self.bodies.iter().position(|b| b.rolls.is_some()).unwrap_or(0))
                 },
                 message: format!(
                     "{k} constraints on {n} coordinates leave no freedom: give fewer constraints than coordinates, or as many with one that moves (a prescribed motion: its multiplier is the driving force)"

@@ -124,6 +124,8 @@ pub struct CheckedBody {
     pub inertia: Matrix3,
     /// Where the body is.
     pub placement: Placement,
+    /// The radius of the wheel about its z axis that rolls on the plane `z = 0`, if any.
+    pub rolls: Option<Expr>,
 }
 
 /// How a checked body is placed.

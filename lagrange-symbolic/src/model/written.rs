@@ -136,6 +136,11 @@ pub struct Body {
     /// The centre of mass in the body's frame (default: its origin).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub com: Vec<String>,
+    /// The radius `R` of a thin wheel about the body's z axis, centred at its centre of
+    /// mass, that rolls without slipping on the ground plane `z = 0`: two velocity
+    /// constraints, the contact point's horizontal velocity zero.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolls: Option<String>,
 }
 
 /// A joint of a kinematic tree, written `revolute(q)`, `prismatic(q)`, `fixed`,

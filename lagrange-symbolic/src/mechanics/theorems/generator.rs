@@ -195,7 +195,7 @@ impl<'a> Search<'a> {
             return Ok(Err(format!(
                 "constraint {} (`{}`) does not admit {what}",
                 k + 1,
-                print::excerpt(self.written_constraint(k))
+                self.constraint_shown(k)
             )));
         }
         Ok(Ok(xi))
@@ -280,7 +280,7 @@ impl<'a> Search<'a> {
             return Ok(Err(format!(
                 "constraint {} (`{}`) depends on t",
                 k + 1,
-                print::excerpt(self.written_constraint(k))
+                self.constraint_shown(k)
             )));
         }
         // A velocity constraint `a·q̇ + b` does work `−λ b` unless `b ≡ 0`.
@@ -295,18 +295,31 @@ impl<'a> Search<'a> {
             return Ok(Err(format!(
                 "constraint {} (`{}`) has a term free of the velocities, through which its reaction does work",
                 k + 1,
-                print::excerpt(self.written_constraint(k))
+                self.constraint_shown(k)
             )));
         }
         Ok(Ok(()))
     }
 
-    /// Constraint `k` as the model writes it: the holonomic ones, then those on the
-    /// velocities.
-    fn written_constraint(&self, k: usize) -> &Expr {
-        let holonomic = &self.model.constraints;
-        holonomic
-            .get(k)
-            .unwrap_or_else(|| &self.model.velocity_constraints[k - holonomic.len()])
+    /// Constraint `k` as the model writes it (the holonomic ones, then those on the
+    /// velocities), or what it is (a wheel's rolling).
+    fn constraint_shown(&self, k: usize) -> String {
+        let (holonomic, on_velocities) =
+            (&self.model.constraints, &self.model.velocity_constraints);
+        match (
+            holonomic.get(k),
+            on_velocities.get(k.wrapping_sub(holonomic.len())),
+        ) {
+            (Some(g), _) => print::excerpt(g),
+            (None, Some(e)) => print::excerpt(e),
+            (None, None) => {
+                let written = holonomic.len() + on_velocities.len();
+                self.system
+                    .rolling
+                    .get(k - written)
+                    .cloned()
+                    .unwrap_or_default()
+            }
+        }
     }
 }
