@@ -46,6 +46,9 @@ mod heavy_top;
 #[path = "../../examples/projectile.rs"]
 #[allow(dead_code)]
 mod projectile;
+#[path = "../../examples/rolling_disk.rs"]
+#[allow(dead_code)]
+mod rolling_disk;
 #[path = "../../examples/spherical_pendulum.rs"]
 #[allow(dead_code)]
 mod spherical_pendulum;
@@ -98,6 +101,7 @@ const COMPARED: &[&str] = &[
     "double_pendulum",
     "heavy_top",
     "projectile",
+    "rolling_disk",
     "spherical_pendulum",
     "tt_a_spherical_point",
     "tt_b_string_through_hole",
@@ -773,6 +777,7 @@ compared! {
     double_pendulum::DoublePendulum<2>,
     heavy_top::HeavyTop<3>,
     projectile::Projectile<2>,
+    rolling_disk::RollingDisk<5>,
     spherical_pendulum::SphericalPendulum<3>,
     tt_a_spherical_point::SphericalPoint<3>,
     tt_b_string_through_hole::StringThroughHole<2>,
