@@ -77,7 +77,7 @@ pub(crate) fn with_system<W: WithSystem>(
             match (n, k) {
                 $(($n, $k) => Ok(work.call(Interpreted::<$n, $k> { model, values })),)*
                 _ => Err(Failure(format!(
-                    "{}: the lagrange command handles models of up to 8 coordinates and 3 constraints (this one has {n} and {k}); use #[derive(Lagrangian)] or `lagrange generate`",
+                    "{}: the lagrange command handles models of up to 8 coordinates and 3 constraints, and the Whipple bicycle's 8 and 5 (this one has {n} and {k}); use #[derive(Lagrangian)] or `lagrange generate`",
                     equations.name
                 ))),
             }
@@ -109,7 +109,8 @@ pub(crate) fn with_system<W: WithSystem>(
         (8, 0),
         (8, 1),
         (8, 2),
-        (8, 3)
+        (8, 3),
+        (8, 5)
     )
 }
 
