@@ -197,7 +197,7 @@ impl<E: Emitter> Walk<'_, E> {
                     let root = self.emitter.call(Intrinsic::Sqrt, b);
                     self.emitter.div(one, root)
                 } else {
-                    let e = self.read(*exponent)?;
+                    let e = self.read_argument(*exponent)?;
                     self.emitter.powf(b, e)
                 };
                 (dst, value)
@@ -262,6 +262,21 @@ impl<E: Emitter> Walk<'_, E> {
                 e.div(one, square)
             }
             n => e.powi(b, n),
+        }
+    }
+
+    /// [`read`](Self::read) for a function's argument, which needs no grouping: a
+    /// negative constant as `-c`, not `(-c)`.
+    fn read_argument(&mut self, slot: Slot) -> Result<E::Value, IrError> {
+        match slot {
+            Slot::Const(i) => match self.program.constants.get(i) {
+                Some(&c) if c.is_sign_negative() => {
+                    let literal = self.emitter.literal(-c);
+                    Ok(self.emitter.negate(literal))
+                }
+                _ => self.read(slot),
+            },
+            _ => self.read(slot),
         }
     }
 

@@ -80,6 +80,37 @@ pub enum Instr {
     Copy(Slot, Slot),
 }
 
+impl Instr {
+    /// The slot written and the slots read.
+    pub fn slots(&self) -> (Slot, Vec<Slot>) {
+        match self {
+            Instr::Add(dst, args) | Instr::Mul(dst, args) => (*dst, args.clone()),
+            Instr::Powi(dst, base, _) => (*dst, vec![*base]),
+            Instr::Powf(dst, base, exponent) => (*dst, vec![*base, *exponent]),
+            Instr::Call(dst, _, x) | Instr::Copy(dst, x) => (*dst, vec![*x]),
+        }
+    }
+
+    /// Applies `f` to every slot, written and read.
+    pub fn for_each_slot_mut(&mut self, mut f: impl FnMut(&mut Slot)) {
+        match self {
+            Instr::Add(dst, args) | Instr::Mul(dst, args) => {
+                f(dst);
+                args.iter_mut().for_each(f);
+            }
+            Instr::Powf(dst, base, exponent) => {
+                f(dst);
+                f(base);
+                f(exponent);
+            }
+            Instr::Powi(dst, x, _) | Instr::Call(dst, _, x) | Instr::Copy(dst, x) => {
+                f(dst);
+                f(x);
+            }
+        }
+    }
+}
+
 /// A straight-line program computing `outputs` values from `inputs` values.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Program {

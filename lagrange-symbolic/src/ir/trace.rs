@@ -273,18 +273,62 @@ impl Tracer {
         tangents.iter().map(|&d| self.mul(factor, d)).collect()
     }
 
-    /// The program that writes `outputs` in order.
+    /// The program that writes `outputs` in order. Operations no output depends on (an
+    /// algorithm traced whole computes more than some programs use, and a derivative more
+    /// than its outputs need) are left out, and the temporaries are renumbered densely.
     pub fn finish(mut self, outputs: &[Value]) -> Program {
         for (k, &value) in outputs.iter().enumerate() {
             let source = self.slot(value);
             self.instructions.push(Instr::Copy(Slot::Out(k), source));
         }
+        // Each temporary is written once, by the instruction that creates it: walking
+        // backwards from the outputs marks every temporary some output reads.
+        let mut live = vec![false; self.temporaries];
+        let mut kept = vec![false; self.instructions.len()];
+        for (index, instruction) in self.instructions.iter().enumerate().rev() {
+            let (destination, sources) = instruction.slots();
+            kept[index] = match destination {
+                Slot::Temp(i) => live[i],
+                _ => true,
+            };
+            if kept[index] {
+                for source in sources {
+                    if let Slot::Temp(i) = source {
+                        live[i] = true;
+                    }
+                }
+            }
+        }
+        let mut renumbered = vec![0; self.temporaries];
+        let mut temporaries = 0;
+        for (i, &alive) in live.iter().enumerate() {
+            if alive {
+                renumbered[i] = temporaries;
+                temporaries += 1;
+            }
+        }
+        let renumber = |slot: &mut Slot| {
+            if let Slot::Temp(i) = slot {
+                *i = renumbered[*i];
+            }
+        };
+        let instructions = self
+            .instructions
+            .into_iter()
+            .zip(kept)
+            .filter_map(|(mut instruction, kept)| {
+                kept.then(|| {
+                    instruction.for_each_slot_mut(renumber);
+                    instruction
+                })
+            })
+            .collect();
         Program {
             inputs: self.inputs,
             outputs: outputs.len(),
-            temporaries: self.temporaries,
+            temporaries,
             constants: self.constants,
-            instructions: self.instructions,
+            instructions,
         }
     }
 
@@ -438,5 +482,22 @@ mod tests {
         program.evaluate(&[0.3, -1.2], &mut out);
         let expected = (0.3f64 * -1.2 + 0.3f64.sin() + -2.0).powi(2);
         assert_eq!(out, [expected, 3.5, 0.3]);
+    }
+
+    #[test]
+    fn leaves_out_what_no_output_reads() {
+        let mut t = Tracer::new(2);
+        let (x, y) = (t.input(0), t.input(1));
+        let unused = t.call(Intrinsic::Sin, x);
+        let _also_unused = t.mul(unused, y);
+        let product = t.mul(x, y);
+        let cosine = t.call(Intrinsic::Cos, product);
+        let program = t.finish(&[cosine, product]);
+        program.validate(2, 2).unwrap();
+        assert_eq!(program.temporaries, 2, "x·y and its cosine");
+        assert_eq!(program.instructions.len(), 2 + 2, "x·y, cos, copies");
+        let mut out = [0.0; 2];
+        program.evaluate(&[0.3, -1.2], &mut out);
+        assert_eq!(out, [(0.3f64 * -1.2).cos(), 0.3 * -1.2]);
     }
 }
