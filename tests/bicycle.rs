@@ -62,6 +62,7 @@ fn the_linearized_equations_are_the_papers() {
 }
 
 #[test]
+#[allow(clippy::excessive_precision)] // the table's digits as printed
 fn the_eigenvalues_are_those_of_table_2() {
     // Meijaard et al. 2007, Table 2: at v = 0, 1, …, 10 m/s, each row (re, im) of the four
     // eigenvalues, sorted as `eigenvalues` sorts them.

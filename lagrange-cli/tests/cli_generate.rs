@@ -28,6 +28,9 @@ mod external;
 
 use external::gcc_available;
 
+#[path = "../../examples/bicycle.rs"]
+#[allow(dead_code)]
+mod bicycle;
 #[path = "../../examples/cartesian_pendulum.rs"]
 #[allow(dead_code)]
 mod cartesian_pendulum;
@@ -95,6 +98,7 @@ const TOLERANCE: f64 = 1e-12;
 /// Every model file whose generated solver is compared, by stem, with its example's struct.
 /// A model file not listed fails [`every_model_file_is_compared`].
 const COMPARED: &[&str] = &[
+    "bicycle",
     "cartesian_pendulum",
     "central_orbit_routh",
     "chaplygin_sleigh",
@@ -771,6 +775,7 @@ macro_rules! compared {
 }
 
 compared! {
+    bicycle::Bicycle<8>,
     cartesian_pendulum::CartesianPendulum<2> => pendulum_stays_on_its_circle,
     central_orbit_routh::Orbit<2>,
     chaplygin_sleigh::ChaplyginSleigh<3>,

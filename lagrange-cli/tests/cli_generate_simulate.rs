@@ -279,7 +279,7 @@ fn every_shipped_model_matches_simulate() {
         .filter(|path| path.extension().is_some_and(|e| e == "toml"))
         .collect();
     models.sort();
-    assert_eq!(models.len(), 18, "the shipped model files: {models:?}");
+    assert_eq!(models.len(), 19, "the shipped model files: {models:?}");
     let events: usize = models.iter().map(|model| bench.compare(model)).sum();
     assert!(events > 0, "no shipped model fires an event");
     bench.report();

@@ -49,7 +49,7 @@ pub(crate) trait WithSystem {
 
 /// Builds the model's system with parameter `values` (in the model's order) and hands it
 /// to `work`. Errors for a wrong number of values, and for sizes beyond those compiled in
-/// (up to 8 coordinates and 3 constraints).
+/// (up to 8 coordinates and 3 constraints, and 8 with 5 for the benchmark bicycle).
 pub(crate) fn with_system<W: WithSystem>(
     equations: &Equations,
     values: &[f64],
@@ -77,7 +77,7 @@ pub(crate) fn with_system<W: WithSystem>(
             match (n, k) {
                 $(($n, $k) => Ok(work.call(Interpreted::<$n, $k> { model, values })),)*
                 _ => Err(Failure(format!(
-                    "{}: the lagrange command handles models of up to 8 coordinates and 3 constraints, and the Whipple bicycle's 8 and 5 (this one has {n} and {k}); use #[derive(Lagrangian)] or `lagrange generate`",
+                    "{}: the lagrange command handles models of up to 8 coordinates and 3 constraints, and of 8 coordinates and 5 constraints as the benchmark bicycle has (this one has {n} and {k}); use #[derive(Lagrangian)] or `lagrange generate`",
                     equations.name
                 ))),
             }

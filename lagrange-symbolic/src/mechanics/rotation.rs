@@ -2,7 +2,7 @@
 //! matrices of expressions.
 
 use crate::model::{Axis, Matrix3, Orientation};
-use crate::syntax::{Expr, Func, Rational};
+use crate::syntax::{Expr, Func, PI, Rational};
 
 /// The rotation matrix of an orientation.
 pub(crate) fn matrix(orientation: &Orientation) -> Matrix3 {
@@ -22,10 +22,34 @@ fn num(n: i128) -> Expr {
     Expr::Number(Rational::int(n))
 }
 
+/// `cos` and `sin` of `angle`: exact numbers for a quarter turn written with `pi` and
+/// numbers only (`rpy = ["-pi/2", "0", "0"]` turns a wheel's axle onto its z axis), so
+/// that no `sin(-(1/2)*pi)` is carried through the derivation; calls otherwise. A decimal
+/// near a quarter turn (`1.5707963`) is left as written.
+fn cos_sin(angle: &Expr) -> (Expr, Expr) {
+    let mut written_with_pi = false;
+    angle.for_each_leaf(&mut |leaf| written_with_pi |= matches!(leaf, Expr::Name(n) if n == PI));
+    let value = crate::ir::lower::number(angle).ok();
+    let quarters = value.map(|v| v / std::f64::consts::FRAC_PI_2);
+    match quarters {
+        Some(k)
+            if written_with_pi
+                && (k - k.round()).abs() <= 4.0 * f64::EPSILON * k.abs().max(1.0) =>
+        {
+            let (c, s) =
+                [(1, 0), (0, 1), (-1, 0), (0, -1)][(k.round() as i64).rem_euclid(4) as usize];
+            (num(c), num(s))
+        }
+        _ => (
+            Expr::Call(Func::Cos, Box::new(angle.clone())),
+            Expr::Call(Func::Sin, Box::new(angle.clone())),
+        ),
+    }
+}
+
 /// The elementary rotation through `angle` about `axis`.
 pub(super) fn about(axis: Axis, angle: &Expr) -> Matrix3 {
-    let c = Expr::Call(Func::Cos, Box::new(angle.clone()));
-    let s = Expr::Call(Func::Sin, Box::new(angle.clone()));
+    let (c, s) = cos_sin(angle);
     let ms = Expr::Neg(Box::new(s.clone()));
     match axis {
         Axis::X => [
@@ -145,6 +169,34 @@ mod tests {
         let expected = [a.sin() * a.sin(), -a.cos() * a.sin(), a.cos()];
         for i in 0..3 {
             assert!((m[i][2] - expected[i]).abs() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn quarter_turns_written_with_pi_are_exact() {
+        let angle = |text: &str| Expr::parse(text).unwrap();
+        let int = |n| Expr::Number(Rational::int(n));
+        let quarter = about(Axis::X, &angle("-pi/2"));
+        let expected = [[1, 0, 0], [0, 0, 1], [0, -1, 0]];
+        for (row, want) in quarter.iter().zip(expected) {
+            for (e, w) in row.iter().zip(want) {
+                assert!(
+                    *e == int(w) || *e == Expr::Neg(Box::new(int(-w))),
+                    "{e:?} for {w}"
+                );
+            }
+        }
+        assert_eq!(cos_sin(&angle("3*pi/2")), (int(0), int(-1)));
+        assert_eq!(cos_sin(&angle("2*pi")), (int(1), int(0)));
+        // Not a quarter turn, or not written with pi: the calls stay.
+        for text in [
+            "pi/3",
+            "1.5707963267948966",
+            "pi/2 + 1e-13",
+            "lambda - pi/2",
+        ] {
+            let (c, _) = cos_sin(&angle(text));
+            assert!(matches!(c, Expr::Call(Func::Cos, _)), "{text}: {c:?}");
         }
     }
 }
