@@ -32,6 +32,14 @@ fn models() -> Vec<PathBuf> {
     files
 }
 
+/// Whether a shipped model is a kinematic tree too deep to expand, whose equations have no
+/// printed form (the bicycle, 7 degrees of freedom from its rear contact to its front
+/// wheel): its text says so, its JSON has programs and no symbolic form, and LaTeX is
+/// refused with the reason.
+fn too_deep(model: &Path) -> bool {
+    model.file_stem().is_some_and(|stem| stem == "bicycle")
+}
+
 /// The shipped references, each with its model (of the same file name).
 fn references() -> Vec<(PathBuf, PathBuf)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/models/reference");
@@ -101,18 +109,34 @@ fn derive_prints_every_model_as_text() {
         let o = lagrange(&["derive", path(&model)]);
         assert!(o.status.success(), "{model:?}: {}", stderr(&o));
         let text = stdout(&o);
-        for section in [
-            "Lagrangian:",
-            "Equations of motion:",
-            "Mass matrix M",
-            "Forcing f",
-            "Momenta:",
-            "Jacobi integral:",
-            "Conserved:",
-            "Cyclic coordinates:",
-        ] {
+        let sections: &[&str] = if too_deep(&model) {
+            &[
+                "Equations of motion:",
+                "(too deep to expand)",
+                "Conserved:",
+                "Cyclic coordinates:",
+                "Constraints:",
+            ]
+        } else {
+            &[
+                "Lagrangian:",
+                "Equations of motion:",
+                "Mass matrix M",
+                "Forcing f",
+                "Momenta:",
+                "Jacobi integral:",
+                "Conserved:",
+                "Cyclic coordinates:",
+            ]
+        };
+        for section in sections {
             assert!(text.contains(section), "{model:?} lacks {section}:\n{text}");
         }
+        assert_eq!(
+            text.contains("too deep to expand"),
+            too_deep(&model),
+            "{model:?}"
+        );
     }
 }
 
@@ -151,7 +175,14 @@ fn derive_json_is_the_model_and_its_derivation() {
         let json: serde_json::Value = serde_json::from_slice(&o.stdout)
             .unwrap_or_else(|e| panic!("{model:?}: not JSON ({e}):\n{}", stdout(&o)));
         let n = json["model"]["coordinates"].as_array().unwrap().len();
-        let mass = json["derived"]["full"]["symbolic"]["mass_matrix"]
+        let full = &json["derived"]["full"];
+        if too_deep(&model) {
+            assert!(full["symbolic"].is_null(), "{model:?}");
+            assert_eq!(full["dynamics_by_recursion"], true, "{model:?}");
+            assert!(full["programs"]["dynamics"].is_object(), "{model:?}");
+            continue;
+        }
+        let mass = full["symbolic"]["mass_matrix"]
             .as_array()
             .unwrap_or_else(|| panic!("{model:?}: no mass matrix"));
         assert_eq!(mass.len(), n, "{model:?}");
@@ -174,6 +205,11 @@ fn derive_latex_is_a_complete_document() {
     let dir = scratch("latex");
     for model in models() {
         let o = lagrange(&["derive", path(&model), "--format", "latex"]);
+        if too_deep(&model) {
+            assert!(!o.status.success(), "{model:?}");
+            assert!(stderr(&o).contains("too deep to expand"), "{}", stderr(&o));
+            continue;
+        }
         assert!(o.status.success(), "{model:?}: {}", stderr(&o));
         let tex = stdout(&o);
         assert!(tex.contains("\\documentclass{article}"), "{model:?}");
