@@ -15,7 +15,8 @@
 
 use lagrange::nalgebra::{DMatrix, DVector, Matrix2, Matrix4, SVector, Vector2};
 use lagrange::{
-    ConstrainedSystem, Integrator, Lagrangian, LagrangianSystem, Simulation, linearize_constrained,
+    ConstrainedSystem, IndependentSpeeds, Integrator, Lagrangian, LagrangianSystem, Simulation,
+    linearize_constrained,
 };
 
 /// The bicycle (x forward, y left, z up; the paper's z points down, so its heights `zB`,
@@ -145,10 +146,10 @@ pub fn upright(bike: &Bicycle, v: f64) -> (State, State) {
 }
 
 /// The lean and steer dynamics at speed `v`, read off the linearization on the tangent
-/// space: the reduced mass matrix `Nᵀ M N` of the independent speeds `(φ̇, δ̇)` (Kane's
-/// generalized inertia, `N` the velocities they give with the rear wheel's rate fixed),
-/// and `−M⁻¹K`, `−M⁻¹C`, the responses of `(φ̈, δ̈)` to `(φ, δ)` and `(φ̇, δ̇)` along
-/// tangent states that change nothing else that is independent.
+/// space: `M`, Kane's generalized inertia of the independent speeds `(φ̇, δ̇)` (with the
+/// rear wheel's rate the third), and `K`, `C` from `−M⁻¹K`, `−M⁻¹C`, the responses of
+/// `(φ̈, δ̈)` to `(φ, δ)` and `(φ̇, δ̇)` along tangent states that change nothing else that is
+/// independent.
 pub struct Reduced {
     /// `M`.
     pub mass: Matrix2<f64>,
@@ -158,11 +159,15 @@ pub struct Reduced {
     pub damping: Matrix2<f64>,
 }
 
-pub fn reduced(bike: &Bicycle, v: f64) -> Reduced {
+/// [`Reduced`] at the upright straight run at speed `v`.
+pub fn reduced(bike: &Bicycle, v: f64) -> Result<Reduced, lagrange::Error> {
     let (q, qd) = upright(bike, v);
-    bike.check_consistent(0.0, &q, &qd, 1e-14).unwrap();
-    let linearization = linearize_constrained(bike, 0.0, &q, &qd).unwrap();
-    let tangent = linearization.tangent.as_ref().unwrap();
+    bike.check_consistent(0.0, &q, &qd, 1e-14)?;
+    let linearization = linearize_constrained(bike, 0.0, &q, &qd)?;
+    let tangent = linearization
+        .tangent
+        .as_ref()
+        .expect("a constrained linearization has a tangent space");
     assert_eq!(tangent.ncols(), 10, "2·8 − 5 − 1 tangent dimensions");
     // Independent: x, y, ψ, φ, δ, θ_R, θ_F and the speeds φ̇, δ̇, θ̇_R; the pitch θ and the
     // other velocities follow from the constraints.
@@ -183,7 +188,9 @@ pub fn reduced(bike: &Bicycle, v: f64) -> Reduced {
     let along = |k: usize| {
         let mut target = DVector::zeros(10);
         target[k] = 1.0;
-        tangent * lu.solve(&target).unwrap()
+        tangent
+            * lu.solve(&target)
+                .expect("the independent components parametrize the tangent space")
     };
     let (lean, steer, lean_rate, steer_rate) = (along(3), along(4), along(7), along(8));
     let response = |x: &DVector<f64>| {
@@ -196,79 +203,65 @@ pub fn reduced(bike: &Bicycle, v: f64) -> Reduced {
     };
     let stiffness = Matrix2::from_columns(&[column(&lean), column(&steer)]);
     let damping = Matrix2::from_columns(&[column(&lean_rate), column(&steer_rate)]);
-    let mass_matrix = bike.mass_matrix(0.0, &q, &qd);
-    let n = DMatrix::from_columns(&[
-        lean_rate.rows(8, 8).into_owned(),
-        steer_rate.rows(8, 8).into_owned(),
-    ]);
-    let full = DMatrix::from_fn(8, 8, |i, j| mass_matrix[(i, j)]);
-    let kane = n.transpose() * full * &n;
-    let mass = Matrix2::from_fn(|i, j| kane[(i, j)]);
-    Reduced {
+    let speeds = IndependentSpeeds::named(bike, &["phi", "delta", "thetaR"])?;
+    let inertia = speeds.generalized_inertia(bike, 0.0, &q, &qd)?;
+    let mass = Matrix2::from_fn(|i, j| inertia[(i, j)]);
+    Ok(Reduced {
         mass,
         stiffness: -(mass * stiffness),
         damping: -(mass * damping),
-    }
+    })
 }
 
 /// The eigenvalues of the lean and steer motion at speed `v`, sorted by real part then
 /// imaginary part.
-pub fn eigenvalues(bike: &Bicycle, v: f64) -> Vec<(f64, f64)> {
-    let r = reduced(bike, v);
-    let inverse = r.mass.try_inverse().unwrap();
+pub fn eigenvalues(bike: &Bicycle, v: f64) -> Result<Vec<(f64, f64)>, lagrange::Error> {
+    let r = reduced(bike, v)?;
+    let inverse = r.mass.try_inverse().ok_or_else(|| {
+        lagrange::Error::InvalidInput(format!("the lean and steer inertia is singular at {v} m/s"))
+    })?;
     let (k, c) = (-(inverse * r.stiffness), -(inverse * r.damping));
+    #[rustfmt::skip]
     let state = Matrix4::new(
-        0.0,
-        0.0,
-        1.0,
-        0.0, //
-        0.0,
-        0.0,
-        0.0,
-        1.0, //
-        k[(0, 0)],
-        k[(0, 1)],
-        c[(0, 0)],
-        c[(0, 1)], //
-        k[(1, 0)],
-        k[(1, 1)],
-        c[(1, 0)],
-        c[(1, 1)],
+        0.0, 0.0, 1.0, 0.0,
+        0.0, 0.0, 0.0, 1.0,
+        k[(0, 0)], k[(0, 1)], c[(0, 0)], c[(0, 1)],
+        k[(1, 0)], k[(1, 1)], c[(1, 0)], c[(1, 1)],
     );
     let mut values: Vec<(f64, f64)> = state
         .complex_eigenvalues()
         .iter()
         .map(|z| (z.re, z.im))
         .collect();
-    values.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    values
+    values.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    Ok(values)
 }
 
 /// The speed in `(low, high)` where the largest real part of an eigenvalue of the lean and
-/// steer motion changes sign, by bisection.
-pub fn boundary(bike: &Bicycle, mut low: f64, mut high: f64) -> f64 {
-    let abscissa = |v: f64| {
-        eigenvalues(bike, v)
+/// steer motion changes sign, by bisection to `10⁻¹³` m/s.
+pub fn boundary(bike: &Bicycle, mut low: f64, mut high: f64) -> Result<f64, lagrange::Error> {
+    let abscissa = |v: f64| -> Result<f64, lagrange::Error> {
+        Ok(eigenvalues(bike, v)?
             .iter()
             .map(|z| z.0)
-            .fold(f64::NEG_INFINITY, f64::max)
+            .fold(f64::NEG_INFINITY, f64::max))
     };
-    let rising = abscissa(high) > abscissa(low);
+    let rising = abscissa(high)? > abscissa(low)?;
     while high - low > 1e-13 {
         let middle = 0.5 * (low + high);
-        if (abscissa(middle) > 0.0) == rising {
+        if (abscissa(middle)? > 0.0) == rising {
             high = middle;
         } else {
             low = middle;
         }
     }
-    0.5 * (low + high)
+    Ok(0.5 * (low + high))
 }
 
 fn main() -> Result<(), lagrange::Error> {
     let bike = benchmark();
-    let still = reduced(&bike, 0.0);
-    let one = reduced(&bike, 1.0);
+    let still = reduced(&bike, 0.0)?;
+    let one = reduced(&bike, 1.0)?;
     let ours = [
         ("M", still.mass),
         ("C1", one.damping),
@@ -292,7 +285,7 @@ fn main() -> Result<(), lagrange::Error> {
     }
     println!("\n  v (m/s)  eigenvalues of the lean and steer motion");
     for v in 0..=10 {
-        let values: Vec<String> = eigenvalues(&bike, v as f64)
+        let values: Vec<String> = eigenvalues(&bike, v as f64)?
             .iter()
             .map(|&(re, im)| match im {
                 0.0 => format!("{re:.6}"),
@@ -301,8 +294,8 @@ fn main() -> Result<(), lagrange::Error> {
             .collect();
         println!("{v:>9}  {}", values.join(", "));
     }
-    let weave = boundary(&bike, 4.0, 5.0);
-    let capsize = boundary(&bike, 6.0, 7.0);
+    let weave = boundary(&bike, 4.0, 5.0)?;
+    let capsize = boundary(&bike, 6.0, 7.0)?;
     println!("\nself-stable from the weave speed {weave:.12} m/s (paper 4.29238253634111)");
     println!("          to the capsize speed {capsize:.12} m/s (paper 6.02426201538837)");
     let (mut q, mut qd) = upright(&bike, 5.0);

@@ -13,9 +13,11 @@
 #[allow(dead_code)]
 mod example;
 
-use example::{Bicycle, C1, K0, K2, M, PHI, benchmark, boundary, eigenvalues, reduced, upright};
+use example::{
+    Bicycle, C1, DELTA, K0, K2, M, PHI, State, benchmark, boundary, eigenvalues, reduced, upright,
+};
 use lagrange::nalgebra::Matrix2;
-use lagrange::{ConstrainedSystem, Integrator, LagrangianSystem, Simulation};
+use lagrange::{ConstrainedSystem, IndependentSpeeds, Integrator, LagrangianSystem, Simulation};
 
 fn assert_matrix(name: &str, got: &Matrix2<f64>, want: &[[f64; 2]; 2], tolerance: f64) {
     let worst = (0..4)
@@ -40,17 +42,17 @@ fn assert_matrix(name: &str, got: &Matrix2<f64>, want: &[[f64; 2]; 2], tolerance
 #[test]
 fn the_linearized_equations_are_the_papers() {
     let bike = benchmark();
-    let still = reduced(&bike, 0.0);
+    let still = reduced(&bike, 0.0).unwrap();
     assert_matrix("M", &still.mass, &M, 1e-12);
     assert_matrix("K0", &(still.stiffness / bike.g), &K0, 1e-12);
     assert!(still.damping.amax() < 1e-12, "no speed, no damping");
     // K = g K₀ + v² K₂ and C = v C₁: read at 1 m/s, checked at 3 and 7.
-    let one = reduced(&bike, 1.0);
+    let one = reduced(&bike, 1.0).unwrap();
     assert_matrix("M at 1 m/s", &one.mass, &M, 1e-12);
     assert_matrix("C1", &one.damping, &C1, 1e-12);
     assert_matrix("K2", &(one.stiffness - still.stiffness), &K2, 1e-12);
     for v in [3.0, 7.0] {
-        let at = reduced(&bike, v);
+        let at = reduced(&bike, v).unwrap();
         let k = Matrix2::from_fn(|i, j| bike.g * K0[i][j] + v * v * K2[i][j]);
         let c = Matrix2::from_fn(|i, j| v * C1[i][j]);
         assert!(
@@ -108,7 +110,7 @@ fn the_eigenvalues_are_those_of_table_2() {
         (got.0 - want.0).abs() <= 1e-12 * scale && (got.1 - want.1).abs() <= 1e-12 * scale
     };
     // Standing still: two inverted-pendulum pairs ±3.13164324790656, ±5.53094371765393.
-    let still = eigenvalues(&bike, 0.0);
+    let still = eigenvalues(&bike, 0.0).unwrap();
     let want = [
         -5.53094371765393,
         -3.13164324790656,
@@ -119,7 +121,7 @@ fn the_eigenvalues_are_those_of_table_2() {
         assert!(close(*got, (want, 0.0)), "v = 0: {got:?} against {want}");
     }
     for v in 1..=10 {
-        let got = eigenvalues(&bike, v as f64);
+        let got = eigenvalues(&bike, v as f64).unwrap();
         let (w, k, c) = (weave[v - 1], capsize[v - 1], castering[v - 1]);
         let mut want = vec![(w.0, -w.1), (w.0, w.1), (k, 0.0), (c, 0.0)];
         want.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -135,8 +137,8 @@ fn the_self_stable_speeds_are_the_papers() {
     let bike = benchmark();
     // Table 2 (a): the weave speed (the weave pair's real part crosses 0) and the capsize
     // speed (the capsize eigenvalue crosses 0).
-    let weave = boundary(&bike, 4.0, 5.0);
-    let capsize = boundary(&bike, 6.0, 7.0);
+    let weave = boundary(&bike, 4.0, 5.0).unwrap();
+    let capsize = boundary(&bike, 6.0, 7.0).unwrap();
     println!("weave speed {weave:.14}, capsize speed {capsize:.14}");
     assert!(
         (weave - 4.29238253634111).abs() <= 1e-12 * 4.3,
@@ -147,7 +149,7 @@ fn the_self_stable_speeds_are_the_papers() {
         "capsize speed {capsize:.14}"
     );
     // At the weave speed the pair is ±3.43503384866144 i.
-    let pair = eigenvalues(&bike, 4.29238253634111);
+    let pair = eigenvalues(&bike, 4.29238253634111).unwrap();
     assert!(
         pair.iter().any(|z| (z.1 - 3.43503384866144).abs() < 1e-9),
         "{pair:?}"
@@ -191,4 +193,30 @@ fn the_nonlinear_bicycle_is_self_stable_only_in_the_range() {
     // At 3 m/s it grows as e^(0.413 t).
     let (first, last) = pushed(&bike, 3.0, 4.0);
     assert!(last > 2.0 * first, "3 m/s: lean {first:.4} then {last:.4}");
+}
+
+#[test]
+fn maggis_equations_give_the_bicycles_motion() {
+    // Off the upright, at random leans, steers and speeds: the accelerations from the
+    // independent speeds (φ̇, δ̇, θ̇_R) without multipliers are those with them.
+    let bike = benchmark();
+    let speeds = IndependentSpeeds::named(&bike, &["phi", "delta", "thetaR"]).unwrap();
+    for k in 0..10 {
+        let f = k as f64;
+        let mut q = State::zeros();
+        (q[0], q[1], q[2]) = (f.sin(), f.cos(), 0.7 * f);
+        (q[PHI], q[DELTA]) = (0.4 * (1.3 * f).sin(), 0.6 * (0.7 * f).cos());
+        (q[6], q[7]) = (2.0 * f, -f);
+        let (q, _) = bike
+            .project_onto_constraints(0.0, &q, &State::zeros())
+            .unwrap();
+        let basis = speeds.basis(&bike, 0.0, &q).unwrap();
+        let u = lagrange::nalgebra::Vector3::new((0.9 * f).sin(), (1.1 * f).cos(), 5.0 + f);
+        let qd = State::from_column_slice((&basis.basis * u).as_slice());
+        bike.check_consistent(0.0, &q, &qd, 1e-12).unwrap();
+        let maggi = speeds.accelerations(&bike, 0.0, &q, &qd).unwrap();
+        let multipliers = bike.constrained_motion(0.0, &q, &qd).unwrap().accelerations;
+        let error = (maggi - multipliers).amax() / multipliers.amax();
+        assert!(error < 1e-11, "state {k}: relative difference {error:.1e}");
+    }
 }

@@ -3,13 +3,15 @@
 //! Chaplygin sleigh's decay to a straight line (`u = U tanh(m a U t/J + c)`), an upright
 //! disk rolling on a circle; a holonomic constraint written on the velocities moves as the
 //! holonomic one does; the sleigh's straight motion damping a turn at `−m a U/J` on the
-//! constraints' tangent space; and what the engine decides: energy conserved, the momenta
+//! constraints' tangent space; what the engine decides: energy conserved, the momenta
 //! the constraints' reactions leave alone and none of the others, and the general theorems
-//! a skate's blade forbids.
+//! a skate's blade forbids; and Maggi's equations on independent speeds, without
+//! multipliers, giving the multipliers' motion on every system here.
 
 use lagrange::nalgebra::{Vector2, Vector3, Vector4, Vector5};
 use lagrange::{
-    Conserved, ConstrainedSystem, Integrator, Lagrangian, LagrangianSystem, Simulation, Stability,
+    Conserved, ConstrainedSystem, IndependentSpeeds, Integrator, Lagrangian, LagrangianSystem,
+    Simulation, Stability,
 };
 
 fn tight() -> Integrator {
@@ -545,4 +547,128 @@ fn a_declared_rolling_wheel_moves_as_the_written_out_one() {
         declared.constraint_jacobian(2.0, &q),
     );
     assert!((j_written - j_declared).norm() < 1e-12 * j_written.norm());
+}
+
+/// Pseudo-random numbers in `[−1, 1)` (a fixed sequence, so failures repeat).
+struct Sample(u64);
+
+impl Sample {
+    fn next(&mut self) -> f64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+    }
+}
+
+/// At random configurations (`configuration` draws one) and random independent speeds:
+/// the velocities `B u + b₀` keep every constraint, Kane's generalized inertia is
+/// symmetric, and Maggi's accelerations are the multipliers' to `10⁻¹¹` relative.
+fn maggi_agrees<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
+    system: &S,
+    independent: &[&str],
+    configuration: impl Fn(&mut Sample) -> lagrange::nalgebra::SVector<f64, N>,
+) {
+    let speeds = IndependentSpeeds::named(system, independent).unwrap();
+    let mut sample = Sample(0x9E37_79B9_7F4A_7C15);
+    for _ in 0..20 {
+        let t = sample.next();
+        let q = configuration(&mut sample);
+        let basis = speeds.basis(system, t, &q).unwrap();
+        let u = lagrange::nalgebra::DVector::from_fn(N - K, |_, _| 3.0 * sample.next());
+        let qd = lagrange::nalgebra::SVector::<f64, N>::from_column_slice(
+            (&basis.basis * u + &basis.offset).as_slice(),
+        );
+        system.check_consistent(t, &q, &qd, 1e-12).unwrap();
+        let inertia = speeds.generalized_inertia(system, t, &q, &qd).unwrap();
+        assert!((&inertia - inertia.transpose()).amax() <= 1e-12 * inertia.amax());
+        let maggi = speeds.accelerations(system, t, &q, &qd).unwrap();
+        let multipliers = system.constrained_motion(t, &q, &qd).unwrap().accelerations;
+        let scale = multipliers.amax().max(1.0);
+        assert!(
+            (maggi - multipliers).amax() <= 1e-11 * scale,
+            "{}: Maggi {maggi:?} against the multipliers' {multipliers:?}",
+            system.info().name
+        );
+    }
+}
+
+#[test]
+fn maggis_equations_on_independent_speeds_give_the_multipliers_motion() {
+    let plane = |s: &mut Sample| Vector3::new(s.next(), s.next(), 3.0 * s.next());
+    maggi_agrees(&KnifeEdge { m: 2.0, I: 0.3 }, &["x", "theta"], plane);
+    maggi_agrees(
+        &Sleigh {
+            m: 2.0,
+            I: 0.3,
+            a: 0.4,
+        },
+        &["theta", "y"],
+        plane,
+    );
+    let disk = UprightDisk {
+        m: 1.5,
+        A: 0.2,
+        C: 0.4,
+        R: 0.3,
+    };
+    maggi_agrees(&disk, &["theta", "phi"], |s| {
+        Vector4::new(s.next(), s.next(), 3.0 * s.next(), 3.0 * s.next())
+    });
+    // Holonomic in velocity form: x ẋ + y ẏ = 0 off the circle too.
+    let pendulum = VelocityPendulum { m: 1.0, g: 9.81 };
+    maggi_agrees(&pendulum, &["x"], |s| {
+        Vector2::new(1.0 + s.next(), 2.0 + s.next())
+    });
+    let (m, r) = (0.4, 0.1);
+    let coin = DeclaredDisk {
+        m,
+        A: m * r * r / 4.0,
+        C: m * r * r / 2.0,
+        R: r,
+        g: 9.81,
+    };
+    // Leaning between 0.3 and 2.8 rad from the ground, never flat.
+    maggi_agrees(&coin, &["psi", "theta", "phi"], |s| {
+        Vector5::new(
+            s.next(),
+            s.next(),
+            3.0 * s.next(),
+            1.55 + 1.25 * s.next(),
+            3.0 * s.next(),
+        )
+    });
+}
+
+#[test]
+fn independent_speeds_the_constraints_cannot_complete_are_refused() {
+    let skate = KnifeEdge { m: 2.0, I: 0.3 };
+    // The blade ẏ cos θ − ẋ sin θ = 0 says nothing about θ̇.
+    let speeds = IndependentSpeeds::named(&skate, &["x", "y"]).unwrap();
+    let q = Vector3::new(0.0, 0.0, 0.4);
+    let error = speeds.basis(&skate, 0.0, &q).unwrap_err();
+    assert!(
+        matches!(&error, lagrange::Error::DependentSpeeds { dependent, .. } if dependent == &["theta"])
+    );
+    assert!(
+        error.to_string().contains("velocities of `theta`"),
+        "{error}"
+    );
+    // Along x the blade fixes ẏ = ẋ tan θ, except across it: at θ = π/2 it cannot.
+    let speeds = IndependentSpeeds::named(&skate, &["x", "theta"]).unwrap();
+    let across = Vector3::new(0.0, 0.0, std::f64::consts::FRAC_PI_2);
+    assert!(speeds.basis(&skate, 0.0, &across).is_err());
+    assert!(
+        speeds
+            .accelerations(&skate, 0.0, &across, &Vector3::zeros())
+            .is_err()
+    );
+    for (names, says) in [
+        (&["x"][..], "2 independent speeds, not 1"),
+        (&["x", "x"][..], "named twice"),
+        (&["x", "z"][..], "`z` is not a coordinate"),
+    ] {
+        let error = IndependentSpeeds::named(&skate, names).unwrap_err();
+        assert!(error.to_string().contains(says), "{names:?}: {error}");
+    }
 }

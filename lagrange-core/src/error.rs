@@ -91,6 +91,17 @@ pub enum Error {
         /// The constraints involved.
         constraints: Vec<String>,
     },
+    /// The constraints do not determine these velocities from the independent speeds
+    /// chosen ([`IndependentSpeeds`](crate::IndependentSpeeds)) at this configuration:
+    /// their columns of the constraints' Jacobian are singular.
+    DependentSpeeds {
+        /// Time of the state.
+        t: f64,
+        /// Coordinates of the state.
+        q: Vec<f64>,
+        /// The coordinates whose velocities were to be solved for.
+        dependent: Vec<String>,
+    },
     /// An event of a [`Simulation`](crate::Simulation) could not be evaluated or applied:
     /// its function or its reset gave a value that is not finite.
     Event {
@@ -179,11 +190,12 @@ impl fmt::Display for Error {
             Error::DependentConstraints { t, q, constraints } => write!(
                 f,
                 "the constraints {} are not independent at t = {t}, q = {q:?}",
-                constraints
-                    .iter()
-                    .map(|c| format!("`{c} = 0`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                quoted(constraints.iter().map(|c| format!("{c} = 0")))
+            ),
+            Error::DependentSpeeds { t, q, dependent } => write!(
+                f,
+                "the constraints do not determine the velocities of {} at t = {t}, q = {q:?}: choose other independent speeds",
+                quoted(dependent.iter())
             ),
             Error::Event { event, t, problem } => {
                 write!(f, "event `{}` at t = {t}: {problem}", event.escape_debug())
@@ -212,4 +224,12 @@ impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Self {
         Error::Io(e)
     }
+}
+
+/// `items` in backquotes, separated by commas.
+fn quoted(items: impl Iterator<Item = impl fmt::Display>) -> String {
+    items
+        .map(|item| format!("`{item}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

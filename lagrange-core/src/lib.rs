@@ -48,6 +48,6 @@ pub use run::{
 pub use solve::{AccelerationJacobians, ConstraintJacobians, ResidualJacobians};
 pub use system::{
     Axis, Conserved, ConstrainedMotion, ConstrainedSystem, ConstraintInfo, Drawing, DrawnPoint,
-    DynamicFunctions, Formula, FromParameterValues, JointWrench, LagrangianSystem, ModelInfo,
-    PointKind, ReducedSystem, Text, Theorem, TheoremInfo,
+    DynamicFunctions, Formula, FromParameterValues, IndependentSpeeds, JointWrench,
+    LagrangianSystem, ModelInfo, PointKind, ReducedSystem, SpeedBasis, Text, Theorem, TheoremInfo,
 };

@@ -2,6 +2,7 @@
 //! its constrained and reduced forms) and what they say about a model.
 
 pub(crate) mod constrained;
+mod speeds;
 mod theorems;
 mod wrench;
 
@@ -15,6 +16,7 @@ pub use constrained::{ConstrainedMotion, ConstrainedSystem};
 pub use lagrange_common::{
     Conserved, ConstraintInfo, Drawing, DrawnPoint, Formula, ModelInfo, PointKind, Text,
 };
+pub use speeds::{IndependentSpeeds, SpeedBasis};
 pub use theorems::{Axis, DynamicFunctions, Theorem, TheoremInfo};
 pub use wrench::JointWrench;
 

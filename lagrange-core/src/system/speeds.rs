@@ -1,0 +1,226 @@
+//! The equations of a constrained system on independent speeds, without multipliers:
+//! Maggi's equations, which Kane's method also gives (Kane and Levinson, *Dynamics:
+//! Theory and Applications*, 1985, ch. 4 and 6). The velocities are split into `N − K`
+//! independent speeds `u` and `K` dependent ones, solved from the velocity form of every
+//! constraint (`J q̇ + ∂G/∂t = 0`, holonomic ones differentiated once): `q̇ = B u + b₀`,
+//! the columns of `B` the velocity of each unit speed with the others at zero (Kane's
+//! partial velocities in generalized coordinates). Projecting Lagrange's equations on
+//! them removes the reactions, which do no work along `B`: `Bᵀ (M q̈ − f) = 0`, with
+//! `q̈ = B u̇ + w` and `w` the dependent accelerations `J q̈ + c = 0` asks at `u̇ = 0`:
+//! `(Bᵀ M B) u̇ = Bᵀ (f − M w)`. `Bᵀ M B` is Kane's generalized inertia of the speeds.
+//! The accelerations are those of the multipliers' formulation
+//! ([`ConstrainedSystem::constrained_motion`]), from a smaller and symmetric system.
+
+use nalgebra::{DMatrix, DVector, SMatrix, SVector};
+
+use super::ConstrainedSystem;
+use crate::error::Error;
+
+/// A choice of independent speeds for a constrained system of `N` coordinates and `K`
+/// constraints: the velocities of `N − K` coordinates, the other `K` solved from the
+/// constraints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndependentSpeeds {
+    independent: Vec<usize>,
+    dependent: Vec<usize>,
+}
+
+/// The velocities in terms of the independent speeds at a configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpeedBasis {
+    /// `B`, `N × (N − K)`: column `i` is `q̇` for the speed `uᵢ = 1`, the others 0.
+    pub basis: DMatrix<f64>,
+    /// `b₀`: the velocities at `u = 0` (zero unless a constraint moves with time).
+    pub offset: DVector<f64>,
+}
+
+impl IndependentSpeeds {
+    /// The velocities of the coordinates named in `independent`, in that order, as the
+    /// speeds of `system`. Errors for an unknown or repeated name, and unless there are
+    /// `N − K` of them.
+    pub fn named<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
+        system: &S,
+        independent: &[&str],
+    ) -> Result<Self, Error> {
+        let info = system.info();
+        let coordinates = &info.coordinates;
+        let mut chosen = Vec::with_capacity(independent.len());
+        for name in independent {
+            let Some(index) = coordinates.iter().position(|c| c == name) else {
+                return Err(Error::InvalidInput(format!(
+                    "`{name}` is not a coordinate of `{}` (its coordinates: {})",
+                    info.name,
+                    coordinates.join(", ")
+                )));
+            };
+            if chosen.contains(&index) {
+                return Err(Error::InvalidInput(format!(
+                    "`{name}` is named twice as an independent speed"
+                )));
+            }
+            chosen.push(index);
+        }
+        if chosen.len() + K != N {
+            return Err(Error::InvalidInput(format!(
+                "`{}` has {N} coordinates and {K} constraints: {} independent speeds, not {}",
+                info.name,
+                N - K,
+                chosen.len()
+            )));
+        }
+        let dependent = (0..N).filter(|i| !chosen.contains(i)).collect();
+        Ok(IndependentSpeeds {
+            independent: chosen,
+            dependent,
+        })
+    }
+
+    /// The coordinates whose velocities are the speeds, in order.
+    pub fn independent(&self) -> &[usize] {
+        &self.independent
+    }
+
+    /// The coordinates whose velocities the constraints determine.
+    pub fn dependent(&self) -> &[usize] {
+        &self.dependent
+    }
+
+    /// `q̇ = B u + b₀` at `(t, q)`. Errors with [`Error::DependentSpeeds`] when the
+    /// constraints do not determine the dependent velocities there (their columns of `J`
+    /// are singular).
+    pub fn basis<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
+        &self,
+        system: &S,
+        t: f64,
+        q: &SVector<f64, N>,
+    ) -> Result<SpeedBasis, Error> {
+        self.fits::<N, K>()?;
+        let j = system.constraint_jacobian(t, q);
+        let independent = DMatrix::from_fn(K, N - K, |r, c| j[(r, self.independent[c])]);
+        // J_d q̇_d + J_i u + ∂G/∂t = 0: the right-hand sides −J_i and −∂G/∂t together.
+        let mut rhs = DMatrix::zeros(K, N - K + 1);
+        rhs.columns_mut(0, N - K).copy_from(&(-independent));
+        rhs.set_column(N - K, &-system.constraint_time_derivative(t, q));
+        let solved = self
+            .solve_dependent(&j, rhs)
+            .ok_or_else(|| self.unsolvable(system, t, q))?;
+        let offset_dependent = solved.column(N - K);
+        let mut basis = DMatrix::zeros(N, N - K);
+        let mut offset = DVector::zeros(N);
+        for (column, &i) in self.independent.iter().enumerate() {
+            basis[(i, column)] = 1.0;
+        }
+        for (row, &d) in self.dependent.iter().enumerate() {
+            basis
+                .row_mut(d)
+                .copy_from(&solved.view((row, 0), (1, N - K)));
+            offset[d] = offset_dependent[row];
+        }
+        Ok(SpeedBasis { basis, offset })
+    }
+
+    /// Kane's generalized inertia `Bᵀ M B` of the speeds at the state `(t, q, q̇)`.
+    pub fn generalized_inertia<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
+        &self,
+        system: &S,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<DMatrix<f64>, Error> {
+        let b = self.basis(system, t, q)?.basis;
+        let m = system.mass_matrix(t, q, qd);
+        let m = DMatrix::from_fn(N, N, |r, c| m[(r, c)]);
+        Ok(b.transpose() * m * &b)
+    }
+
+    /// The accelerations `q̈` at a consistent state from Maggi's equations
+    /// `(Bᵀ M B) u̇ = Bᵀ (f − M w)`, `q̈ = B u̇ + w`. Errors as [`basis`](Self::basis),
+    /// and when the generalized inertia is singular.
+    pub fn accelerations<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
+        &self,
+        system: &S,
+        t: f64,
+        q: &SVector<f64, N>,
+        qd: &SVector<f64, N>,
+    ) -> Result<SVector<f64, N>, Error> {
+        let b = self.basis(system, t, q)?.basis;
+        let (m, f) = system.mass_matrix_and_forcing(t, q, qd);
+        let (j, c) = system.constraint_jacobian_and_bias(t, q, qd);
+        // w: zero independent accelerations, the dependent ones from J_d w_d = −c.
+        let w_dependent = self
+            .solve_dependent(&j, DMatrix::from_iterator(K, 1, c.iter().map(|x| -x)))
+            .ok_or_else(|| self.unsolvable(system, t, q))?;
+        let mut w = SVector::<f64, N>::zeros();
+        for (row, &d) in self.dependent.iter().enumerate() {
+            w[d] = w_dependent[row];
+        }
+        let m = DMatrix::from_fn(N, N, |r, k| m[(r, k)]);
+        let w = DVector::from_column_slice(w.as_slice());
+        let f = DVector::from_column_slice(f.as_slice());
+        let inertia = b.transpose() * &m * &b;
+        let speeds = inertia
+            .cholesky()
+            .map(|l| l.solve(&(b.transpose() * (f - &m * &w))))
+            .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))?;
+        let accelerations = b * speeds + w;
+        if accelerations.iter().all(|x| x.is_finite()) {
+            Ok(SVector::from_column_slice(accelerations.as_slice()))
+        } else {
+            Err(Error::singular(t, q.as_slice(), qd.as_slice()))
+        }
+    }
+
+    /// An error unless this choice was made for a system of `N` coordinates and `K`
+    /// constraints.
+    fn fits<const N: usize, const K: usize>(&self) -> Result<(), Error> {
+        if self.independent.len() + K == N && self.dependent.len() == K {
+            Ok(())
+        } else {
+            Err(Error::InvalidInput(format!(
+                "{} independent and {} dependent speeds used with a system of {N} coordinates and {K} constraints",
+                self.independent.len(),
+                self.dependent.len()
+            )))
+        }
+    }
+
+    /// `J_d⁻¹ rhs` with `J_d` the dependent velocities' columns of `j`; `None` when `J_d`
+    /// is singular (a pivot of its LU factorization at most `10⁻¹²` of `J`'s largest
+    /// entry) or the solution is not finite.
+    fn solve_dependent<const N: usize, const K: usize>(
+        &self,
+        j: &SMatrix<f64, K, N>,
+        rhs: DMatrix<f64>,
+    ) -> Option<DMatrix<f64>> {
+        let lu = DMatrix::from_fn(K, K, |r, c| j[(r, self.dependent[c])]).lu();
+        let scale = j.amax();
+        let pivots = lu.u();
+        let tiny = |p: f64| p.is_nan() || p.abs() <= 1e-12 * scale;
+        if (0..K).any(|i| tiny(pivots[(i, i)])) {
+            return None;
+        }
+        lu.solve(&rhs).filter(|x| x.iter().all(|v| v.is_finite()))
+    }
+
+    fn unsolvable<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
+        &self,
+        system: &S,
+        t: f64,
+        q: &SVector<f64, N>,
+    ) -> Error {
+        let coordinates = &system.info().coordinates;
+        Error::DependentSpeeds {
+            t,
+            q: q.as_slice().to_vec(),
+            dependent: self
+                .dependent
+                .iter()
+                .map(|&d| {
+                    coordinates
+                        .get(d)
+                        .map_or_else(|| d.to_string(), |c| c.to_string())
+                })
+                .collect(),
+        }
+    }
+}
