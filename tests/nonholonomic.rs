@@ -1,7 +1,7 @@
 //! Velocity (nonholonomic) constraints `a(t, q)·q̇ + b(t, q) = 0` against closed forms: a
 //! knife edge turning at a constant rate along a circle with the centripetal reaction, the
 //! Chaplygin sleigh's decay to a straight line (`u = U tanh(m a U t/J + c)`), an upright
-//! disk rolling on a circle; a holonomic constraint written on the velocities moves as the
+//! disk rolling on a circle, a ball on a turntable circling at 2/7 of the table's rate; a holonomic constraint written on the velocities moves as the
 //! holonomic one does; the sleigh's straight motion damping a turn at `−m a U/J` on the
 //! constraints' tangent space; what the engine decides: energy conserved, the momenta
 //! the constraints' reactions leave alone and none of the others, and the general theorems
@@ -670,5 +670,82 @@ fn independent_speeds_the_constraints_cannot_complete_are_refused() {
     ] {
         let error = IndependentSpeeds::named(&skate, names).unwrap_err();
         assert!(error.to_string().contains(says), "{names:?}: {error}");
+    }
+}
+
+/// A uniform ball of radius `R` rolling without slipping on a turntable that turns at `Ω`
+/// about the vertical through the origin: its contact point moves with the table,
+/// `v_c + ω × (−R ẑ) = Ω ẑ × (x, y, 0)`, with `ω` of the z-x-z Euler angles
+/// `(θ̇ cos ψ + φ̇ sin θ sin ψ, θ̇ sin ψ − φ̇ sin θ cos ψ, ψ̇ + φ̇ cos θ)`. The constraints have
+/// a term `b = ±Ω (y, x)` free of the velocities: the table does work on the ball.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, y, psi, theta, phi),
+    body(
+        name = ball,
+        mass = "m",
+        inertia = ["2/5*m*R^2", "2/5*m*R^2", "2/5*m*R^2"],
+        rotation = euler_zxz(psi, theta, phi),
+        position = ["x", "y", "R"],
+    ),
+    velocity_constraint = "dot(x) - R*(dot(theta)*sin(psi) - dot(phi)*sin(theta)*cos(psi)) + Omega*y",
+    velocity_constraint = "dot(y) + R*(dot(theta)*cos(psi) + dot(phi)*sin(theta)*sin(psi)) - Omega*x"
+)]
+#[allow(non_snake_case)]
+struct TurntableBall {
+    m: f64,
+    R: f64,
+    Omega: f64,
+}
+
+#[test]
+fn a_ball_on_a_turntable_circles_at_two_sevenths_of_its_rate() {
+    // Whatever the start, the centre runs a circle at 2Ω/7 (Ω I/(I + m R²), I = 2/5 m R²), once
+    // round in 7.3 s:
+    // with v = w ẑ × (r − c), the circle's centre is c = r₀ + ẑ × v₀/w.
+    let ball = TurntableBall {
+        m: 0.2,
+        R: 0.05,
+        Omega: 3.0,
+    };
+    assert_eq!(
+        TurntableBall::INFO.conserved,
+        Conserved::None,
+        "the table does work"
+    );
+    let w = 2.0 * ball.Omega / 7.0;
+    let q0 = Vector5::new(0.3, -0.1, 0.4, 1.2, 0.0);
+    // Spin rates chosen freely; the centre's velocity follows from the constraints.
+    let speeds = IndependentSpeeds::named(&ball, &["psi", "theta", "phi"]).unwrap();
+    let basis = speeds.basis(&ball, 0.0, &q0).unwrap();
+    let u = lagrange::nalgebra::Vector3::new(0.7, -2.0, 5.0);
+    let qd0 = Vector5::from_column_slice((&basis.basis * u + &basis.offset).as_slice());
+    ball.check_consistent(0.0, &q0, &qd0, 1e-14).unwrap();
+    let centre = (q0[0] - qd0[1] / w, q0[1] + qd0[0] / w);
+    let radius = (q0[0] - centre.0).hypot(q0[1] - centre.1);
+    let start = (q0[1] - centre.1).atan2(q0[0] - centre.0);
+    let trajectory = Simulation::new(&ball)
+        .integrator(tight())
+        .output_interval(0.25)
+        .run(0.0, q0, qd0, 7.5)
+        .unwrap();
+    for (k, &t) in trajectory.times().iter().enumerate() {
+        let (q, qd) = (trajectory.q()[k], trajectory.qd()[k]);
+        let angle = start + w * t;
+        let expected = (
+            centre.0 + radius * angle.cos(),
+            centre.1 + radius * angle.sin(),
+        );
+        let error = (q[0] - expected.0).hypot(q[1] - expected.1);
+        assert!(
+            error < 1e-8,
+            "t = {t}: centre ({}, {}) vs {expected:?}",
+            q[0],
+            q[1]
+        );
+        // Maggi's equations with the table's b term give the same accelerations.
+        let maggi = speeds.accelerations(&ball, t, &q, &qd).unwrap();
+        let multipliers = ball.constrained_motion(t, &q, &qd).unwrap().accelerations;
+        assert!((maggi - multipliers).amax() <= 1e-10 * multipliers.amax().max(1.0));
     }
 }
