@@ -1,7 +1,8 @@
 //! Velocity (nonholonomic) constraints `a(t, q)·q̇ + b(t, q) = 0` against closed forms: a
 //! knife edge turning at a constant rate along a circle with the centripetal reaction, the
 //! Chaplygin sleigh's decay to a straight line (`u = U tanh(m a U t/J + c)`), an upright
-//! disk rolling on a circle, a ball on a turntable circling at 2/7 of the table's rate; a holonomic constraint written on the velocities moves as the
+//! disk rolling on a circle, a tilted coin's steady turns, a ball on a turntable circling
+//! at 2/7 of the table's rate; a holonomic constraint written on the velocities moves as the
 //! holonomic one does; the sleigh's straight motion damping a turn at `−m a U/J` on the
 //! constraints' tangent space; what the engine decides: energy conserved, the momenta
 //! the constraints' reactions leave alone and none of the others, and the general theorems
@@ -747,5 +748,62 @@ fn a_ball_on_a_turntable_circles_at_two_sevenths_of_its_rate() {
         let maggi = speeds.accelerations(&ball, t, &q, &qd).unwrap();
         let multipliers = ball.constrained_motion(t, &q, &qd).unwrap().accelerations;
         assert!((maggi - multipliers).amax() <= 1e-10 * multipliers.amax().max(1.0));
+    }
+}
+
+#[test]
+fn a_tilted_coin_turns_steadily_at_the_spin_eulers_equations_give() {
+    // A steady turn at tilt θ (axis n, n_z = cos θ) and heading rate Ω: with the spin about
+    // the axis ω₃ = Ω cos θ + φ̇, the centre moves at R ω₃ along the heading and runs a
+    // circle at Ω, and the moment of the ground's force about the centre turns the angular
+    // momentum A Ω (ẑ − cos θ n) + C ω₃ n with the heading:
+    // Ω sin θ [(C + m R²) ω₃ − A Ω cos θ] + m g R cos θ = 0.
+    let (m, r) = (0.4_f64, 0.1_f64);
+    let coin = DeclaredDisk {
+        m,
+        A: m * r * r / 4.0,
+        C: m * r * r / 2.0,
+        R: r,
+        g: 9.81,
+    };
+    let run = |tilt: f64, rate: f64, spin_about_axis: f64| {
+        let q = Vector5::new(0.0, 0.0, 0.0, tilt, 0.0);
+        let qd = Vector5::new(
+            -r * spin_about_axis,
+            0.0,
+            rate,
+            0.0,
+            spin_about_axis - rate * tilt.cos(),
+        );
+        coin.check_consistent(0.0, &q, &qd, 1e-14).unwrap();
+        Simulation::new(&coin)
+            .integrator(tight())
+            .output_interval(0.1)
+            .run(0.0, q, qd, 2.0)
+            .unwrap()
+    };
+    for (tilt, rate) in [(1.2, 6.0), (1.0, -9.0), (1.4, 15.0), (1.9, 8.0)] {
+        let (s, c) = (f64::sin(tilt), f64::cos(tilt));
+        let spin = (coin.A * rate * c - m * coin.g * r * c / (rate * s)) / (coin.C + m * r * r);
+        let steady = run(tilt, rate, spin);
+        for (q, qd) in steady.q().iter().zip(steady.qd()) {
+            assert!(
+                (q[3] - tilt).abs() < 1e-9,
+                "tilt {tilt}, rate {rate}: θ = {}",
+                q[3]
+            );
+            assert!((qd[2] - rate).abs() < 1e-8, "ψ̇ = {}", qd[2]);
+        }
+        // Two percent more spin is not a steady turn: the tilt wanders.
+        let off = run(tilt, rate, 1.02 * spin);
+        let wander = off
+            .q()
+            .iter()
+            .map(|q| (q[3] - tilt).abs())
+            .fold(0.0, f64::max);
+        assert!(
+            wander > 1e-4,
+            "tilt {tilt}, rate {rate}: wandered only {wander:.1e}"
+        );
     }
 }
