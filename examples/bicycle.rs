@@ -13,7 +13,7 @@
 //!
 //! `cargo run --release --example bicycle`
 
-use lagrange::nalgebra::{DMatrix, DVector, Matrix2, Matrix4, SVector, Vector2};
+use lagrange::nalgebra::{Matrix2, Matrix4, SVector, Vector2};
 use lagrange::{
     ConstrainedSystem, IndependentSpeeds, Integrator, Lagrangian, LagrangianSystem, Simulation,
     linearize_constrained,
@@ -145,11 +145,10 @@ pub fn upright(bike: &Bicycle, v: f64) -> (State, State) {
     (State::zeros(), qd)
 }
 
-/// The lean and steer dynamics at speed `v`, read off the linearization on the tangent
-/// space: `M`, Kane's generalized inertia of the independent speeds `(φ̇, δ̇)` (with the
-/// rear wheel's rate the third), and `K`, `C` from `−M⁻¹K`, `−M⁻¹C`, the responses of
-/// `(φ̈, δ̈)` to `(φ, δ)` and `(φ̇, δ̇)` along tangent states that change nothing else that is
-/// independent.
+/// The lean and steer dynamics at speed `v`: `M`, Kane's generalized inertia of the
+/// independent speeds `(φ̇, δ̇)` (with the rear wheel's rate the third), and `K`, `C` from
+/// `−M⁻¹K`, `−M⁻¹C`, the responses of `(φ̈, δ̈)` to `(φ, δ)` and `(φ̇, δ̇)` in the
+/// linearization in minimal variables.
 pub struct Reduced {
     /// `M`.
     pub mass: Matrix2<f64>,
@@ -163,47 +162,20 @@ pub struct Reduced {
 pub fn reduced(bike: &Bicycle, v: f64) -> Result<Reduced, lagrange::Error> {
     let (q, qd) = upright(bike, v);
     bike.check_consistent(0.0, &q, &qd, 1e-14)?;
-    let linearization = linearize_constrained(bike, 0.0, &q, &qd)?;
-    let tangent = linearization
-        .tangent
-        .as_ref()
-        .expect("a constrained linearization has a tangent space");
-    assert_eq!(tangent.ncols(), 10, "2·8 − 5 − 1 tangent dimensions");
-    // Independent: x, y, ψ, φ, δ, θ_R, θ_F and the speeds φ̇, δ̇, θ̇_R; the pitch θ and the
-    // other velocities follow from the constraints.
-    let independent = [
-        0,
-        1,
-        2,
-        PHI,
-        DELTA,
-        THETA_R,
-        7,
-        8 + PHI,
-        8 + DELTA,
-        8 + THETA_R,
-    ];
-    let select = DMatrix::from_fn(10, 10, |i, j| tangent[(independent[i], j)]);
-    let lu = select.lu();
-    let along = |k: usize| {
-        let mut target = DVector::zeros(10);
-        target[k] = 1.0;
-        tangent
-            * lu.solve(&target)
-                .expect("the independent components parametrize the tangent space")
-    };
-    let (lean, steer, lean_rate, steer_rate) = (along(3), along(4), along(7), along(8));
-    let response = |x: &DVector<f64>| {
-        let rate = &linearization.a * x;
-        (rate[8 + PHI], rate[8 + DELTA])
-    };
-    let column = |x| {
-        let (a, b) = response(x);
-        Vector2::new(a, b)
-    };
-    let stiffness = Matrix2::from_columns(&[column(&lean), column(&steer)]);
-    let damping = Matrix2::from_columns(&[column(&lean_rate), column(&steer_rate)]);
     let speeds = IndependentSpeeds::named(bike, &["phi", "delta", "thetaR"])?;
+    // Minimal variables: x, y, ψ, φ, δ, θ_R, θ_F (the pitch θ follows from the front
+    // contact), then the speeds φ̇, δ̇, θ̇_R (the other velocities from the constraints).
+    let minimal = linearize_constrained(bike, 0.0, &q, &qd)?
+        .minimal(&[0, 1, 2, PHI, DELTA, THETA_R, 7], speeds.independent())?;
+    let (lean, steer, lean_rate, steer_rate) = (3, 4, 7, 8);
+    let response = |column: usize| {
+        Vector2::new(
+            minimal.a[(lean_rate, column)],
+            minimal.a[(steer_rate, column)],
+        )
+    };
+    let stiffness = Matrix2::from_columns(&[response(lean), response(steer)]);
+    let damping = Matrix2::from_columns(&[response(lean_rate), response(steer_rate)]);
     let inertia = speeds.generalized_inertia(bike, 0.0, &q, &qd)?;
     let mass = Matrix2::from_fn(|i, j| inertia[(i, j)]);
     Ok(Reduced {

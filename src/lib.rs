@@ -50,9 +50,9 @@ pub use lagrange_core::{
     Axis, Balance, Check, CheckReport, Condition, Connect, Conserved, ConstrainedMotion,
     ConstrainedSystem, ConstraintInfo, Controlled, Drawing, DrawnPoint, DynamicFunctions, Error,
     Event, Formula, FromParameterValues, HtmlReport, IndependentSpeeds, Integrator, Invariant,
-    LagrangianSystem, Linearization, ModelInfo, Motion, NormalMode, Occurrence, PointKind,
-    ReducedSystem, Relation, Sample, Series, Simulation, SpeedBasis, Stability, Stopped, Theorem,
-    TheoremInfo, Trajectory, constrained_equilibrium, constrained_normal_modes, equilibrium,
-    linearize, linearize_constrained, normal_modes,
+    LagrangianSystem, Linearization, MinimalLinearization, ModelInfo, Motion, NormalMode,
+    Occurrence, PointKind, ReducedSystem, Relation, Sample, Series, Simulation, SpeedBasis,
+    Stability, Stopped, Theorem, TheoremInfo, Trajectory, constrained_equilibrium,
+    constrained_normal_modes, equilibrium, linearize, linearize_constrained, normal_modes,
 };
 pub use lagrange_macros::Lagrangian;

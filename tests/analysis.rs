@@ -2,7 +2,7 @@
 //! forms: the double pendulum's modes, the steady motions of Thomson & Tait §319 (the
 //! conical pendulum, Example B's string through a hole) as equilibria of the reduced
 //! systems, the cart-pole's textbook linearization, and the pendulum in Cartesian
-//! coordinates on its constraint.
+//! coordinates on its constraint, also in minimal variables.
 
 #[path = "../examples/cartesian_pendulum.rs"]
 #[allow(dead_code)]
@@ -211,6 +211,33 @@ fn the_cartesian_pendulum_oscillates_on_its_constraint() {
     assert!((top - Vector2::new(0.0, l)).amax() < 1e-12, "{top}");
     let linearization = linearize_constrained(&pendulum, 0.0, &top, &SVector::zeros()).unwrap();
     assert_eq!(linearization.stability().unwrap(), Stability::Unstable);
+}
+
+#[test]
+fn the_cartesian_pendulum_in_minimal_variables_is_the_textbook_one() {
+    // About the bottom, x is the independent coordinate and ẋ the speed: ẍ = −(g/l) x.
+    let (l, g) = (1.3, 9.81);
+    let pendulum = cartesian::CartesianPendulum { m: 0.6, l, g };
+    let bottom = Vector2::new(0.0, -l);
+    let linearization = linearize_constrained(&pendulum, 0.0, &bottom, &SVector::zeros()).unwrap();
+    let minimal = linearization.minimal(&[0], &[0]).unwrap();
+    let expected = DMatrix::from_row_slice(2, 2, &[0.0, 1.0, -g / l, 0.0]);
+    assert!((&minimal.a - &expected).amax() < 1e-12, "{}", minimal.a);
+    // y is fixed by the constraint at the bottom (δy = 0): it cannot be the coordinate.
+    let error = linearization.minimal(&[1], &[1]).unwrap_err();
+    assert!(error.to_string().contains("do not parametrize"), "{error}");
+    for (coordinates, speeds) in [(&[0, 1][..], &[0][..]), (&[5][..], &[0][..])] {
+        assert!(linearization.minimal(coordinates, speeds).is_err());
+    }
+    // Without constraints there is no tangent space to be minimal on.
+    let free = linearize(&pendulum, 0.0, &bottom, &SVector::zeros()).unwrap();
+    assert!(free.minimal(&[0], &[0]).is_err());
+    // Off the constraint there is nothing to linearize on.
+    let off = linearize_constrained(&pendulum, 0.0, &Vector2::new(0.1, -l), &SVector::zeros());
+    assert!(matches!(
+        off,
+        Err(lagrange::Error::InconsistentState { .. })
+    ));
 }
 
 #[test]

@@ -21,11 +21,7 @@ g = 9.81
 /// Runs `lagrange derive` on `text` (with the cache off) and returns its standard error;
 /// the command must fail without a panic.
 fn derive_fails(test: &str, text: &str) -> (String, String) {
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("lagrange-cli-errors-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("model.toml");
-    std::fs::write(&file, text).unwrap();
+    let file = model_file(test, text);
     let o = Command::new(env!("CARGO_BIN_EXE_lagrange"))
         .args(["derive", file.to_str().unwrap()])
         .env("LAGRANGE_CACHE", "off")
@@ -216,4 +212,149 @@ fn more_constraints_than_velocities_leave_no_freedom() {
         "{message}"
     );
     assert!(message.contains("velocity_constraint[1]"), "{message}");
+}
+
+/// `text` written as `model.toml` in a scratch folder of the test's own.
+fn model_file(test: &str, text: &str) -> PathBuf {
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("lagrange-cli-errors-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("model.toml");
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+/// Runs `lagrange` with `args` on `text` (cache off, in the file's folder); returns
+/// success and standard error.
+fn run_on(test: &str, text: &str, args: &[&str]) -> (bool, String) {
+    let file = model_file(test, text);
+    let o = Command::new(env!("CARGO_BIN_EXE_lagrange"))
+        .arg(args[0])
+        .arg(&file)
+        .args(&args[1..])
+        .current_dir(file.parent().unwrap())
+        .env("LAGRANGE_CACHE", "off")
+        .output()
+        .unwrap();
+    let message = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(!message.contains("panicked"), "{test}: {message}");
+    (o.status.success(), message)
+}
+
+/// A coin rolling upright along x (`rolls = "R"`), started at `theta` with spin `spin`.
+fn coin(radius: &str, theta: f64, spin: f64) -> String {
+    format!(
+        "[model]
+name = \"Coin\"
+coordinates = [\"x\", \"y\", \"psi\", \"theta\", \"phi\"]
+parameters = [\"m\", \"A\", \"C\", \"R\", \"g\"]
+gravity = [\"0\", \"0\", \"-g\"]
+
+[[model.body]]
+name = \"disk\"
+mass = \"m\"
+inertia = [\"A\", \"A\", \"C\"]
+rotation = \"euler_zxz(psi, theta, phi)\"
+position = [\"x\", \"y\", \"R*sin(theta)\"]
+rolls = \"{radius}\"
+
+[values]
+m = 0.01
+A = 3.6e-7
+C = 7.2e-7
+R = 0.012
+g = 9.81
+
+[initial]
+q = {{ x = 0.0, y = 0.0, psi = 0.0, theta = {theta}, phi = 0.0 }}
+qd = {{ x = {}, y = 0.0, psi = 0.0, theta = 0.0, phi = {spin} }}
+",
+        -0.012 * spin
+    )
+}
+
+#[test]
+fn a_rolling_wheel_needs_a_positive_radius_and_an_axle_that_is_not_always_vertical() {
+    for radius in ["-1", "0", "0*5"] {
+        let (ok, message) = run_on("radius", &coin(radius, 1.5, 20.0), &["derive"]);
+        assert!(!ok, "rolls = {radius}");
+        assert!(
+            message.contains("`rolls` takes the wheel's radius, a positive length"),
+            "{message}"
+        );
+    }
+    // A puck turning only about the vertical lies flat in every state.
+    let puck = coin("R", 1.5, 0.0).replace("euler_zxz(psi, theta, phi)", "about_z(psi)");
+    let (ok, message) = run_on("puck", &puck, &["derive"]);
+    assert!(!ok);
+    assert!(
+        message.contains(
+            "body `disk` rolls, but its z axis (the wheel's axle) is vertical in every state"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_state_where_a_constraint_is_undefined_or_violated_is_refused_with_the_reason() {
+    // The coin lying flat (θ = 0) has no contact point: the constraint is not a number.
+    let (ok, message) = run_on(
+        "flat",
+        &coin("R", 0.0, 0.0),
+        &["simulate", "--t-end", "1", "--out", "run.csv"],
+    );
+    assert!(!ok);
+    assert!(
+        message.contains("is not defined at this state"),
+        "{message}"
+    );
+    assert!(
+        message.contains("characters) = 0`"),
+        "the derived rolling condition is abbreviated: {message}"
+    );
+    assert!(message.len() < 1500, "{} bytes: {message}", message.len());
+    // Spinning without rolling forward violates the no-slip condition: linearize refuses
+    // the state as simulate does.
+    let slipping = coin("R", 1.5, 20.0).replace("x = -0.24", "x = 0.0");
+    for command in [
+        &["linearize"][..],
+        &["simulate", "--t-end", "1", "--out", "run.csv"][..],
+    ] {
+        let (ok, message) = run_on("slipping", &slipping, command);
+        assert!(!ok, "{command:?}");
+        assert!(
+            message.contains("the state violates the constraint"),
+            "{command:?}: {message}"
+        );
+        assert!(!message.contains("project it with"), "{message}");
+    }
+}
+
+#[test]
+fn parameter_values_must_be_finite_and_prescribed_motions_are_named() {
+    let (ok, message) = run_on(
+        "nan",
+        &SLEIGH.replace("a = 0.4", "a = nan"),
+        &["simulate", "--t-end", "1", "--out", "run.csv"],
+    );
+    assert!(!ok);
+    assert!(
+        message.contains("the value of `a` is NaN: parameters take finite numbers"),
+        "{message}"
+    );
+    // As many constraints as coordinates: the motion is prescribed; the command says so.
+    let prescribed = PENDULUM.replace(
+        "potential = \"-m*g*l*cos(theta)\"",
+        "velocity_constraint = [\"dot(theta) - t\"]",
+    ) + "[initial]\nq = { theta = 0.0 }\nqd = { theta = 0.0 }\n";
+    let (ok, message) = run_on(
+        "prescribed",
+        &prescribed,
+        &["simulate", "--t-end", "1", "--out", "run.csv"],
+    );
+    assert!(!ok);
+    assert!(
+        message.contains("its 1 constraints prescribe the motion of all 1 coordinates"),
+        "{message}"
+    );
 }

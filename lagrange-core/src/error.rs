@@ -183,14 +183,29 @@ impl fmt::Display for Error {
                 what,
                 value,
                 tolerance,
+            } if value.is_nan() || tolerance.is_nan() => write!(
+                f,
+                "the constraint `{} = 0` is not defined at this state: {what} is not a number (a wheel lying flat has no contact point; a square root of a negative number has no value)",
+                abbreviated(constraint)
+            ),
+            Error::InconsistentState {
+                constraint,
+                what,
+                value,
+                tolerance,
             } => write!(
                 f,
-                "the state violates the constraint `{constraint} = 0`: {what} = {value:e} (tolerance {tolerance:e}); project it with `project_onto_constraints`"
+                "the state violates the constraint `{} = 0`: {what} = {value:e} (tolerance {tolerance:e}); move it onto the constraints (in Rust, with `project_onto_constraints`)",
+                abbreviated(constraint)
             ),
             Error::DependentConstraints { t, q, constraints } => write!(
                 f,
                 "the constraints {} are not independent at t = {t}, q = {q:?}",
-                quoted(constraints.iter().map(|c| format!("{c} = 0")))
+                quoted(
+                    constraints
+                        .iter()
+                        .map(|c| format!("{} = 0", abbreviated(c)))
+                )
             ),
             Error::DependentSpeeds { t, q, dependent } => write!(
                 f,
@@ -232,4 +247,14 @@ fn quoted(items: impl Iterator<Item = impl fmt::Display>) -> String {
         .map(|item| format!("`{item}`"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A constraint's text as an error quotes it: whole up to 200 characters, else its start
+/// and how much was left out (a derived rolling condition runs to kilobytes).
+fn abbreviated(text: &str) -> String {
+    const SHOWN: usize = 200;
+    match text.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
+        None => text.to_string(),
+    }
 }

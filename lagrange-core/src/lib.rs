@@ -33,8 +33,8 @@ mod test_systems;
 
 pub use action::{Condition, Connect, Motion, Relation};
 pub use analysis::{
-    Linearization, NormalMode, Stability, constrained_equilibrium, constrained_normal_modes,
-    equilibrium, linearize, linearize_constrained, normal_modes,
+    Linearization, MinimalLinearization, NormalMode, Stability, constrained_equilibrium,
+    constrained_normal_modes, equilibrium, linearize, linearize_constrained, normal_modes,
 };
 pub use check::{Check, CheckReport, Sample};
 pub use control::Controlled;

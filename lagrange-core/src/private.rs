@@ -9,8 +9,7 @@ use nalgebra::Vector3;
 
 use crate::system::DynamicFunctions;
 
-/// Relative tolerance of the consistency check of initial states with the constraints.
-pub const CONSISTENCY_TOLERANCE: f64 = 1e-9;
+pub use crate::system::constrained::CONSISTENCY_TOLERANCE;
 
 /// The dynamic functions from the nine values of the generated program: `P`, `Λ`, `T`,
 /// `J`, `I` in that order.

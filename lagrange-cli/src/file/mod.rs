@@ -226,7 +226,11 @@ impl ModelFile {
                     p,
                     format!("input `{p}` has both a value in [values] and a signal in [inputs]: give one"),
                 )),
-                (Some(&value), false) => Ok(value),
+                (Some(&value), false) if value.is_finite() => Ok(value),
+                (Some(&value), false) => Err(self.failure_at(
+                    p,
+                    format!("the value of `{p}` is {value}: parameters take finite numbers"),
+                )),
                 (None, true) => Ok(0.0),
                 (None, false) => Err(self.failure_at(
                     "[values]",

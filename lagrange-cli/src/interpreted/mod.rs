@@ -76,6 +76,10 @@ pub(crate) fn with_system<W: WithSystem>(
         ($(($n:literal, $k:literal)),*) => {
             match (n, k) {
                 $(($n, $k) => Ok(work.call(Interpreted::<$n, $k> { model, values })),)*
+                _ if k >= n => Err(Failure(format!(
+                    "{}: its {k} constraints prescribe the motion of all {n} coordinates, which the lagrange command does not run; use #[derive(Lagrangian)] or `lagrange generate`",
+                    equations.name
+                ))),
                 _ => Err(Failure(format!(
                     "{}: the lagrange command handles models of up to 8 coordinates and 3 constraints, and of 8 coordinates and 5 constraints as the benchmark bicycle has (this one has {n} and {k}); use #[derive(Lagrangian)] or `lagrange generate`",
                     equations.name

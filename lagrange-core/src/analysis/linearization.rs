@@ -112,6 +112,9 @@ pub fn linearize<S: LagrangianSystem<N>, const N: usize>(
 /// `q`; the basis is then accurate to about `ε^(4/5)`, and the benchmark bicycle's
 /// linearized matrices come out within `10⁻¹¹` of the published ones).
 ///
+/// Errors with [`Error::InconsistentState`] for a state off its constraints (beyond a
+/// relative `10⁻⁹`, as for initial states), and as [`linearize`] does.
+///
 /// [`constraint_jacobians`]: ConstrainedSystem::constraint_jacobians
 pub fn linearize_constrained<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
     system: &S,
@@ -119,6 +122,9 @@ pub fn linearize_constrained<S: ConstrainedSystem<N, K>, const N: usize, const K
     q: &SVector<f64, N>,
     qd: &SVector<f64, N>,
 ) -> Result<Linearization, Error> {
+    // A state off its constraints has no tangent space of the motion; the tolerance is
+    // the one initial states are held to.
+    system.check_consistent(t, q, qd, crate::system::constrained::CONSISTENCY_TOLERANCE)?;
     let mut linearization = linearize(system, t, q, qd)?;
     let motion = system.constrained_motion(t, q, qd)?;
     let s = system.constraint_jacobians(t, q, qd, &motion.accelerations, &motion.multipliers);

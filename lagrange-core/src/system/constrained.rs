@@ -14,6 +14,11 @@ use crate::solve::jacobians::{self, AccelerationJacobians, ConstraintJacobians};
 use crate::solve::linalg;
 use crate::system::{ConstraintInfo, LagrangianSystem};
 
+/// Relative tolerance of the consistency check of a state with the constraints
+/// ([`ConstrainedSystem::check_consistent`]), for initial states and for the states a
+/// constrained linearization is taken at.
+pub const CONSISTENCY_TOLERANCE: f64 = 1e-9;
+
 /// Newton iterations allowed when projecting onto `G = 0`.
 pub const PROJECTION_ITERATIONS: usize = 20;
 

@@ -32,7 +32,14 @@ pub(super) fn conditions(
             (0..3).fold(s.int(0), |acc, j| &acc + &(&r[i][j] * &pose.omega[j]))
         });
         let nz = &axis[2];
-        let lift = (&s.int(1) - &(nz * nz)).sqrt();
+        let lift_squared = &s.int(1) - &(nz * nz);
+        if lift_squared.is_zero() {
+            return Err(format!(
+                "body `{}` rolls, but its z axis (the wheel's axle) is vertical in every state: a wheel lying flat has no contact point",
+                body.name
+            ));
+        }
+        let lift = lift_squared.sqrt();
         let up: [Sym; 3] = std::array::from_fn(|i| {
             let w = if i == 2 {
                 &s.int(1) - &(nz * &axis[2])

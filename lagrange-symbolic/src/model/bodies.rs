@@ -123,6 +123,20 @@ impl Model {
                 .as_ref()
                 .and_then(|r| parse_all(item, std::slice::from_ref(r), errors))
                 .map(|mut r| r.remove(0));
+            // A radius of numbers only is checked here; one with parameters cannot be.
+            if let Some(value) = rolls
+                .as_ref()
+                .and_then(|r| crate::ir::lower::number(r).ok())
+                && !(value > 0.0 && value.is_finite())
+            {
+                fail(
+                    format!(
+                        "body `{shown}`: `rolls` takes the wheel's radius, a positive length, not {value}"
+                    ),
+                    errors,
+                );
+                continue;
+            }
             let placement = match (&b.joint, &b.rotation) {
                 (Some(_), _) if !b.position.is_empty() || b.rotation.is_some() => {
                     fail(
