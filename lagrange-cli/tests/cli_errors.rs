@@ -358,3 +358,16 @@ fn parameter_values_must_be_finite_and_prescribed_motions_are_named() {
         "{message}"
     );
 }
+
+#[test]
+fn a_velocity_constraint_whose_velocities_cancel_is_refused() {
+    for bad in ["0*dot(x) + x - y", "dot(x) - dot(x) + y"] {
+        let text = SLEIGH.replace("dot(y)*cos(theta) - dot(x)*sin(theta) - a*dot(theta)", bad);
+        let (_, message) = derive_fails("cancel", &text);
+        assert!(
+            message.contains("velocity_constraint[0]")
+                && message.contains("involves no velocity once simplified"),
+            "{bad}: {message}"
+        );
+    }
+}

@@ -76,6 +76,19 @@ impl System {
             .iter()
             .map(|e| s.expr(e))
             .collect::<Result<_, _>>()?;
+        // The written forms were checked as written; once simplified, each must still
+        // involve a velocity (`0*dot(x) + x`, `dot(x) - dot(x)` do not).
+        let n = model.coordinates.len();
+        for (i, e) in velocity_constraints.iter().enumerate() {
+            if (0..n).all(|j| e.diff(Var::Velocity(j)).is_zero()) {
+                return Err(format!(
+                    "velocity_constraint[{i}] `{}` involves no velocity once simplified: a relation between coordinates is a holonomic `constraint`",
+                    crate::syntax::print::excerpt_text(&crate::syntax::print::text(
+                        &model.velocity_constraints[i]
+                    ))
+                ));
+            }
+        }
         velocity_constraints.extend(rolling.iter().map(|(e, _)| e.clone()));
         Ok(System {
             lagrangian,
