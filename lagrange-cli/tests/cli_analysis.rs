@@ -358,3 +358,108 @@ fn wrong_events_are_clear_errors() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_benchmark_bicycle_in_minimal_variables_has_the_papers_eigenvalues() {
+    // Meijaard et al. 2007, Table 2, at 5 m/s (the file's [initial] speed).
+    let bicycle = model("bicycle.toml");
+    let minimal = [
+        "--minimal",
+        "x,y,psi,phi,delta,thetaR,thetaF",
+        "--speeds",
+        "phi,delta,thetaR",
+    ];
+    let mut args = vec![
+        "linearize",
+        &bicycle,
+        "--at",
+        "dot(phi)=0",
+        "--format",
+        "json",
+    ];
+    args.extend(minimal);
+    let document = json(&args);
+    let minimal_doc = &document["minimal"];
+    assert_eq!(minimal_doc["state"].as_array().unwrap().len(), 10);
+    assert_eq!(matrix(&minimal_doc["a"]).shape(), (10, 10));
+    let eigenvalues: Vec<(f64, f64)> = minimal_doc["eigenvalues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|z| (z[0].as_f64().unwrap(), z[1].as_f64().unwrap()))
+        .collect();
+    for (re, im) in [
+        (-14.07838969279820, 0.0),
+        (-0.77534188219585, 4.46486771378823),
+        (-0.77534188219585, -4.46486771378823),
+        (-0.32286642900409, 0.0),
+    ] {
+        assert!(
+            eigenvalues
+                .iter()
+                .any(|z| (z.0 - re).abs() < 1e-10 * 15.0 && (z.1 - im).abs() < 1e-10 * 15.0),
+            "{re} {im}i not among {eigenvalues:?}"
+        );
+    }
+    // The others are the free directions: position, heading, wheel angles and speed.
+    let zero = eigenvalues.iter().filter(|z| z.0.hypot(z.1) < 1e-6).count();
+    assert_eq!(zero, 6, "{eigenvalues:?}");
+    // The text names the minimal variables.
+    let mut args = vec!["linearize", &bicycle];
+    args.extend(minimal);
+    let text = success(&args);
+    assert!(text.contains("in minimal variables: dz/dt = A dz + B du, z = (x, y, psi, phi, delta, thetaR, thetaF, dot(phi), dot(delta), dot(thetaR))"), "{text}");
+    // Choices that cannot work, each said.
+    for (coordinates, speeds, says) in [
+        (
+            "x,y,psi,phi,delta,thetaR,theta",
+            "phi,delta,thetaR",
+            "do not parametrize",
+        ),
+        (
+            "x,y,psi,phi,delta,thetaR,wheel",
+            "phi,delta,thetaR",
+            "`wheel` is not a coordinate",
+        ),
+        (
+            "x,y,psi,phi,delta,thetaR",
+            "phi,delta,thetaR",
+            "do not parametrize it",
+        ),
+    ] {
+        let message = failure(&[
+            "linearize",
+            &bicycle,
+            "--minimal",
+            coordinates,
+            "--speeds",
+            speeds,
+        ]);
+        assert!(
+            message.contains(says),
+            "{coordinates} / {speeds}: {message}"
+        );
+    }
+    let pendulum = model("double_pendulum.toml");
+    let message = failure(&[
+        "linearize",
+        &pendulum,
+        "--minimal",
+        "theta1",
+        "--speeds",
+        "theta1",
+    ]);
+    assert!(message.contains("no constraints"), "{message}");
+    let message = failure(&[
+        "modes",
+        &pendulum,
+        "--minimal",
+        "theta1",
+        "--speeds",
+        "theta1",
+    ]);
+    assert!(
+        message.contains("options of `lagrange linearize`"),
+        "{message}"
+    );
+}

@@ -171,6 +171,18 @@ pub fn linearize_constrained<S: ConstrainedSystem<N, K>, const N: usize, const K
     Ok(linearization)
 }
 
+/// The eigenvalues of `matrix` from its real Schur form; errors with
+/// [`Error::NoConvergence`] (at time `t`) when the QR iteration does not converge.
+pub(super) fn eigenvalues(matrix: DMatrix<f64>, t: f64) -> Result<Vec<Complex<f64>>, Error> {
+    let schur = nalgebra::Schur::try_new(matrix, f64::EPSILON, SCHUR_ITERATIONS).ok_or(
+        Error::NoConvergence {
+            t,
+            iterations: SCHUR_ITERATIONS,
+        },
+    )?;
+    Ok(schur.complex_eigenvalues().iter().copied().collect())
+}
+
 /// An orthonormal basis of the null space of `rows` (`m × n`), expected of dimension
 /// `dimension`; `None` when the rows are not independent.
 pub(super) fn null_space(rows: DMatrix<f64>, dimension: usize) -> Option<DMatrix<f64>> {
@@ -202,14 +214,7 @@ impl Linearization {
     /// The eigenvalues of the [`motion_matrix`](Self::motion_matrix), from its real Schur
     /// form; errors with [`Error::NoConvergence`] when the QR iteration does not converge.
     pub fn eigenvalues(&self) -> Result<Vec<Complex<f64>>, Error> {
-        let matrix = self.motion_matrix();
-        let schur = nalgebra::Schur::try_new(matrix, f64::EPSILON, SCHUR_ITERATIONS).ok_or(
-            Error::NoConvergence {
-                t: self.t,
-                iterations: SCHUR_ITERATIONS,
-            },
-        )?;
-        Ok(schur.complex_eigenvalues().iter().copied().collect())
+        eigenvalues(self.motion_matrix(), self.t)
     }
 
     /// The stability the eigenvalues decide (see [`Stability`] and

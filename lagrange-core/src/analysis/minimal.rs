@@ -3,7 +3,7 @@
 //! usually published (a bicycle's lean and steer, Meijaard et al. 2007) and in which
 //! Kane's method linearizes.
 
-use nalgebra::DMatrix;
+use nalgebra::{Complex, DMatrix};
 
 use super::Linearization;
 use crate::error::Error;
@@ -14,6 +14,8 @@ use crate::error::Error;
 /// constraints to first order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MinimalLinearization {
+    /// Time of the state.
+    pub t: f64,
     /// The independent coordinates (indices), the first entries of `z`.
     pub coordinates: Vec<usize>,
     /// The coordinates whose velocities are the independent speeds, the last entries.
@@ -86,10 +88,19 @@ impl Linearization {
         })?;
         let states = tangent * inverse;
         Ok(MinimalLinearization {
+            t: self.t,
             coordinates: coordinates.to_vec(),
             speeds: speeds.to_vec(),
             a: select(&(&self.a * &states)),
             b: select(&self.b),
         })
+    }
+}
+
+impl MinimalLinearization {
+    /// The eigenvalues of `A`: those of the motion on the tangent space, as
+    /// [`Linearization::eigenvalues`] gives them.
+    pub fn eigenvalues(&self) -> Result<Vec<Complex<f64>>, Error> {
+        super::linearization::eigenvalues(self.a.clone(), self.t)
     }
 }

@@ -16,6 +16,8 @@ use super::Failure;
 use super::file::{ModelFile, OperatingPoint};
 use super::interpreted::{Interpreted, ReducedState, WithSystem, with_system};
 
+mod minimal;
+
 /// Arguments of `lagrange linearize` and `lagrange modes`.
 #[derive(clap::Args)]
 pub(crate) struct Args {
@@ -34,6 +36,14 @@ pub(crate) struct Args {
     /// How to print the result.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// `linearize` of a constrained model: also in minimal variables, these independent
+    /// coordinates (comma-separated; those the holonomic constraints leave free), then the
+    /// velocities of `--speeds` (as many as the coordinates less the constraints).
+    #[arg(long, value_name = "COORDINATES", requires = "speeds")]
+    minimal: Option<String>,
+    /// With `--minimal`: the coordinates whose velocities are the independent speeds.
+    #[arg(long, value_name = "COORDINATES", requires = "minimal")]
+    speeds: Option<String>,
 }
 
 /// Output formats.
@@ -69,6 +79,9 @@ struct LinearizationDocument {
     eigenvalues: Vec<[f64; 2]>,
     /// `asymptotically stable`, `unstable` or `marginal`, meaningful at an equilibrium.
     stability: &'static str,
+    /// With `--minimal`: the linearization in minimal variables.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    minimal: Option<minimal::Document>,
 }
 
 /// What `modes --format json` prints.
@@ -110,6 +123,7 @@ pub(crate) fn run_linearize(args: &Args) -> Result<(), Failure> {
         q: &subject.q,
         qd: &subject.qd,
         format: args.format,
+        minimal: minimal::Request::of(args.minimal.as_deref(), args.speeds.as_deref()),
     };
     let out = with_system(subject.equations, &subject.values, work)??;
     print(&subject, args.format, out);
@@ -118,6 +132,11 @@ pub(crate) fn run_linearize(args: &Args) -> Result<(), Failure> {
 
 /// Runs `lagrange modes`.
 pub(crate) fn run_modes(args: &Args) -> Result<(), Failure> {
+    if args.minimal.is_some() {
+        return Err(Failure(
+            "--minimal and --speeds are options of `lagrange linearize`".into(),
+        ));
+    }
     let file = ModelFile::load(&args.model)?;
     let point = file.operating_point(&args.at)?;
     finite_time(args.t)?;
@@ -205,6 +224,7 @@ struct Linearize<'a> {
     q: &'a [f64],
     qd: &'a [f64],
     format: Format,
+    minimal: Option<minimal::Request<'a>>,
 }
 
 impl WithSystem for Linearize<'_> {
@@ -223,6 +243,10 @@ impl WithSystem for Linearize<'_> {
         let eigenvalues = linearization.eigenvalues().map_err(fail)?;
         let stability = linearization.stability().map_err(fail)?;
         let info = system.info();
+        let minimal = match &self.minimal {
+            Some(request) => Some(request.linearize(&linearization, &info.coordinates, K)?),
+            None => None,
+        };
         let state = state_names(&info.coordinates);
         let inputs: Vec<String> = info
             .inputs
@@ -245,17 +269,24 @@ impl WithSystem for Linearize<'_> {
                 b: rows(&linearization.b),
                 eigenvalues: pairs(&eigenvalues),
                 stability: stability_name(stability),
+                minimal: minimal.map(minimal::Minimal::document),
             })?,
-            Format::Text => linearization_text(
-                &info.name,
-                &linearization,
-                &state,
-                &x,
-                &inputs,
-                &u,
-                &eigenvalues,
-                stability,
-            ),
+            Format::Text => {
+                let mut text = linearization_text(
+                    &info.name,
+                    &linearization,
+                    &state,
+                    &x,
+                    &inputs,
+                    &u,
+                    &eigenvalues,
+                    stability,
+                );
+                if let Some(minimal) = minimal {
+                    text.push_str(&minimal.text(&inputs));
+                }
+                text
+            }
         })
     }
 }
