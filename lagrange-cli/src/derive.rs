@@ -244,9 +244,31 @@ fn equations_text(out: &mut String, eq: &Equations) {
     if let Some(c) = &eq.constraints {
         let _ = writeln!(out, "Constraints:");
         let holonomic = c.text.len() - c.on_velocities.min(c.text.len());
+        let derived = c.text.len() - c.rolling.len().min(c.text.len());
         for (k, (g, &s)) in c.text.iter().zip(&c.scleronomic).enumerate() {
             let kind = constraint_kind(s, k >= holonomic);
-            let _ = writeln!(out, "  G{} := {g} = 0: {kind}", k + 1);
+            match c
+                .rolling
+                .get(k.wrapping_sub(derived))
+                .filter(|_| k >= derived)
+            {
+                // A derived rolling condition runs to kilobytes: its name, and where the
+                // expression is.
+                Some(name) if g.len() > DERIVED_SHOWN => {
+                    let _ = writeln!(
+                        out,
+                        "  G{} := {name}, from the body's pose ({} characters; `--format json` has it) = 0: {kind}",
+                        k + 1,
+                        g.chars().count()
+                    );
+                }
+                Some(name) => {
+                    let _ = writeln!(out, "  G{} := {g} = 0 ({name}): {kind}", k + 1);
+                }
+                None => {
+                    let _ = writeln!(out, "  G{} := {g} = 0: {kind}", k + 1);
+                }
+            }
         }
         let _ = writeln!(out);
     }
@@ -392,6 +414,9 @@ struct Entry {
     name: String,
     value: String,
 }
+
+/// The longest derived rolling condition the text output prints whole.
+const DERIVED_SHOWN: usize = 300;
 
 /// A constraint `G = 0`, whether it is scleronomic and whether it is on the velocities.
 #[derive(Serialize)]

@@ -165,6 +165,17 @@ fn derive_text_names_the_textbook_facts() {
     assert!(c.contains("G1 := "), "{c}");
     assert!(c.contains("scleronomic"), "{c}");
     assert!(c.contains("lambda1"), "{c}");
+    // A rolling wheel's derived conditions are named, their kilobytes left to the JSON.
+    let disk = text("rolling_disk.toml");
+    assert!(
+        disk.contains("G1 := the rolling of body `disk` along x, from the body's pose ("),
+        "{disk}"
+    );
+    let constraints = disk.split("Constraints:").nth(1).unwrap();
+    assert!(
+        constraints.lines().take(3).all(|line| line.len() < 300),
+        "{constraints}"
+    );
 }
 
 #[test]

@@ -194,6 +194,11 @@ pub struct ConstraintEquations {
     /// 0, so that entries stored before velocity constraints existed keep their hash).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub on_velocities: usize,
+    /// What the last of them are, when a body's `rolls` derived them rather than the
+    /// model writing them ("the rolling of body `wheel` along x"); not written when there
+    /// are none, as `on_velocities`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rolling: Vec<String>,
     /// Per constraint, whether `∂Gᵢ/∂t ≡ 0` could be established symbolically (the
     /// presentation is time-independent, so the constraint is scleronomic). `false` means
     /// the presentation depends on time; the locus itself may still be fixed (e.g.

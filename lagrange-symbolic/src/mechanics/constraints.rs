@@ -123,6 +123,7 @@ pub(crate) fn derive(
         text: shown,
         scleronomic,
         on_velocities: on_velocities.len(),
+        rolling: system.rolling.clone(),
         values: compile(&values)?,
         jacobian: compile(&jacobian)?,
         time_derivative: compile(&time_derivative)?,
