@@ -283,6 +283,14 @@ fn a_rolling_wheel_needs_a_positive_radius_and_an_axle_that_is_not_always_vertic
             "{message}"
         );
     }
+    // A radius that does not parse, or reads a velocity, is an error naming `rolls`.
+    for (radius, says) in [
+        ("R R", "`rolls`: the body does not parse"),
+        ("dot(x)", "`rolls`: the body depends on the velocity"),
+    ] {
+        let (ok, message) = run_on("radius-key", &coin(radius, 1.5, 20.0), &["derive"]);
+        assert!(!ok && message.contains(says), "{radius}: {message}");
+    }
     // A puck turning only about the vertical lies flat in every state.
     let puck = coin("R", 1.5, 0.0).replace("euler_zxz(psi, theta, phi)", "about_z(psi)");
     let (ok, message) = run_on("puck", &puck, &["derive"]);

@@ -11,7 +11,8 @@ use crate::syntax::print::excerpt_text;
 use crate::syntax::{Expr, Rational};
 
 /// Parses the expressions of one item, all or none (errors go to the list).
-type ParseAll<'a> = dyn Fn(Item, &[String], &mut Vec<ModelError>) -> Option<Vec<Expr>> + 'a;
+/// Parses a key's expressions for an item; errors name the key.
+type ParseAll<'a> = dyn Fn(Item, &str, &[String], &mut Vec<ModelError>) -> Option<Vec<Expr>> + 'a;
 
 impl Model {
     /// Parses particles and bodies (their expressions may use `t`, coordinates and
@@ -52,21 +53,27 @@ impl Model {
                 });
             }
         };
-        let parse_all =
-            |item: Item, sources: &[String], errors: &mut Vec<ModelError>| -> Option<Vec<Expr>> {
-                let parsed: Vec<_> = sources
-                    .iter()
-                    .map(|s| scope.parse(item, s, false))
-                    .collect();
-                let mut ok = Vec::new();
-                for p in parsed {
-                    match p {
-                        Ok(e) => ok.push(e),
-                        Err(e) => errors.extend(e),
-                    }
+        let parse_all = |item: Item,
+                         key: &str,
+                         sources: &[String],
+                         errors: &mut Vec<ModelError>|
+         -> Option<Vec<Expr>> {
+            let parsed: Vec<_> = sources
+                .iter()
+                .map(|s| scope.parse(item, s, false))
+                .collect();
+            let mut ok = Vec::new();
+            for p in parsed {
+                match p {
+                    Ok(e) => ok.push(e),
+                    Err(e) => errors.extend(e.into_iter().map(|mut e| {
+                        e.message = format!("`{key}`: {}", e.message);
+                        e
+                    })),
                 }
-                (ok.len() == sources.len()).then_some(ok)
-            };
+            }
+            (ok.len() == sources.len()).then_some(ok)
+        };
         let mut components = HashMap::new();
         let mut publish = |name: &str, position: &[Expr]| {
             for (axis, e) in ["x", "y", "z"].iter().zip(position) {
@@ -88,8 +95,10 @@ impl Model {
                 });
                 continue;
             }
-            let mass = parse_all(item, std::slice::from_ref(&p.mass), errors);
-            if let (Some(mut mass), Some(position)) = (mass, parse_all(item, &p.position, errors)) {
+            let mass = parse_all(item, "mass", std::slice::from_ref(&p.mass), errors);
+            if let (Some(mut mass), Some(position)) =
+                (mass, parse_all(item, "position", &p.position, errors))
+            {
                 publish(&p.name, &position);
                 particles.push(CheckedParticle {
                     name: p.name.clone(),
@@ -116,12 +125,12 @@ impl Model {
                 );
                 continue;
             }
-            let mass = parse_all(item, std::slice::from_ref(&b.mass), errors);
-            let inertia = parse_all(item, &b.inertia, errors);
+            let mass = parse_all(item, "mass", std::slice::from_ref(&b.mass), errors);
+            let inertia = parse_all(item, "inertia", &b.inertia, errors);
             let rolls = b
                 .rolls
                 .as_ref()
-                .and_then(|r| parse_all(item, std::slice::from_ref(r), errors))
+                .and_then(|r| parse_all(item, "rolls", std::slice::from_ref(r), errors))
                 .map(|mut r| r.remove(0));
             // A radius of numbers only is checked here; one with parameters cannot be.
             if let Some(value) = rolls
@@ -205,8 +214,8 @@ impl Model {
                         }
                     };
                     let (Some(r), Some(position)) = (
-                        parse_all(item, &angles, errors),
-                        parse_all(item, &b.position, errors),
+                        parse_all(item, "rotation", &angles, errors),
+                        parse_all(item, "position", &b.position, errors),
                     ) else {
                         continue;
                     };
@@ -357,7 +366,7 @@ impl Model {
                         sources: &[String],
                         errors: &mut Vec<ModelError>|
          -> Option<[Expr; 3]> {
-            let parsed = parse_all(item, sources, errors)?;
+            let parsed = parse_all(item, key, sources, errors)?;
             let mut time_or_state = false;
             for e in &parsed {
                 e.for_each_leaf(&mut |leaf| {
