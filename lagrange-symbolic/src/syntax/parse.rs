@@ -330,9 +330,11 @@ impl Parser<'_> {
                 message: "malformed number".into(),
             });
         }
-        let too_long = || ParseError {
+        let too_long = || {
+            ParseError {
             offset: start,
-            message: "number has too many digits".into(),
+            message: "the number is beyond the exact fractions the engine holds: numerator and denominator within 10^38 (about 38 digits, 1e38 at most)".into(),
+        }
         };
         let mantissa: i128 = format!("{int_part}{frac_part}")
             .parse()
@@ -353,6 +355,19 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_number_beyond_the_exact_fractions_says_where_they_end() {
+        assert!(Expr::parse("1e38*x").is_ok());
+        for text in [
+            "1e39*x",
+            "1e-400",
+            "123456789012345678901234567890123456789012",
+        ] {
+            let error = Expr::parse(text).unwrap_err().to_string();
+            assert!(error.contains("within 10^38"), "{text}: {error}");
+        }
+    }
 
     fn name(s: &str) -> Expr {
         Expr::Name(s.into())
