@@ -360,3 +360,49 @@ fn a_tilted_coin_turns_steadily_at_the_spin_eulers_equations_give() {
         );
     }
 }
+
+/// A wheel of radius `R` on a slide along x, its axle along y: it can roll only along x,
+/// so of its two rolling conditions the one along y vanishes and is left out.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, phi),
+    body(name = slide, mass = "m", inertia = ["0", "0", "0"], joint = prismatic(x),
+         axis = ["1", "0", "0"]),
+    body(name = wheel, mass = "m", inertia = ["A", "A", "C"], parent = slide,
+         joint = revolute(phi), origin = ["0", "0", "R"], rpy = ["-pi/2", "0", "0"],
+         axis = ["0", "0", "1"], rolls = "R")
+)]
+#[allow(non_snake_case)]
+struct SlidingWheel {
+    m: f64,
+    A: f64,
+    C: f64,
+    R: f64,
+}
+
+#[test]
+fn a_wheel_that_cannot_move_sideways_has_one_rolling_condition() {
+    assert_eq!(SlidingWheel::INFO.constraints.len(), 1);
+    let wheel = SlidingWheel {
+        m: 1.5,
+        A: 0.02,
+        C: 0.04,
+        R: 0.2,
+    };
+    // Rolling along x: ẋ = R φ̇ (the axle along y turns the wheel forward for φ̇ > 0).
+    let (q0, qd0) = (
+        lagrange::nalgebra::Vector2::zeros(),
+        lagrange::nalgebra::Vector2::new(0.6, 3.0),
+    );
+    wheel.check_consistent(0.0, &q0, &qd0, 1e-14).unwrap();
+    let trajectory = Simulation::new(&wheel)
+        .integrator(tight())
+        .run(0.0, q0, qd0, 2.0)
+        .unwrap();
+    let (_, q, qd) = trajectory.last().unwrap();
+    assert!((q[0] - wheel.R * q[1]).abs() < 1e-10, "{q}");
+    assert!(
+        (qd - qd0).amax() < 1e-10,
+        "nothing acts along the track: {qd}"
+    );
+}

@@ -291,6 +291,38 @@ fn a_rolling_wheel_needs_a_positive_radius_and_an_axle_that_is_not_always_vertic
         let (ok, message) = run_on("radius-key", &coin(radius, 1.5, 20.0), &["derive"]);
         assert!(!ok && message.contains(says), "{radius}: {message}");
     }
+    // A wheel on a slide has one rolling condition; with one more constraint on its two
+    // coordinates nothing can move, and the error says which conditions count.
+    let slide = "[model]
+name = \"Cart\"
+coordinates = [\"x\", \"phi\"]
+parameters = [\"R\"]
+velocity_constraint = [\"dot(x) - 1\"]
+[[model.body]]
+name = \"slide\"
+mass = \"1\"
+inertia = [\"0\", \"0\", \"0\"]
+joint = \"prismatic(x)\"
+axis = [\"1\", \"0\", \"0\"]
+[[model.body]]
+name = \"wheel\"
+mass = \"1\"
+inertia = [\"1\", \"1\", \"2\"]
+joint = \"revolute(phi)\"
+parent = \"slide\"
+origin = [\"0\", \"0\", \"R\"]
+rpy = [\"-pi/2\", \"0\", \"0\"]
+axis = [\"0\", \"0\", \"1\"]
+rolls = \"R\"
+[values]
+R = 0.5
+";
+    let (ok, message) = run_on("slide", slide, &["derive"]);
+    assert!(!ok);
+    assert!(
+        message.contains("2 constraints on 2 coordinates, 1 of them the rolling of body `wheel` along x, leave no freedom"),
+        "{message}"
+    );
     // A puck turning only about the vertical lies flat in every state.
     let puck = coin("R", 1.5, 0.0).replace("euler_zxz(psi, theta, phi)", "about_z(psi)");
     let (ok, message) = run_on("puck", &puck, &["derive"]);

@@ -13,7 +13,8 @@ use crate::cas::{Session, Sym};
 use crate::model::CheckedModel;
 
 /// The velocity constraints of the model's rolling wheels, two per wheel (along x, then
-/// y), with a name for each.
+/// y; one that vanishes identically, for a wheel that cannot move that way, left out),
+/// with a name for each.
 pub(super) fn conditions(
     s: &Session,
     model: &CheckedModel,
@@ -56,10 +57,14 @@ pub(super) fn conditions(
             &(&omega[2] * &up[0]) - &(&omega[0] * &up[2]),
         ];
         for (i, (along, turn)) in ["x", "y"].iter().zip(turn).enumerate() {
-            rows.push((
-                &velocity[i] - &(&radius * &turn),
-                format!("the rolling of body `{}` along {along}", body.name),
-            ));
+            let row = &velocity[i] - &(&radius * &turn);
+            // A wheel that cannot move along this direction has nothing to keep there.
+            if !row.is_zero() {
+                rows.push((
+                    row,
+                    format!("the rolling of body `{}` along {along}", body.name),
+                ));
+            }
         }
     }
     Ok(rows)

@@ -90,6 +90,31 @@ impl System {
             }
         }
         velocity_constraints.extend(rolling.iter().map(|(e, _)| e.clone()));
+        // With the rolling conditions counted: fewer constraints than coordinates, or as
+        // many with one that moves (the model's check counted the written ones).
+        let k = model.constraints.len() + velocity_constraints.len();
+        if !rolling.is_empty() && k >= n {
+            let holonomic: Vec<Sym> = model
+                .constraints
+                .iter()
+                .map(|g| s.expr(g))
+                .collect::<Result<_, _>>()?;
+            let moving = holonomic
+                .iter()
+                .chain(&velocity_constraints)
+                .any(|g| g.contains(Var::Time));
+            if k > n || !moving {
+                return Err(format!(
+                    "{k} constraints on {n} coordinates, {} of them {}, leave no freedom: give fewer constraints than coordinates",
+                    rolling.len(),
+                    rolling
+                        .iter()
+                        .map(|(_, name)| name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
         Ok(System {
             lagrangian,
             energy,

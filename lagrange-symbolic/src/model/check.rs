@@ -310,29 +310,24 @@ impl Model {
             time
         });
         let h = self.constraints.len();
-        // Each rolling wheel adds two constraints on the velocities.
-        let rolling = 2 * self.bodies.iter().filter(|b| b.rolls.is_some()).count();
-        let (k, n) = (
-            h + self.velocity_constraints.len() + rolling,
-            self.coordinates.len(),
-        );
+        // A rolling wheel's two conditions are counted once derived (one of them vanishes
+        // for a wheel that cannot move sideways), in `System::of_model`.
+        let rolling = self.bodies.iter().any(|b| b.rolls.is_some());
+        let (k, n) = (h + self.velocity_constraints.len(), self.coordinates.len());
         if k > 0 && (k > n || (k == n && !moving)) {
             let last = n.saturating_sub(1).min(k - 1);
-            let written = h + self.velocity_constraints.len();
             errors.push(ModelError {
                 item: if last < h {
                     Item::Constraint(last)
-                } else if last < written {
-                    Item::VelocityConstraint(last - h)
                 } else {
-                    Item::Body(self.bodies.iter().position(|b| b.rolls.is_some()).unwrap_or(0))
+                    Item::VelocityConstraint(last - h)
                 },
                 message: format!(
                     "{k} constraints on {n} coordinates leave no freedom: give fewer constraints than coordinates, or as many with one that moves (a prescribed motion: its multiplier is the driving force)"
                 ),
             });
         }
-        if k > 0 && !self.ignore.is_empty() {
+        if (k > 0 || rolling) && !self.ignore.is_empty() {
             errors.push(ModelError {
                 item: Item::Ignore(0),
                 message: "`ignore(...)` together with constraints is not supported".into(),
