@@ -22,6 +22,9 @@ fn num(n: i128) -> Expr {
     Expr::Number(Rational::int(n))
 }
 
+/// The most quarter turns [`cos_sin`] recognizes as exact.
+const MOST_QUARTER_TURNS: f64 = 1024.0;
+
 /// `cos` and `sin` of `angle`: exact numbers for a quarter turn written with `pi` and
 /// numbers only (`rpy = ["-pi/2", "0", "0"]` turns a wheel's axle onto its z axis), so
 /// that no `sin(-(1/2)*pi)` is carried through the derivation; calls otherwise. A decimal
@@ -32,8 +35,11 @@ fn cos_sin(angle: &Expr) -> (Expr, Expr) {
     let value = crate::ir::lower::number(angle).ok();
     let quarters = value.map(|v| v / std::f64::consts::FRAC_PI_2);
     match quarters {
+        // Beyond a few turns the f64 value cannot tell a quarter turn from a nearby angle
+        // (and `k as i64` would saturate): such angles keep their calls.
         Some(k)
             if written_with_pi
+                && k.abs() <= MOST_QUARTER_TURNS
                 && (k - k.round()).abs() <= 4.0 * f64::EPSILON * k.abs().max(1.0) =>
         {
             let (c, s) =
@@ -188,8 +194,10 @@ mod tests {
         }
         assert_eq!(cos_sin(&angle("3*pi/2")), (int(0), int(-1)));
         assert_eq!(cos_sin(&angle("2*pi")), (int(1), int(0)));
-        // Not a quarter turn, or not written with pi: the calls stay.
+        // Not a quarter turn, or not written with pi: the calls stay. 1e20·π is a whole
+        // number of turns an f64 cannot count (a saturating cast made it a quarter turn).
         for text in [
+            "1e20*pi",
             "pi/3",
             "1.5707963267948966",
             "pi/2 + 1e-13",
