@@ -94,28 +94,9 @@ impl IndependentSpeeds {
         t: f64,
         q: &SVector<f64, N>,
     ) -> Result<SpeedBasis, Error> {
-        self.fits::<N, K>()?;
         let j = system.constraint_jacobian(t, q);
-        let independent = DMatrix::from_fn(K, N - K, |r, c| j[(r, self.independent[c])]);
-        // J_d q̇_d + J_i u + ∂G/∂t = 0: the right-hand sides −J_i and −∂G/∂t together.
-        let mut rhs = DMatrix::zeros(K, N - K + 1);
-        rhs.columns_mut(0, N - K).copy_from(&(-independent));
-        rhs.set_column(N - K, &-system.constraint_time_derivative(t, q));
-        let solved = self
-            .solve_dependent(&j, rhs)
-            .ok_or_else(|| self.unsolvable(system, t, q))?;
-        let offset_dependent = solved.column(N - K);
-        let mut basis = DMatrix::zeros(N, N - K);
-        let mut offset = DVector::zeros(N);
-        for (column, &i) in self.independent.iter().enumerate() {
-            basis[(i, column)] = 1.0;
-        }
-        for (row, &d) in self.dependent.iter().enumerate() {
-            basis
-                .row_mut(d)
-                .copy_from(&solved.view((row, 0), (1, N - K)));
-            offset[d] = offset_dependent[row];
-        }
+        let time = system.constraint_time_derivative(t, q);
+        let (basis, offset) = self.completed(system, t, q, &j, -time)?;
         Ok(SpeedBasis { basis, offset })
     }
 
@@ -143,19 +124,11 @@ impl IndependentSpeeds {
         q: &SVector<f64, N>,
         qd: &SVector<f64, N>,
     ) -> Result<SVector<f64, N>, Error> {
-        let b = self.basis(system, t, q)?.basis;
         let (m, f) = system.mass_matrix_and_forcing(t, q, qd);
         let (j, c) = system.constraint_jacobian_and_bias(t, q, qd);
         // w: zero independent accelerations, the dependent ones from J_d w_d = −c.
-        let w_dependent = self
-            .solve_dependent(&j, DMatrix::from_iterator(K, 1, c.iter().map(|x| -x)))
-            .ok_or_else(|| self.unsolvable(system, t, q))?;
-        let mut w = SVector::<f64, N>::zeros();
-        for (row, &d) in self.dependent.iter().enumerate() {
-            w[d] = w_dependent[row];
-        }
+        let (b, w) = self.completed(system, t, q, &j, -c)?;
         let m = DMatrix::from_fn(N, N, |r, k| m[(r, k)]);
-        let w = DVector::from_column_slice(w.as_slice());
         let f = DVector::from_column_slice(f.as_slice());
         let inertia = b.transpose() * &m * &b;
         let speeds = inertia
@@ -184,22 +157,50 @@ impl IndependentSpeeds {
         }
     }
 
-    /// `J_d⁻¹ rhs` with `J_d` the dependent velocities' columns of `j`; `None` when `J_d`
-    /// is singular (a pivot of its LU factorization at most `10⁻¹²` of `J`'s largest
-    /// entry) or the solution is not finite.
-    fn solve_dependent<const N: usize, const K: usize>(
+    /// `B` and the completion of `rest`: from one factorization of the dependent
+    /// velocities' columns `J_d` of `j`, `B` (`J_d B_d + J_i = 0`, `B_i = I`) and the
+    /// vector whose dependent entries solve `J_d x_d = rest` and whose others are 0. Errors
+    /// when `J_d` is singular (a pivot of its LU factorization at most `10⁻¹²` of `J`'s
+    /// largest entry) or the solution is not finite.
+    fn completed<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
         &self,
+        system: &S,
+        t: f64,
+        q: &SVector<f64, N>,
         j: &SMatrix<f64, K, N>,
-        rhs: DMatrix<f64>,
-    ) -> Option<DMatrix<f64>> {
+        rest: SVector<f64, K>,
+    ) -> Result<(DMatrix<f64>, DVector<f64>), Error> {
+        self.fits::<N, K>()?;
+        let unsolvable = || self.unsolvable(system, t, q);
         let lu = DMatrix::from_fn(K, K, |r, c| j[(r, self.dependent[c])]).lu();
         let scale = j.amax();
         let pivots = lu.u();
         let tiny = |p: f64| p.is_nan() || p.abs() <= 1e-12 * scale;
         if (0..K).any(|i| tiny(pivots[(i, i)])) {
-            return None;
+            return Err(unsolvable());
         }
-        lu.solve(&rhs).filter(|x| x.iter().all(|v| v.is_finite()))
+        // The right-hand sides −J_i and `rest` together.
+        let mut rhs = DMatrix::zeros(K, N - K + 1);
+        for (column, &i) in self.independent.iter().enumerate() {
+            rhs.set_column(column, &-j.column(i));
+        }
+        rhs.set_column(N - K, &rest);
+        let solved = lu
+            .solve(&rhs)
+            .filter(|x| x.iter().all(|v| v.is_finite()))
+            .ok_or_else(unsolvable)?;
+        let mut basis = DMatrix::zeros(N, N - K);
+        let mut completion = DVector::zeros(N);
+        for (column, &i) in self.independent.iter().enumerate() {
+            basis[(i, column)] = 1.0;
+        }
+        for (row, &d) in self.dependent.iter().enumerate() {
+            basis
+                .row_mut(d)
+                .copy_from(&solved.view((row, 0), (1, N - K)));
+            completion[d] = solved[(row, N - K)];
+        }
+        Ok((basis, completion))
     }
 
     fn unsolvable<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
