@@ -90,32 +90,7 @@ impl System {
             }
         }
         velocity_constraints.extend(rolling.iter().map(|(e, _)| e.clone()));
-        // With the rolling conditions counted: fewer constraints than coordinates, or as
-        // many with one that moves (the model's check counted the written ones).
-        let k = model.constraints.len() + velocity_constraints.len();
-        if !rolling.is_empty() && k >= n {
-            let holonomic: Vec<Sym> = model
-                .constraints
-                .iter()
-                .map(|g| s.expr(g))
-                .collect::<Result<_, _>>()?;
-            let moving = holonomic
-                .iter()
-                .chain(&velocity_constraints)
-                .any(|g| g.contains(Var::Time));
-            if k > n || !moving {
-                return Err(format!(
-                    "{k} constraints on {n} coordinates, {} of them {}, leave no freedom: give fewer constraints than coordinates",
-                    rolling.len(),
-                    rolling
-                        .iter()
-                        .map(|(_, name)| name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
-            }
-        }
-        Ok(System {
+        let system = System {
             lagrangian,
             energy,
             split_source,
@@ -140,7 +115,24 @@ impl System {
                 .collect::<Result<_, _>>()?,
             velocity_constraints,
             rolling: rolling.into_iter().map(|(_, name)| name).collect(),
-        })
+        };
+        system.check_freedom()?;
+        Ok(system)
+    }
+
+    /// With the rolling conditions counted (the model's check counted only the written
+    /// constraints): fewer constraints than coordinates, or as many with one that moves.
+    fn check_freedom(&self) -> Result<(), String> {
+        let (k, n) = (self.all_constraints().count(), self.coordinates.len());
+        let moving = self.all_constraints().any(|g| g.contains(Var::Time));
+        if self.rolling.is_empty() || k < n || (k == n && moving) {
+            return Ok(());
+        }
+        Err(format!(
+            "{k} constraints on {n} coordinates, {} of them {}, leave no freedom: give fewer constraints than coordinates",
+            self.rolling.len(),
+            self.rolling.join(", ")
+        ))
     }
 
     /// Every constraint's expression: each `G`, then each velocity constraint's `e`.
