@@ -4,8 +4,12 @@
 //! of the table's rate; Maggi's equations on independent speeds give the multipliers'
 //! motion for the coin and the ball.
 
+#[path = "../examples/rolling_disk.rs"]
+#[allow(dead_code)]
+mod coin;
 mod speeds_agree;
 
+use coin::RollingDisk as DeclaredDisk;
 use lagrange::nalgebra::Vector5;
 use lagrange::{
     Conserved, ConstrainedSystem, IndependentSpeeds, Integrator, Lagrangian, Simulation, Stability,
@@ -101,27 +105,16 @@ fn a_rolling_coin_stays_upright_above_the_critical_spin_and_falls_below_it() {
     }
 }
 
-/// [`RollingDisk`] with its rolling declared, `rolls = "R"`, instead of written out.
-#[derive(Lagrangian)]
-#[lagrangian(
-    coordinates(x, y, psi, theta, phi),
-    body(
-        name = disk,
-        mass = "m",
-        inertia = ["A", "A", "C"],
-        rotation = euler_zxz(psi, theta, phi),
-        position = ["x", "y", "R*sin(theta)"],
-        rolls = "R",
-    ),
-    gravity = ["0", "0", "-g"]
-)]
-#[allow(non_snake_case)]
-struct DeclaredDisk {
-    m: f64,
-    A: f64,
-    C: f64,
-    R: f64,
-    g: f64,
+/// A uniform thin disk of mass `m` and radius `r` as `examples/rolling_disk.rs` declares
+/// it: [`RollingDisk`] with its rolling declared, `rolls = "R"`, instead of written out.
+fn declared_coin(m: f64, r: f64) -> DeclaredDisk {
+    DeclaredDisk {
+        m,
+        A: m * r * r / 4.0,
+        C: m * r * r / 2.0,
+        R: r,
+        g: 9.81,
+    }
 }
 
 #[test]
@@ -135,13 +128,7 @@ fn a_declared_rolling_wheel_moves_as_the_written_out_one() {
         R: radius,
         g,
     };
-    let declared = DeclaredDisk {
-        m,
-        A: a,
-        C: c,
-        R: radius,
-        g,
-    };
+    let declared = declared_coin(m, radius);
     assert_eq!(DeclaredDisk::INFO.constraints.len(), 2);
     assert!(
         DeclaredDisk::INFO
@@ -207,14 +194,7 @@ fn a_declared_rolling_wheel_moves_as_the_written_out_one() {
 
 #[test]
 fn maggis_equations_give_the_rolling_coins_motion() {
-    let (m, r) = (0.4, 0.1);
-    let coin = DeclaredDisk {
-        m,
-        A: m * r * r / 4.0,
-        C: m * r * r / 2.0,
-        R: r,
-        g: 9.81,
-    };
+    let coin = declared_coin(0.4, 0.1);
     // Leaning between 0.3 and 2.8 rad from the ground, never flat.
     maggi_agrees(&coin, &["psi", "theta", "phi"], |s| {
         Vector5::new(
@@ -312,13 +292,7 @@ fn a_tilted_coin_turns_steadily_at_the_spin_eulers_equations_give() {
     // momentum A Ω (ẑ − cos θ n) + C ω₃ n with the heading:
     // Ω sin θ [(C + m R²) ω₃ − A Ω cos θ] + m g R cos θ = 0.
     let (m, r) = (0.4_f64, 0.1_f64);
-    let coin = DeclaredDisk {
-        m,
-        A: m * r * r / 4.0,
-        C: m * r * r / 2.0,
-        R: r,
-        g: 9.81,
-    };
+    let coin = declared_coin(m, r);
     let run = |tilt: f64, rate: f64, spin_about_axis: f64| {
         let q = Vector5::new(0.0, 0.0, 0.0, tilt, 0.0);
         let qd = Vector5::new(
