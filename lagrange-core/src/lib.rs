@@ -4,6 +4,8 @@
 //!
 //! The modules follow the stages of that work, each using only the ones before it:
 //!
+//! - `size` (internal): the numbers of coordinates and constraints, fixed by the type or
+//!   known at run time ([`DimAllocator`], [`ConstraintAllocator`]);
 //! - [`system`]: the traits a model implements ([`LagrangianSystem`], its constrained
 //!   and reduced forms) and what they say about it ([`ModelInfo`]);
 //! - `solve` (internal): `M q̈ = f` at one state, and the exact derivatives of `q̈`;
@@ -26,6 +28,7 @@ pub mod error;
 pub mod integrate;
 pub mod report;
 pub mod run;
+mod size;
 mod solve;
 pub mod system;
 #[cfg(test)]
@@ -45,6 +48,7 @@ pub use report::{HtmlReport, Series};
 pub use run::{
     Balance, Event, Invariant, Occurrence, Simulation, Stopped, Trajectory, balance_table,
 };
+pub use size::{ConstraintAllocator, DimAllocator};
 pub use solve::{AccelerationJacobians, ConstraintJacobians, ResidualJacobians};
 pub use system::{
     Axis, Conserved, ConstrainedMotion, ConstrainedSystem, ConstraintInfo, Drawing, DrawnPoint,

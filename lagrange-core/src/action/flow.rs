@@ -7,43 +7,45 @@
 use std::ops::{Add, Mul};
 
 use nalgebra::{SMatrix, SVector};
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use crate::error::Error;
 use crate::system::LagrangianSystem;
 
 /// The augmented state at one time: the motion, its sensitivities and its actions.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Point<const N: usize> {
+pub(super) struct Point<N: Dim> where DefaultAllocator: DimAllocator<N> {
     /// Time.
     pub t: f64,
     /// `q`.
-    pub q: SVector<f64, N>,
+    pub q: OVector<f64, N>,
     /// `q̇`.
-    pub qd: SVector<f64, N>,
+    pub qd: OVector<f64, N>,
     /// `∂q/∂q̇₀`.
-    pub q_v: SMatrix<f64, N, N>,
+    pub q_v: OMatrix<f64, N, N>,
     /// `∂q̇/∂q̇₀`.
-    pub qd_v: SMatrix<f64, N, N>,
+    pub qd_v: OMatrix<f64, N, N>,
     /// `∂q/∂q₀`.
-    pub q_q: SMatrix<f64, N, N>,
+    pub q_q: OMatrix<f64, N, N>,
     /// `∂q̇/∂q₀`.
-    pub qd_q: SMatrix<f64, N, N>,
+    pub qd_q: OMatrix<f64, N, N>,
     /// `S = ∫ L dt` from the start.
     pub s: f64,
     /// `A = ∫ p·q̇ dt` from the start (`∫ 2T dt` for a `T` quadratic in the velocities).
     pub a: f64,
     /// `∂S/∂q̇₀` and `∂S/∂q₀` (along the motion, end point free).
-    pub s_v: SVector<f64, N>,
-    pub s_q: SVector<f64, N>,
+    pub s_v: OVector<f64, N>,
+    pub s_q: OVector<f64, N>,
     /// `∂A/∂q̇₀` and `∂A/∂q₀`.
-    pub a_v: SVector<f64, N>,
-    pub a_q: SVector<f64, N>,
+    pub a_v: OVector<f64, N>,
+    pub a_q: OVector<f64, N>,
 }
 
 /// The rates of the components of a [`Point`] (its `t` is the rate of time, 1).
-type Rates<const N: usize> = Point<N>;
+type Rates<N: Dim> = Point<N>;
 
-impl<const N: usize> Add for Point<N> {
+impl<N: Dim> Add for Point<N> where DefaultAllocator: DimAllocator<N> {
     type Output = Self;
     fn add(self, r: Self) -> Self {
         Point {
@@ -64,7 +66,7 @@ impl<const N: usize> Add for Point<N> {
     }
 }
 
-impl<const N: usize> Mul<f64> for Point<N> {
+impl<N: Dim> Mul<f64> for Point<N> where DefaultAllocator: DimAllocator<N> {
     type Output = Self;
     fn mul(self, h: f64) -> Self {
         Point {
@@ -85,9 +87,9 @@ impl<const N: usize> Mul<f64> for Point<N> {
     }
 }
 
-impl<const N: usize> Point<N> {
+impl<N: Dim> Point<N> where DefaultAllocator: DimAllocator<N> {
     /// The start `(t₀, q₀, q̇₀)`: sensitivities the identity where they vary, actions zero.
-    pub(super) fn start(t: f64, q: SVector<f64, N>, qd: SVector<f64, N>) -> Self {
+    pub(super) fn start(t: f64, q: OVector<f64, N>, qd: OVector<f64, N>) -> Self {
         let (zero, one) = (SMatrix::zeros(), SMatrix::identity());
         Point {
             t,
@@ -128,7 +130,7 @@ impl<const N: usize> Point<N> {
         // ∂(p·q̇)/∂q = (∂p/∂q)ᵀ q̇ and ∂(p·q̇)/∂q̇ = p + M q̇ (M = ∂p/∂q̇, symmetric).
         let pv_q = system.momentum_jacobian(t, q, qd).transpose() * qd;
         let pv_qd = p + m * qd;
-        let vary = |dq: &SMatrix<f64, N, N>, dqd: &SMatrix<f64, N, N>| {
+        let vary = |dq: &OMatrix<f64, N, N>, dqd: &OMatrix<f64, N, N>| {
             j.coordinates * dq + j.velocities * dqd
         };
         Ok(Point {
@@ -162,13 +164,13 @@ impl<const N: usize> Point<N> {
 
 /// The motion from `start` over `duration` in `steps` equal steps: the end point. `visit`
 /// sees each step, as the points before and after it.
-pub(super) fn flow<S: LagrangianSystem<N>, const N: usize>(
+pub(super) fn flow<S: LagrangianSystem<N>, N: Dim>(
     system: &S,
     start: Point<N>,
     duration: f64,
     steps: usize,
     mut visit: impl FnMut(&Point<N>, &Point<N>) -> Result<(), Error>,
-) -> Result<Point<N>, Error> {
+) -> Result<Point<N>, Error> where DefaultAllocator: DimAllocator<N> {
     let h = duration / steps as f64;
     let mut point = start;
     for k in 1..=steps {

@@ -5,6 +5,8 @@
 //! time) and by `∂h/∂q̇₀` (the variations that keep the energy).
 
 use nalgebra::{DMatrix, SVector};
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use super::Condition;
 use super::flow::Point;
@@ -15,22 +17,22 @@ use crate::system::LagrangianSystem;
 const BISECTIONS: usize = 60;
 
 /// The foci found along a motion, step by step.
-pub(super) struct Foci<'s, S, const N: usize> {
+pub(super) struct Foci<'s, S, N: Dim> where DefaultAllocator: DimAllocator<N> {
     system: &'s S,
     condition: Condition,
     /// `∂h/∂q̇₀`, for the energy condition.
-    energy_gradient: SVector<f64, N>,
+    energy_gradient: OVector<f64, N>,
     /// The focus function at the last point after the start where it was not zero.
     previous: Option<f64>,
     /// The foci, in time order.
     pub times: Vec<f64>,
 }
 
-impl<'s, S: LagrangianSystem<N>, const N: usize> Foci<'s, S, N> {
+impl<'s, S: LagrangianSystem<N>, N: Dim> Foci<'s, S, N> where DefaultAllocator: DimAllocator<N> {
     pub(super) fn new(
         system: &'s S,
         condition: Condition,
-        energy_gradient: SVector<f64, N>,
+        energy_gradient: OVector<f64, N>,
     ) -> Self {
         Foci {
             system,

@@ -25,6 +25,8 @@ mod shoot;
 mod tests;
 
 use nalgebra::SVector;
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use crate::error::Error;
 use crate::system::LagrangianSystem;
@@ -54,24 +56,24 @@ pub enum Condition {
 /// The natural motions of a conservative system from one configuration to another, in a
 /// given time or at a given energy (Thomson & Tait §327).
 #[derive(Debug, Clone)]
-pub struct Connect<'s, S, const N: usize> {
+pub struct Connect<'s, S, N: Dim> where DefaultAllocator: DimAllocator<N> {
     system: &'s S,
     t0: f64,
-    from: SVector<f64, N>,
-    to: SVector<f64, N>,
+    from: OVector<f64, N>,
+    to: OVector<f64, N>,
     condition: Condition,
-    starts: Vec<SVector<f64, N>>,
+    starts: Vec<OVector<f64, N>>,
     steps: usize,
 }
 
 /// A natural motion from `q₀` to `q₁`, with its actions, Hamilton's relations as computed
 /// and as expected, and the kinetic foci of `q₀` along it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Motion<const N: usize> {
+pub struct Motion<N: Dim> where DefaultAllocator: DimAllocator<N> {
     /// The initial velocity `q̇₀` that sends the system from `q₀` to `q₁`.
-    pub initial_velocity: SVector<f64, N>,
+    pub initial_velocity: OVector<f64, N>,
     /// The velocity `q̇₁` on arrival.
-    pub final_velocity: SVector<f64, N>,
+    pub final_velocity: OVector<f64, N>,
     /// The time of passage `τ`.
     pub time: f64,
     /// The energy `E`, the Jacobi integral at the start.
@@ -81,9 +83,9 @@ pub struct Motion<const N: usize> {
     /// The action `A = ∫ p·q̇ dt` (`∫ 2T dt` for a `T` quadratic in the velocities).
     pub action: f64,
     /// `p₀`.
-    pub initial_momenta: SVector<f64, N>,
+    pub initial_momenta: OVector<f64, N>,
     /// `p₁`.
-    pub final_momenta: SVector<f64, N>,
+    pub final_momenta: OVector<f64, N>,
     /// Hamilton's relations for this motion's problem: each derivative of `S` (time
     /// condition) or of `A` (energy condition) computed from the variational equations,
     /// beside the value the relation says it has; and the residual of the partial
@@ -98,10 +100,10 @@ pub struct Motion<const N: usize> {
     /// relative to their size: an estimate of the integration error.
     pub accuracy: f64,
     /// The motion at each step: `(t, q, q̇)`.
-    pub path: Vec<(f64, SVector<f64, N>, SVector<f64, N>)>,
+    pub path: Vec<(f64, OVector<f64, N>, OVector<f64, N>)>,
 }
 
-impl<const N: usize> Motion<N> {
+impl<N: Dim> Motion<N> where DefaultAllocator: DimAllocator<N> {
     /// Whether the action is least among the paths near this one (no kinetic focus
     /// between the ends, T&T §§327, 356), rather than only stationary (§328).
     pub fn is_least(&self) -> bool {
@@ -109,17 +111,17 @@ impl<const N: usize> Motion<N> {
     }
 }
 
-impl<'s, S: LagrangianSystem<N>, const N: usize> Connect<'s, S, N> {
+impl<'s, S: LagrangianSystem<N>, N: Dim> Connect<'s, S, N> where DefaultAllocator: DimAllocator<N> {
     /// The motions of `system` from `from` to `to` in the time `time`.
-    pub fn in_time(system: &'s S, from: SVector<f64, N>, to: SVector<f64, N>, time: f64) -> Self {
+    pub fn in_time(system: &'s S, from: OVector<f64, N>, to: OVector<f64, N>, time: f64) -> Self {
         Self::new(system, from, to, Condition::Time(time))
     }
 
     /// The motions of `system` from `from` to `to` with energy `energy`.
     pub fn at_energy(
         system: &'s S,
-        from: SVector<f64, N>,
-        to: SVector<f64, N>,
+        from: OVector<f64, N>,
+        to: OVector<f64, N>,
         energy: f64,
     ) -> Self {
         Self::new(system, from, to, Condition::Energy(energy))
@@ -128,8 +130,8 @@ impl<'s, S: LagrangianSystem<N>, const N: usize> Connect<'s, S, N> {
     /// The motions of `system` from `from` to `to` under `condition`.
     pub fn new(
         system: &'s S,
-        from: SVector<f64, N>,
-        to: SVector<f64, N>,
+        from: OVector<f64, N>,
+        to: OVector<f64, N>,
         condition: Condition,
     ) -> Self {
         Connect {
@@ -152,7 +154,7 @@ impl<'s, S: LagrangianSystem<N>, const N: usize> Connect<'s, S, N> {
     /// Initial velocities to start Newton's method from, one solution sought from each.
     /// Without any, the starts are the straight path's velocity `(q₁ − q₀)/τ` (scaled to
     /// the energy for the energy condition) and its variants (see [`solve`](Self::solve)).
-    pub fn starts(mut self, starts: impl IntoIterator<Item = SVector<f64, N>>) -> Self {
+    pub fn starts(mut self, starts: impl IntoIterator<Item = OVector<f64, N>>) -> Self {
         self.starts = starts.into_iter().collect();
         self
     }

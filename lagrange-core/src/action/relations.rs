@@ -4,6 +4,8 @@
 //! relations say they are.
 
 use nalgebra::{DMatrix, DVector, SVector};
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use super::flow::{Point, flow};
 use super::foci::Foci;
@@ -59,12 +61,12 @@ fn solve_transposed(
 
 /// The motion of the solution `fine` (found with `steps` steps; `coarse` with half as
 /// many) with its relations and foci.
-pub(super) fn motion<S: LagrangianSystem<N>, const N: usize>(
+pub(super) fn motion<S: LagrangianSystem<N>, N: Dim>(
     c: &Connect<'_, S, N>,
     fine: Guess<N>,
     coarse: Guess<N>,
     steps: usize,
-) -> Result<Motion<N>, Error> {
+) -> Result<Motion<N>, Error> where DefaultAllocator: DimAllocator<N> {
     let system = c.system;
     let (t0, q0, v) = (c.t0, c.from, fine.velocity);
     // ∂h/∂q̇₀ = M q̇₀ and ∂h/∂q₀ = (∂p/∂q)ᵀ q̇₀ − ∂L/∂q, h = p·q̇ − L.
@@ -104,7 +106,7 @@ pub(super) fn motion<S: LagrangianSystem<N>, const N: usize>(
     let h1 = system.jacobi_integral(tau, &q1, &v1);
     let names = &system.info().coordinates;
     let mut relations = Vec::new();
-    let mut ends = |f: &str, by_end: &SVector<f64, N>, by_start: &SVector<f64, N>| {
+    let mut ends = |f: &str, by_end: &OVector<f64, N>, by_start: &OVector<f64, N>| {
         for i in 0..N {
             let q = &names[i];
             relations.push(Relation {

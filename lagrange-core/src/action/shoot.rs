@@ -3,6 +3,8 @@
 //! equations.
 
 use nalgebra::{DMatrix, DVector, SVector};
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use super::flow::{Point, flow};
 use super::relations::motion;
@@ -29,14 +31,14 @@ const LINE_SEARCH: usize = 12;
 
 /// The unknowns of the shooting: `q̇₀`, and the time for the energy condition.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Guess<const N: usize> {
-    pub velocity: SVector<f64, N>,
+pub(super) struct Guess<N: Dim> where DefaultAllocator: DimAllocator<N> {
+    pub velocity: OVector<f64, N>,
     pub time: f64,
 }
 
-pub(super) fn solve<S: LagrangianSystem<N>, const N: usize>(
+pub(super) fn solve<S: LagrangianSystem<N>, N: Dim>(
     c: &Connect<'_, S, N>,
-) -> Result<Vec<Motion<N>>, Error> {
+) -> Result<Vec<Motion<N>>, Error> where DefaultAllocator: DimAllocator<N> {
     applies(c)?;
     let starts = match c.starts.is_empty() {
         true => default_starts(c)?,
@@ -113,7 +115,7 @@ pub(super) fn solve<S: LagrangianSystem<N>, const N: usize>(
 }
 
 /// Refuses what the method does not cover, before any integration.
-fn applies<S: LagrangianSystem<N>, const N: usize>(c: &Connect<'_, S, N>) -> Result<(), Error> {
+fn applies<S: LagrangianSystem<N>, N: Dim>(c: &Connect<'_, S, N>) -> Result<(), Error> where DefaultAllocator: DimAllocator<N> {
     let info = c.system.info();
     let refuse = |why: String| Err(Error::InvalidInput(format!("{}: {why}", info.name)));
     if info.forced_or_dissipative {
@@ -128,7 +130,7 @@ fn applies<S: LagrangianSystem<N>, const N: usize>(c: &Connect<'_, S, N>) -> Res
             c.steps
         ));
     }
-    let finite = |v: &SVector<f64, N>| v.iter().all(|x| x.is_finite());
+    let finite = |v: &OVector<f64, N>| v.iter().all(|x| x.is_finite());
     if !finite(&c.from) || !finite(&c.to) || !c.t0.is_finite() {
         return refuse("the configurations and the start time must be finite".into());
     }
@@ -152,10 +154,10 @@ fn applies<S: LagrangianSystem<N>, const N: usize>(c: &Connect<'_, S, N>) -> Res
 
 /// The starts from the velocity `v`: for the energy condition, `v` scaled to the energy,
 /// with each time at which that motion passes near `q₁`.
-fn guess<S: LagrangianSystem<N>, const N: usize>(
+fn guess<S: LagrangianSystem<N>, N: Dim>(
     c: &Connect<'_, S, N>,
-    v: SVector<f64, N>,
-) -> Result<Vec<Guess<N>>, Error> {
+    v: OVector<f64, N>,
+) -> Result<Vec<Guess<N>>, Error> where DefaultAllocator: DimAllocator<N> {
     match c.condition {
         Condition::Time(time) => Ok(vec![Guess { velocity: v, time }]),
         Condition::Energy(e) => {
@@ -185,10 +187,10 @@ fn guess<S: LagrangianSystem<N>, const N: usize>(
 /// initial speed (at least 4 time units, for ends that coincide), the earliest
 /// [`PASSAGES`] of those within half the ends' distance (or the nearest one alone). Each
 /// is a start's time of passage.
-fn passages<S: LagrangianSystem<N>, const N: usize>(
+fn passages<S: LagrangianSystem<N>, N: Dim>(
     c: &Connect<'_, S, N>,
-    velocity: SVector<f64, N>,
-) -> Vec<f64> {
+    velocity: OVector<f64, N>,
+) -> Vec<f64> where DefaultAllocator: DimAllocator<N> {
     let distance = (c.to - c.from).norm();
     let horizon = 4.0 * (distance / velocity.norm()).max(1.0);
     // (time, miss) at each step; a motion that leaves the domain before the horizon (a
@@ -224,9 +226,9 @@ fn passages<S: LagrangianSystem<N>, const N: usize>(
 /// `k = ±1, ±2` that velocity plus `k π σ eᵢ`, `σ = max(|d|, 1)/τ` (for the energy
 /// condition the same directions with `τ = 1`, scaled to the energy). Starts that cannot
 /// reach the energy are left out.
-fn default_starts<S: LagrangianSystem<N>, const N: usize>(
+fn default_starts<S: LagrangianSystem<N>, N: Dim>(
     c: &Connect<'_, S, N>,
-) -> Result<Vec<Guess<N>>, Error> {
+) -> Result<Vec<Guess<N>>, Error> where DefaultAllocator: DimAllocator<N> {
     let d = c.to - c.from;
     let tau = match c.condition {
         Condition::Time(tau) => tau,
@@ -257,11 +259,11 @@ fn default_starts<S: LagrangianSystem<N>, const N: usize>(
 }
 
 /// The end point of the motion from the guess, with the residual `F` and its Jacobian.
-fn residual<S: LagrangianSystem<N>, const N: usize>(
+fn residual<S: LagrangianSystem<N>, N: Dim>(
     c: &Connect<'_, S, N>,
     x: &Guess<N>,
     steps: usize,
-) -> Result<(DVector<f64>, DMatrix<f64>), Error> {
+) -> Result<(DVector<f64>, DMatrix<f64>), Error> where DefaultAllocator: DimAllocator<N> {
     let start = Point::start(c.t0, c.from, x.velocity);
     let end = flow(c.system, start, x.time, steps, |_, _| Ok(()))?;
     let miss = end.q - c.to;
@@ -288,7 +290,7 @@ fn residual<S: LagrangianSystem<N>, const N: usize>(
 /// Why Newton's method may stall: said when the end point hardly depends on the
 /// initial velocity (the smallest singular value of `∂q(τ)/∂q̇₀` below `10⁻⁶ τ`), as
 /// at a kinetic focus of the start, where the motions from `q₀` all meet.
-fn near_focus<const N: usize>(j: &DMatrix<f64>, x: &Guess<N>) -> &'static str {
+fn near_focus<N: Dim>(j: &DMatrix<f64>, x: &Guess<N>) -> &'static str where DefaultAllocator: DimAllocator<N> {
     let end = j.view((0, 0), (N, N)).into_owned();
     let smallest = end.singular_values().min();
     if smallest < 1e-6 * x.time {
@@ -300,11 +302,11 @@ fn near_focus<const N: usize>(j: &DMatrix<f64>, x: &Guess<N>) -> &'static str {
 
 /// Newton's method from `x` with `steps` Runge–Kutta steps, each Newton step halved
 /// until the residual decreases.
-fn converge<S: LagrangianSystem<N>, const N: usize>(
+fn converge<S: LagrangianSystem<N>, N: Dim>(
     c: &Connect<'_, S, N>,
     mut x: Guess<N>,
     steps: usize,
-) -> Result<Guess<N>, Error> {
+) -> Result<Guess<N>, Error> where DefaultAllocator: DimAllocator<N> {
     let scale = 1.0 + c.from.norm() + c.to.norm();
     let tolerance = 1e-12 * scale;
     let (mut f, mut j) = residual(c, &x, steps)?;

@@ -5,6 +5,8 @@
 use std::f64::consts::PI;
 
 use nalgebra::Vector1;
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use super::*;
 use crate::test_systems::{CartesianPendulum, DoubleIntegrator, Oscillator};
@@ -26,7 +28,7 @@ fn one(x: f64) -> Vector1<f64> {
 }
 
 /// The error of a search expected to fail (a `Motion` is too long to print).
-fn failure<const N: usize>(result: Result<Vec<Motion<N>>, Error>) -> Error {
+fn failure<N: Dim>(result: Result<Vec<Motion<N>>, Error>) -> Error where DefaultAllocator: DimAllocator<N> {
     match result {
         Ok(motions) => panic!("expected an error, found {} motions", motions.len()),
         Err(e) => e,

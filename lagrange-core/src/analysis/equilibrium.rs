@@ -2,6 +2,8 @@
 //! method with the exact `∂q̈/∂q`.
 
 use nalgebra::{DMatrix, DVector, SVector};
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::{ConstraintAllocator, DimAllocator};
 
 use crate::error::Error;
 use crate::system::ConstrainedSystem;
@@ -37,11 +39,11 @@ const RESIDUAL_TOLERANCE: f64 = 1e-8;
 /// made) when the iteration does not converge, stalls at a non-zero residual (there is no
 /// equilibrium near the guess, e.g. under a constant force) or leaves the finite numbers;
 /// and as the accelerations do.
-pub fn equilibrium<S: LagrangianSystem<N>, const N: usize>(
+pub fn equilibrium<S: LagrangianSystem<N>, N: Dim>(
     system: &S,
     t: f64,
-    guess: &SVector<f64, N>,
-) -> Result<SVector<f64, N>, Error> {
+    guess: &OVector<f64, N>,
+) -> Result<OVector<f64, N>, Error> where DefaultAllocator: DimAllocator<N> {
     let info = system.info();
     if !info.constraints.is_empty() {
         return Err(Error::InvalidInput(format!(
@@ -72,11 +74,11 @@ pub fn equilibrium<S: LagrangianSystem<N>, const N: usize>(
 /// Rest must be a state of the system: the constraints must not move (`∂G/∂t = 0` at
 /// the equilibrium), otherwise [`Error::InvalidInput`]. Errors as [`equilibrium`] does
 /// otherwise.
-pub fn constrained_equilibrium<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
+pub fn constrained_equilibrium<S: ConstrainedSystem<N, K>, N: Dim, K: Dim>(
     system: &S,
     t: f64,
-    guess: &SVector<f64, N>,
-) -> Result<SVector<f64, N>, Error> {
+    guess: &OVector<f64, N>,
+) -> Result<OVector<f64, N>, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
     let rest = SVector::zeros();
     let (start, _) = system.project_onto_constraints(t, guess, &rest)?;
     let q = newton(t, start, |q| {
@@ -122,12 +124,12 @@ const LINE_SEARCH: usize = 40;
 /// `|residual|`: a full step from a guess where the Jacobian is nearly singular can land
 /// anywhere (from a double pendulum held horizontal, at angles of 10¹⁵, where `sin` is
 /// noise and a relative convergence test passes on garbage).
-fn newton<const N: usize>(
+fn newton<N: Dim>(
     t: f64,
-    mut q: SVector<f64, N>,
-    evaluate: impl Fn(&SVector<f64, N>) -> Result<(DVector<f64>, DMatrix<f64>), Error>,
-) -> Result<SVector<f64, N>, Error> {
-    let failure = |q: &SVector<f64, N>, residual: f64, iterations, reason| Error::NoEquilibrium {
+    mut q: OVector<f64, N>,
+    evaluate: impl Fn(&OVector<f64, N>) -> Result<(DVector<f64>, DMatrix<f64>), Error>,
+) -> Result<OVector<f64, N>, Error> where DefaultAllocator: DimAllocator<N> {
+    let failure = |q: &OVector<f64, N>, residual: f64, iterations, reason| Error::NoEquilibrium {
         t,
         q: q.as_slice().to_vec(),
         residual,
@@ -156,7 +158,7 @@ fn newton<const N: usize>(
         }
         let step = least_squares(jacobian, &residual)
             .ok_or_else(|| failure(&q, size, iteration, "the Newton step is not finite"))?;
-        let stalled = |q: &SVector<f64, N>| {
+        let stalled = |q: &OVector<f64, N>| {
             if size <= RESIDUAL_TOLERANCE * scale {
                 Ok(*q)
             } else {
@@ -168,7 +170,7 @@ fn newton<const N: usize>(
                 ))
             }
         };
-        let step: SVector<f64, N> = step;
+        let step: OVector<f64, N> = step;
         let step = step * (radius / step.norm()).min(1.0);
         let decreasing = (0..LINE_SEARCH)
             .map(|halvings| step * 0.5f64.powi(halvings as i32))
@@ -197,10 +199,10 @@ fn newton<const N: usize>(
 }
 
 /// The minimum-norm least-squares solution of `matrix x = rhs`, by SVD.
-fn least_squares<const N: usize>(
+fn least_squares<N: Dim>(
     matrix: DMatrix<f64>,
     rhs: &DVector<f64>,
-) -> Option<SVector<f64, N>> {
+) -> Option<OVector<f64, N>> where DefaultAllocator: DimAllocator<N> {
     let svd = nalgebra::SVD::try_new(matrix, true, true, f64::EPSILON, 0)?;
     let largest = svd.singular_values.max();
     let x = svd.solve(rhs, RANK_TOLERANCE * largest).ok()?;

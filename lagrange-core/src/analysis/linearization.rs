@@ -2,6 +2,8 @@
 //! stability its eigenvalues decide.
 
 use nalgebra::{Complex, DMatrix, DVector, SMatrix, SVector};
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::{ConstraintAllocator, DimAllocator};
 
 use crate::error::Error;
 use crate::system::ConstrainedSystem;
@@ -59,12 +61,12 @@ pub struct Linearization {
 /// [`linearize_constrained`], which adds the tangent space of the constraints).
 ///
 /// Errors as the accelerations do (a singular mass matrix, dependent constraints).
-pub fn linearize<S: LagrangianSystem<N>, const N: usize>(
+pub fn linearize<S: LagrangianSystem<N>, N: Dim>(
     system: &S,
     t: f64,
-    q: &SVector<f64, N>,
-    qd: &SVector<f64, N>,
-) -> Result<Linearization, Error> {
+    q: &OVector<f64, N>,
+    qd: &OVector<f64, N>,
+) -> Result<Linearization, Error> where DefaultAllocator: DimAllocator<N> {
     let jacobians = system.acceleration_jacobians(t, q, qd)?;
     let inputs = &system.info().inputs;
     let mut a = DMatrix::zeros(2 * N, 2 * N);
@@ -116,12 +118,12 @@ pub fn linearize<S: LagrangianSystem<N>, const N: usize>(
 /// relative `10⁻⁹`, as for initial states), and as [`linearize`] does.
 ///
 /// [`constraint_jacobians`]: ConstrainedSystem::constraint_jacobians
-pub fn linearize_constrained<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
+pub fn linearize_constrained<S: ConstrainedSystem<N, K>, N: Dim, K: Dim>(
     system: &S,
     t: f64,
-    q: &SVector<f64, N>,
-    qd: &SVector<f64, N>,
-) -> Result<Linearization, Error> {
+    q: &OVector<f64, N>,
+    qd: &OVector<f64, N>,
+) -> Result<Linearization, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
     // A state off its constraints has no tangent space of the motion; the tolerance is
     // the one initial states are held to.
     system.check_consistent(t, q, qd, crate::system::constrained::CONSISTENCY_TOLERANCE)?;
@@ -243,7 +245,7 @@ mod tests {
     use std::f64::consts::PI;
 
     /// `F(t, x, p)` with `x = (q, q̇)` as one vector, for the finite differences.
-    fn rate<S: LagrangianSystem<N>, const N: usize>(system: &S, t: f64, x: &[f64]) -> Vec<f64> {
+    fn rate<S: LagrangianSystem<N>, N: Dim>(system: &S, t: f64, x: &[f64]) -> Vec<f64> where DefaultAllocator: DimAllocator<N> {
         let (q, qd) = (
             SVector::<f64, N>::from_column_slice(&x[..N]),
             SVector::<f64, N>::from_column_slice(&x[N..2 * N]),
@@ -264,10 +266,10 @@ mod tests {
 
     /// The exact `A` and all of `∂q̈/∂p` against central differences of `accelerations`
     /// at random states, none of them an equilibrium.
-    fn check_at_random_states<S: LagrangianSystem<N>, const N: usize>(
+    fn check_at_random_states<S: LagrangianSystem<N>, N: Dim>(
         system: &S,
-        states: impl Fn(&mut SplitMix64) -> (SVector<f64, N>, SVector<f64, N>),
-    ) {
+        states: impl Fn(&mut SplitMix64) -> (OVector<f64, N>, OVector<f64, N>),
+    ) where DefaultAllocator: DimAllocator<N> {
         let mut rng = SplitMix64::new(11);
         for _ in 0..20 {
             let (q, qd) = states(&mut rng);

@@ -3,6 +3,8 @@
 use std::f64::consts::TAU;
 
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::{ConstraintAllocator, DimAllocator};
 
 use super::linearization::null_space;
 use crate::error::Error;
@@ -18,16 +20,16 @@ const ROUND_OFF: f64 = 1e-9;
 
 /// One normal mode: the motion `q = q₀ + a v cos(ω t + φ)` of the linearized equations.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct NormalMode<const N: usize> {
+pub struct NormalMode<N: Dim> where DefaultAllocator: DimAllocator<N> {
     /// `ω²`, an eigenvalue of `K v = ω² M v`; negative along an unstable direction (the
     /// motion there grows like `e^{√(−ω²) t}`).
     pub omega_squared: f64,
     /// The mode shape `v`, normalized so that `vᵀ M v = 1`, its largest component
     /// positive.
-    pub shape: SVector<f64, N>,
+    pub shape: OVector<f64, N>,
 }
 
-impl<const N: usize> NormalMode<N> {
+impl<N: Dim> NormalMode<N> where DefaultAllocator: DimAllocator<N> {
     /// The angular frequency `ω = √(ω²)`; `None` when `ω² < 0` (no oscillation).
     pub fn frequency(&self) -> Option<f64> {
         (self.omega_squared >= 0.0).then(|| self.omega_squared.sqrt())
@@ -56,11 +58,11 @@ impl<const N: usize> NormalMode<N> {
 /// (circulatory forces), `M` is not positive definite, or the model is constrained (see
 /// [`constrained_normal_modes`]). The eigenvalues of
 /// [`linearize`](super::linearize)`(…).a` describe all of these.
-pub fn normal_modes<S: LagrangianSystem<N>, const N: usize>(
+pub fn normal_modes<S: LagrangianSystem<N>, N: Dim>(
     system: &S,
     t: f64,
-    q: &SVector<f64, N>,
-) -> Result<Vec<NormalMode<N>>, Error> {
+    q: &OVector<f64, N>,
+) -> Result<Vec<NormalMode<N>>, Error> where DefaultAllocator: DimAllocator<N> {
     let refuse = refusal(&system.info().name, q);
     if !system.info().constraints.is_empty() {
         return Err(refuse(
@@ -90,14 +92,13 @@ pub fn normal_modes<S: LagrangianSystem<N>, const N: usize>(
 /// The equilibrium test looks at the applied forces along the constraints (`Zᵀ f`), the
 /// velocity test at `Zᵀ ∂r/∂q̇ Z`. Refuses as [`normal_modes`] does, when a constraint
 /// moves (rest is then no state of the system), and for constraints on the velocities.
-pub fn constrained_normal_modes<S, const N: usize, const K: usize>(
+pub fn constrained_normal_modes<S, N: Dim, K: Dim>(
     system: &S,
     t: f64,
-    q: &SVector<f64, N>,
+    q: &OVector<f64, N>,
 ) -> Result<Vec<NormalMode<N>>, Error>
 where
-    S: ConstrainedSystem<N, K>,
-{
+    S: ConstrainedSystem<N, K>, DefaultAllocator: ConstraintAllocator<N, K> {
     let refuse = refusal(&system.info().name, q);
     if let Some(c) = system.info().constraints.iter().find(|c| c.on_velocities) {
         return Err(refuse(format!(
@@ -132,12 +133,12 @@ where
 }
 
 /// The error of a refusal for the model `name` at `q`.
-fn refusal<const N: usize>(name: &str, q: &SVector<f64, N>) -> impl Fn(String) -> Error {
+fn refusal<N: Dim>(name: &str, q: &OVector<f64, N>) -> impl Fn(String) -> Error where DefaultAllocator: DimAllocator<N> {
     let at = format!("`{name}` at q = {:?}", q.as_slice());
     move |why| Error::NoNormalModes(format!("{at}: {why}"))
 }
 
-fn dynamic<const N: usize>(x: &SMatrix<f64, N, N>) -> DMatrix<f64> {
+fn dynamic<N: Dim>(x: &OMatrix<f64, N, N>) -> DMatrix<f64> where DefaultAllocator: DimAllocator<N> {
     DMatrix::from_column_slice(N, N, x.as_slice())
 }
 
@@ -155,12 +156,12 @@ struct Problem {
 }
 
 impl Problem {
-    fn solve<const N: usize>(
+    fn solve<N: Dim>(
         self,
         t: f64,
-        q: &SVector<f64, N>,
+        q: &OVector<f64, N>,
         refuse: impl Fn(String) -> Error,
-    ) -> Result<Vec<NormalMode<N>>, Error> {
+    ) -> Result<Vec<NormalMode<N>>, Error> where DefaultAllocator: DimAllocator<N> {
         let use_eigenvalues = "use the eigenvalues of `linearize(…).a`";
         let z = &self.basis;
         let project = |x: &DMatrix<f64>| z.transpose() * x * z;

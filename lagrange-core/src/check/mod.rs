@@ -23,6 +23,8 @@
 use std::ops::Range;
 
 use nalgebra::SVector;
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use crate::error::Error;
 use crate::system::{FromParameterValues, LagrangianSystem};
@@ -34,15 +36,15 @@ pub use outcome::{CheckReport, EquationReport, Witness};
 
 /// A state at which the residuals are evaluated.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Sample<const N: usize> {
+pub struct Sample<N: Dim> where DefaultAllocator: DimAllocator<N> {
     /// Time.
     pub t: f64,
     /// Generalized coordinates.
-    pub q: SVector<f64, N>,
+    pub q: OVector<f64, N>,
     /// Generalized velocities.
-    pub qd: SVector<f64, N>,
+    pub qd: OVector<f64, N>,
     /// Accelerations to substitute (the system's, or the probes `0` and `2q̈*`).
-    pub qdd: SVector<f64, N>,
+    pub qdd: OVector<f64, N>,
 }
 
 /// Settings of a check: how many random states, drawn from which ranges.
@@ -140,13 +142,12 @@ impl Check {
 
     /// Evaluates `residuals` of the reference equations at random states of the derived
     /// system `S` (see [`run_on`](Self::run_on)).
-    pub fn run<S, const N: usize>(
+    pub fn run<S, N: Dim>(
         &self,
         residuals: impl FnMut(&S, &Sample<N>) -> Vec<f64>,
     ) -> Result<CheckReport, Error>
     where
-        S: FromParameterValues<N>,
-    {
+        S: FromParameterValues<N>, DefaultAllocator: DimAllocator<N> {
         let prototype = S::from_parameter_values(&vec![1.0; S::PARAMETER_COUNT])?;
         self.run_on(&prototype, residuals)
     }
@@ -159,14 +160,13 @@ impl Check {
     /// or residual vectors of changing or zero length, with the error of
     /// [`with_parameter_values`](LagrangianSystem::with_parameter_values), and with
     /// [`Error::CheckFailed`] when every state is skipped.
-    pub fn run_on<S, const N: usize>(
+    pub fn run_on<S, N: Dim>(
         &self,
         prototype: &S,
         mut residuals: impl FnMut(&S, &Sample<N>) -> Vec<f64>,
     ) -> Result<CheckReport, Error>
     where
-        S: LagrangianSystem<N>,
-    {
+        S: LagrangianSystem<N>, DefaultAllocator: DimAllocator<N> {
         if self.samples == 0 {
             return Err(Error::InvalidInput(
                 "a check needs at least one sample".into(),

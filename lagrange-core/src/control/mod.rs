@@ -6,6 +6,8 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use nalgebra::{DMatrix, SMatrix, SVector};
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use crate::error::Error;
 use crate::solve::{AccelerationJacobians, ResidualJacobians};
@@ -26,7 +28,7 @@ mod sampled;
 /// fail return the error, so a run stops with it.
 ///
 /// [`accelerations`]: LagrangianSystem::accelerations
-pub struct Controlled<S, C, const N: usize> {
+pub struct Controlled<S, C, N: Dim> where DefaultAllocator: DimAllocator<N> {
     system: S,
     controller: Arc<C>,
     parameters: Vec<f64>,
@@ -34,7 +36,7 @@ pub struct Controlled<S, C, const N: usize> {
     info: ModelInfo,
 }
 
-impl<S, C, const N: usize> std::fmt::Debug for Controlled<S, C, N> {
+impl<S, C, N: Dim> std::fmt::Debug for Controlled<S, C, N> where DefaultAllocator: DimAllocator<N> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Controlled")
             .field("model", &self.info.name)
@@ -43,11 +45,10 @@ impl<S, C, const N: usize> std::fmt::Debug for Controlled<S, C, N> {
     }
 }
 
-impl<S, C, const N: usize> Controlled<S, C, N>
+impl<S, C, N: Dim> Controlled<S, C, N>
 where
     S: LagrangianSystem<N>,
-    C: Fn(f64, &SVector<f64, N>, &SVector<f64, N>) -> Vec<f64>,
-{
+    C: Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> Vec<f64>, DefaultAllocator: DimAllocator<N> {
     /// `system` with its inputs set by `controller`, which returns one value per input in
     /// the order of [`ModelInfo::inputs`]. Errors with [`Error::InvalidInput`] when the
     /// model has no inputs. The closed loop declares no conserved integral, cyclic
@@ -92,8 +93,8 @@ where
     pub fn input_values(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
     ) -> Result<Vec<f64>, Error> {
         if let Some(held) = &self.held {
             return Ok(held.clone());
@@ -149,8 +150,8 @@ where
     fn close_loop(
         &self,
         du: &DMatrix<f64>,
-        coordinates: &mut SMatrix<f64, N, N>,
-        velocities: &mut SMatrix<f64, N, N>,
+        coordinates: &mut OMatrix<f64, N, N>,
+        velocities: &mut OMatrix<f64, N, N>,
         inputs: &mut DMatrix<f64>,
     ) {
         for (k, &input) in self.inputs().iter().enumerate() {
@@ -165,7 +166,7 @@ where
     }
 
     /// The open-loop model with its inputs set to the controller's output at a state.
-    fn at(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> Result<S, Error> {
+    fn at(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> Result<S, Error> {
         let u = self.input_values(t, q, qd)?;
         let mut values = self.parameters.clone();
         for (&i, &value) in self.inputs().iter().zip(&u) {
@@ -185,8 +186,8 @@ where
     fn eval<T>(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
         nan: T,
         f: impl FnOnce(&S) -> T,
     ) -> T {
@@ -198,8 +199,8 @@ where
     fn input_jacobian(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
     ) -> Result<DMatrix<f64>, Error> {
         let count = self.inputs().len();
         let mut jacobian = DMatrix::zeros(count, 2 * N);
@@ -228,11 +229,10 @@ where
     }
 }
 
-impl<S, C, const N: usize> LagrangianSystem<N> for Controlled<S, C, N>
+impl<S, C, N: Dim> LagrangianSystem<N> for Controlled<S, C, N>
 where
     S: LagrangianSystem<N>,
-    C: Fn(f64, &SVector<f64, N>, &SVector<f64, N>) -> Vec<f64>,
-{
+    C: Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> Vec<f64>, DefaultAllocator: DimAllocator<N> {
     fn info(&self) -> &ModelInfo {
         &self.info
     }
@@ -240,7 +240,7 @@ where
         self.parameters.clone()
     }
     /// Where the model's points are: positions do not depend on the inputs' values.
-    fn drawing(&self, t: f64, q: &SVector<f64, N>) -> Vec<f64> {
+    fn drawing(&self, t: f64, q: &OVector<f64, N>) -> Vec<f64> {
         self.system.drawing(t, q)
     }
     fn with_parameter_values(&self, values: &[f64]) -> Result<Self, Error> {
@@ -252,36 +252,36 @@ where
             info: self.info.clone(),
         })
     }
-    fn mass_matrix(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SMatrix<f64, N, N> {
+    fn mass_matrix(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OMatrix<f64, N, N> {
         self.eval(t, q, qd, SMatrix::repeat(f64::NAN), |s| {
             s.mass_matrix(t, q, qd)
         })
     }
-    fn forcing(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N> {
+    fn forcing(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OVector<f64, N> {
         self.eval(t, q, qd, SVector::repeat(f64::NAN), |s| s.forcing(t, q, qd))
     }
     fn mass_matrix_and_forcing(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> (SMatrix<f64, N, N>, SVector<f64, N>) {
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> (OMatrix<f64, N, N>, OVector<f64, N>) {
         let nan = (SMatrix::repeat(f64::NAN), SVector::repeat(f64::NAN));
         self.eval(t, q, qd, nan, |s| s.mass_matrix_and_forcing(t, q, qd))
     }
-    fn lagrangian(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64 {
+    fn lagrangian(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> f64 {
         self.eval(t, q, qd, f64::NAN, |s| s.lagrangian(t, q, qd))
     }
-    fn energy(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64 {
+    fn energy(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> f64 {
         self.eval(t, q, qd, f64::NAN, |s| s.energy(t, q, qd))
     }
-    fn jacobi_integral(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64 {
+    fn jacobi_integral(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> f64 {
         self.eval(t, q, qd, f64::NAN, |s| s.jacobi_integral(t, q, qd))
     }
-    fn momenta(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N> {
+    fn momenta(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OVector<f64, N> {
         self.eval(t, q, qd, SVector::repeat(f64::NAN), |s| s.momenta(t, q, qd))
     }
-    fn momentum_rate(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N> {
+    fn momentum_rate(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OVector<f64, N> {
         self.eval(t, q, qd, SVector::repeat(f64::NAN), |s| {
             s.momentum_rate(t, q, qd)
         })
@@ -291,9 +291,9 @@ where
     fn momentum_jacobian(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> SMatrix<f64, N, N> {
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> OMatrix<f64, N, N> {
         self.eval(t, q, qd, SMatrix::repeat(f64::NAN), |s| {
             s.momentum_jacobian(t, q, qd)
         })
@@ -303,9 +303,9 @@ where
     fn lagrangian_hessian(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> SMatrix<f64, N, N> {
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> OMatrix<f64, N, N> {
         self.eval(t, q, qd, SMatrix::repeat(f64::NAN), |s| {
             s.lagrangian_hessian(t, q, qd)
         })
@@ -318,9 +318,9 @@ where
     fn residual_jacobians(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-        qdd: &SVector<f64, N>,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+        qdd: &OVector<f64, N>,
     ) -> ResidualJacobians<N> {
         let (Ok(model), Ok(du)) = (self.at(t, q, qd), self.input_jacobian(t, q, qd)) else {
             return ResidualJacobians {
@@ -343,8 +343,8 @@ where
     fn acceleration_jacobians(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
     ) -> Result<AccelerationJacobians<N>, Error> {
         let du = self.input_jacobian(t, q, qd)?;
         let mut a = self.at(t, q, qd)?.acceleration_jacobians(t, q, qd)?;
@@ -359,25 +359,25 @@ where
     fn accelerations(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> Result<SVector<f64, N>, Error> {
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> Result<OVector<f64, N>, Error> {
         self.at(t, q, qd)?.accelerations(t, q, qd)
     }
     #[allow(clippy::type_complexity)]
     fn project(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> Result<Option<(SVector<f64, N>, SVector<f64, N>)>, Error> {
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> Result<Option<(OVector<f64, N>, OVector<f64, N>)>, Error> {
         self.at(t, q, qd)?.project(t, q, qd)
     }
     fn check_initial_state(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
     ) -> Result<(), Error> {
         self.at(t, q, qd)?.check_initial_state(t, q, qd)
     }

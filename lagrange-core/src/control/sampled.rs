@@ -2,6 +2,8 @@
 //! them, as a digital controller acts on a continuous plant.
 
 use nalgebra::SVector;
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use super::Controlled;
 use crate::error::Error;
@@ -9,7 +11,7 @@ use crate::integrate::{State, Stats};
 use crate::run::{Simulation, Trajectory};
 use crate::system::LagrangianSystem;
 
-impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
+impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator: DimAllocator<N> {
     /// Runs the system with its inputs set by `controller` through a zero-order hold: the
     /// controller is evaluated at the sample instants `t0 + k·period` and its output held
     /// until the next one. The run goes period by period, so that no integration step
@@ -30,12 +32,12 @@ impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
         controller: C,
         period: f64,
         t0: f64,
-        q0: SVector<f64, N>,
-        qd0: SVector<f64, N>,
+        q0: OVector<f64, N>,
+        qd0: OVector<f64, N>,
         t_end: f64,
     ) -> Result<Trajectory<N>, Error>
     where
-        C: Fn(f64, &SVector<f64, N>, &SVector<f64, N>) -> Vec<f64>,
+        C: Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> Vec<f64>,
     {
         if !(period.is_finite() && period > 0.0) {
             return Err(Error::InvalidInput(format!(

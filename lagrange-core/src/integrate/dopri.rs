@@ -3,6 +3,8 @@
 //! Equations I*, 2nd ed., §II.4–II.6).
 
 use std::ops::ControlFlow;
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use super::{Rhs, State, Step};
 use crate::error::Error;
@@ -68,7 +70,7 @@ const BETA: f64 = 0.04;
 const ALPHA: f64 = 0.2 - 0.75 * BETA;
 
 /// One attempted step.
-struct Trial<const N: usize> {
+struct Trial<N: Dim> where DefaultAllocator: DimAllocator<N> {
     y: State<N>,
     f: State<N>,
     err: State<N>,
@@ -79,14 +81,14 @@ struct Trial<const N: usize> {
 }
 
 /// Integrates adaptively to `t_end`, counting rejected steps in `rhs`.
-pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
+pub(super) fn integrate<S: LagrangianSystem<N>, N: Dim>(
     rhs: &mut Rhs<'_, S>,
     settings: &Settings,
     t0: f64,
     y0: State<N>,
     t_end: f64,
     mut on_step: impl FnMut(&Step<N>) -> Result<ControlFlow<()>, Error>,
-) -> Result<(), Error> {
+) -> Result<(), Error> where DefaultAllocator: DimAllocator<N> {
     let (mut t, mut y) = (t0, y0);
     let mut f = rhs.eval(t, &y)?;
     let mut h = match settings.h0 {
@@ -159,14 +161,14 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
 }
 
 /// The stages of a step of size `h` from `(t, y)` with first stage `k1 = f(t, y)`.
-fn attempt<S: LagrangianSystem<N>, const N: usize>(
+fn attempt<S: LagrangianSystem<N>, N: Dim>(
     rhs: &mut Rhs<'_, S>,
     t: f64,
     y: &State<N>,
     k1: &State<N>,
     h: f64,
     t_new: f64,
-) -> Result<Trial<N>, Error> {
+) -> Result<Trial<N>, Error> where DefaultAllocator: DimAllocator<N> {
     let (y, k1) = (*y, *k1);
     let k2 = rhs.eval(t + C2 * h, &(y + k1 * (A21 * h)))?;
     let y3 = y + (k1 * A31 + k2 * A32) * h;
@@ -194,12 +196,12 @@ fn attempt<S: LagrangianSystem<N>, const N: usize>(
 }
 
 /// RMS over the components of `err / (atol + rtol·max(|y|, |y_new|))`.
-fn error_norm<const N: usize>(
+fn error_norm<N: Dim>(
     settings: &Settings,
     y: &State<N>,
     y_new: &State<N>,
     err: &State<N>,
-) -> f64 {
+) -> f64 where DefaultAllocator: DimAllocator<N> {
     let sum: f64 = y
         .components()
         .zip(y_new.components())
@@ -214,13 +216,13 @@ fn error_norm<const N: usize>(
 
 /// Hairer's starting step: make an explicit Euler step's local error about `0.01` in the
 /// weighted norm, estimating the second derivative from one extra evaluation.
-fn initial_step<S: LagrangianSystem<N>, const N: usize>(
+fn initial_step<S: LagrangianSystem<N>, N: Dim>(
     rhs: &mut Rhs<'_, S>,
     settings: &Settings,
     t: f64,
     y: &State<N>,
     f0: &State<N>,
-) -> Result<f64, Error> {
+) -> Result<f64, Error> where DefaultAllocator: DimAllocator<N> {
     let norm = |v: &State<N>| {
         let sum: f64 = v
             .components()

@@ -20,6 +20,8 @@
 use std::ops::ControlFlow;
 
 use nalgebra::{DMatrix, DVector, SVector};
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use super::{ActionIntegrals, FixedSteps, Rhs, State, Step};
 use crate::error::Error;
@@ -88,13 +90,13 @@ fn newton(t: f64, mut update: impl FnMut() -> Result<(f64, f64), Error>) -> Resu
 
 /// One step of a one-step map on the canonical variables: `q_{k+1}`, `p_{k+1}`, and the
 /// increment of the action integrals over the step.
-type Advanced<const N: usize> = (SVector<f64, N>, SVector<f64, N>, ActionIntegrals);
+type Advanced<N: Dim> = (OVector<f64, N>, OVector<f64, N>, ActionIntegrals);
 
 /// Runs a one-step map `(t, t_next, q, q̇, p, carried) → (q_{k+1}, p_{k+1}, ΔA, ΔS)` on
 /// the canonical variables over `steps` (the increments only where `carried` says the run
 /// carries the action integrals), recording each step with a Hermite interpolant from the
 /// accelerations at both ends. Needs a conservative model.
-fn drive<S: LagrangianSystem<N>, const N: usize>(
+fn drive<S: LagrangianSystem<N>, N: Dim>(
     rhs: &mut Rhs<'_, S>,
     method: &str,
     steps: &FixedSteps,
@@ -105,10 +107,10 @@ fn drive<S: LagrangianSystem<N>, const N: usize>(
         f64,
         f64,
         &State<N>,
-        &SVector<f64, N>,
+        &OVector<f64, N>,
         bool,
     ) -> Result<Advanced<N>, Error>,
-) -> Result<(), Error> {
+) -> Result<(), Error> where DefaultAllocator: DimAllocator<N> {
     let system = rhs.system;
     if !system.info().constraints.is_empty() {
         return Err(Error::InvalidInput(format!(
@@ -141,13 +143,13 @@ fn drive<S: LagrangianSystem<N>, const N: usize>(
 }
 
 /// Gauss–Legendre with `stages` stages on the grid `steps`.
-pub(super) fn gauss<S: LagrangianSystem<N>, const N: usize>(
+pub(super) fn gauss<S: LagrangianSystem<N>, N: Dim>(
     rhs: &mut Rhs<'_, S>,
     stages: usize,
     steps: &FixedSteps,
     y0: State<N>,
     on_step: impl FnMut(&Step<N>) -> Result<ControlFlow<()>, Error>,
-) -> Result<(), Error> {
+) -> Result<(), Error> where DefaultAllocator: DimAllocator<N> {
     let tableau = gauss_legendre(stages)?;
     let s = stages;
     drive(
@@ -159,10 +161,10 @@ pub(super) fn gauss<S: LagrangianSystem<N>, const N: usize>(
         |system, t, t_next, y, p, carried| {
             let h = t_next - t;
             let times: Vec<f64> = tableau.c.iter().map(|c| t + c * h).collect();
-            let stage_q = |v: &[SVector<f64, N>], i: usize| {
+            let stage_q = |v: &[OVector<f64, N>], i: usize| {
                 (0..s).fold(y.q, |acc, j| acc + v[j] * (h * tableau.a[i][j]))
             };
-            let mut v: Vec<SVector<f64, N>> = vec![y.qd; s];
+            let mut v: Vec<OVector<f64, N>> = vec![y.qd; s];
             newton(t, || {
                 let q: Vec<_> = (0..s).map(|i| stage_q(&v, i)).collect();
                 // Each generated function once per stage.
@@ -226,12 +228,12 @@ pub(super) fn gauss<S: LagrangianSystem<N>, const N: usize>(
 }
 
 /// The midpoint variational integrator on the grid `steps`.
-pub(super) fn variational<S: LagrangianSystem<N>, const N: usize>(
+pub(super) fn variational<S: LagrangianSystem<N>, N: Dim>(
     rhs: &mut Rhs<'_, S>,
     steps: &FixedSteps,
     y0: State<N>,
     on_step: impl FnMut(&Step<N>) -> Result<ControlFlow<()>, Error>,
-) -> Result<(), Error> {
+) -> Result<(), Error> where DefaultAllocator: DimAllocator<N> {
     drive(
         rhs,
         "variational",
@@ -281,13 +283,13 @@ mod tests {
     use nalgebra::{Vector1, Vector2};
 
     /// Final (t, y) of a run.
-    fn run<S: crate::LagrangianSystem<N>, const N: usize>(
+    fn run<S: crate::LagrangianSystem<N>, N: Dim>(
         integrator: Integrator,
         system: &S,
         y0: State<N>,
         t_end: f64,
         mut each: impl FnMut(&State<N>),
-    ) -> State<N> {
+    ) -> State<N> where DefaultAllocator: DimAllocator<N> {
         let mut last = y0;
         integrator
             .run(system, 0.0, y0, t_end, 10_000_000, |s| {

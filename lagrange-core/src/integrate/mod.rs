@@ -17,6 +17,8 @@
 //! of a run without them.
 
 use std::ops::{AddAssign, ControlFlow};
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use crate::error::Error;
 use crate::system::LagrangianSystem;
@@ -102,7 +104,7 @@ impl Integrator {
     /// underflows ([`Error::StepSizeUnderflow`]) or when more than `max_steps` steps
     /// (accepted and rejected) would be needed ([`Error::MaxStepsExceeded`]). Every step
     /// handed to `on_step` passed these checks.
-    pub fn run<S: LagrangianSystem<N>, const N: usize>(
+    pub fn run<S: LagrangianSystem<N>, N: Dim>(
         &self,
         system: &S,
         t0: f64,
@@ -110,7 +112,7 @@ impl Integrator {
         t_end: f64,
         max_steps: usize,
         mut on_step: impl FnMut(&Step<N>),
-    ) -> Result<Stats, Error> {
+    ) -> Result<Stats, Error> where DefaultAllocator: DimAllocator<N> {
         let (stats, outcome) = self.run_counted(system, (t0, y0, None), t_end, max_steps, |step| {
             on_step(step);
             ControlFlow::Continue(())
@@ -122,14 +124,14 @@ impl Integrator {
     /// describe the steps that were handed to `on_step` before the failure. The run ends
     /// early, successfully, when `on_step` breaks (an event stopped or reset the motion).
     /// With `action0`, the steps carry the action integrals from these values at `t0`.
-    pub(crate) fn run_counted<S: LagrangianSystem<N>, const N: usize>(
+    pub(crate) fn run_counted<S: LagrangianSystem<N>, N: Dim>(
         &self,
         system: &S,
         (t0, y0, action0): (f64, State<N>, Option<ActionIntegrals>),
         t_end: f64,
         max_steps: usize,
         mut on_step: impl FnMut(&Step<N>) -> ControlFlow<()>,
-    ) -> (Stats, Result<(), Error>) {
+    ) -> (Stats, Result<(), Error>) where DefaultAllocator: DimAllocator<N> {
         if let Err(e) = self.check_arguments(t0, y0, t_end) {
             return (Stats::default(), Err(e));
         }
@@ -177,12 +179,12 @@ impl Integrator {
     }
 
     /// Checks the settings and the arguments of a run.
-    pub(crate) fn check_arguments<const N: usize>(
+    pub(crate) fn check_arguments<N: Dim>(
         &self,
         t0: f64,
         y0: State<N>,
         t_end: f64,
-    ) -> Result<(), Error> {
+    ) -> Result<(), Error> where DefaultAllocator: DimAllocator<N> {
         self.validate()?;
         if !t0.is_finite() || !t_end.is_finite() {
             return Err(Error::InvalidInput(format!(
@@ -314,13 +316,13 @@ fn fixed_steps(t0: f64, t_end: f64, dt: f64, max_steps: usize) -> Result<FixedSt
 pub const UNRESOLVED_JUMP: f64 = 0.1;
 
 /// The per-step check of the conserved integral (see [`UNRESOLVED_JUMP`]).
-struct StepGuard<'a, S, const N: usize> {
+struct StepGuard<'a, S, N: Dim> where DefaultAllocator: DimAllocator<N> {
     system: &'a S,
     /// The integral and the size of its terms at the end of the last accepted step.
     last: Option<(f64, f64)>,
 }
 
-impl<'a, S: LagrangianSystem<N>, const N: usize> StepGuard<'a, S, N> {
+impl<'a, S: LagrangianSystem<N>, N: Dim> StepGuard<'a, S, N> where DefaultAllocator: DimAllocator<N> {
     fn new(system: &'a S, t0: f64, y0: &State<N>) -> Self {
         let mut guard = StepGuard { system, last: None };
         guard.last = guard.integral(t0, y0);
@@ -367,10 +369,9 @@ struct Rhs<'a, S> {
 }
 
 impl<S> Rhs<'_, S> {
-    fn eval<const N: usize>(&mut self, t: f64, y: &State<N>) -> Result<State<N>, Error>
+    fn eval<N: Dim>(&mut self, t: f64, y: &State<N>) -> Result<State<N>, Error>
     where
-        S: LagrangianSystem<N>,
-    {
+        S: LagrangianSystem<N>, DefaultAllocator: DimAllocator<N> {
         if !y.is_finite() {
             return Err(Error::NonFiniteState { t });
         }
@@ -380,10 +381,9 @@ impl<S> Rhs<'_, S> {
     }
 
     /// The integrands of the action integrals at `(t, y)`: `p·q̇` and `L`.
-    fn action_rates<const N: usize>(&self, t: f64, y: &State<N>) -> ActionIntegrals
+    fn action_rates<N: Dim>(&self, t: f64, y: &State<N>) -> ActionIntegrals
     where
-        S: LagrangianSystem<N>,
-    {
+        S: LagrangianSystem<N>, DefaultAllocator: DimAllocator<N> {
         ActionIntegrals::rates(self.system, t, &y.q, &y.qd)
     }
 
@@ -392,15 +392,14 @@ impl<S> Rhs<'_, S> {
     /// first) and `g1` at its end, `quadrature(self, g0, g1)` gives the method's increment
     /// over the step and the correction of its continuous extension. Returns the step and
     /// the rate at its end.
-    fn carry_action<const N: usize>(
+    fn carry_action<N: Dim>(
         &mut self,
         step: Step<N>,
         g0: Option<ActionIntegrals>,
         quadrature: impl FnOnce(&Self, ActionIntegrals, ActionIntegrals) -> [ActionIntegrals; 2],
     ) -> (Step<N>, Option<ActionIntegrals>)
     where
-        S: LagrangianSystem<N>,
-    {
+        S: LagrangianSystem<N>, DefaultAllocator: DimAllocator<N> {
         let Some(a0) = self.action else {
             return (step, None);
         };
@@ -413,10 +412,9 @@ impl<S> Rhs<'_, S> {
     }
 
     /// The system's projection of `y` onto its constraints, if it has any.
-    fn project<const N: usize>(&self, t: f64, y: &State<N>) -> Result<Option<State<N>>, Error>
+    fn project<N: Dim>(&self, t: f64, y: &State<N>) -> Result<Option<State<N>>, Error>
     where
-        S: LagrangianSystem<N>,
-    {
+        S: LagrangianSystem<N>, DefaultAllocator: DimAllocator<N> {
         Ok(self
             .system
             .project(t, &y.q, &y.qd)?

@@ -3,13 +3,15 @@
 use std::ops::ControlFlow;
 
 use nalgebra::SVector;
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use super::{ActionIntegrals, Rhs, State, Step, fixed_steps};
 use crate::error::Error;
 use crate::system::LagrangianSystem;
 
 /// Integrates with steps of `dt`, the last one shortened to end exactly at `t_end`.
-pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
+pub(super) fn integrate<S: LagrangianSystem<N>, N: Dim>(
     rhs: &mut Rhs<'_, S>,
     dt: f64,
     t0: f64,
@@ -17,7 +19,7 @@ pub(super) fn integrate<S: LagrangianSystem<N>, const N: usize>(
     t_end: f64,
     max_steps: usize,
     mut on_step: impl FnMut(&Step<N>) -> Result<ControlFlow<()>, Error>,
-) -> Result<(), Error> {
+) -> Result<(), Error> where DefaultAllocator: DimAllocator<N> {
     let steps = fixed_steps(t0, t_end, dt, max_steps)?;
     let no_correction = State::new(SVector::zeros(), SVector::zeros());
     let mut y = y0;

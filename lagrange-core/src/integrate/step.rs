@@ -5,21 +5,23 @@
 use std::ops::{Add, Mul, Sub};
 
 use nalgebra::SVector;
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use crate::system::LagrangianSystem;
 
 /// A point `(q, q̇)` of the first-order state space (also used for its time derivative).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct State<const N: usize> {
+pub struct State<N: Dim> where DefaultAllocator: DimAllocator<N> {
     /// Generalized coordinates.
-    pub q: SVector<f64, N>,
+    pub q: OVector<f64, N>,
     /// Generalized velocities.
-    pub qd: SVector<f64, N>,
+    pub qd: OVector<f64, N>,
 }
 
-impl<const N: usize> State<N> {
+impl<N: Dim> State<N> where DefaultAllocator: DimAllocator<N> {
     /// The state `(q, q̇)`.
-    pub fn new(q: SVector<f64, N>, qd: SVector<f64, N>) -> Self {
+    pub fn new(q: OVector<f64, N>, qd: OVector<f64, N>) -> Self {
         State { q, qd }
     }
 
@@ -34,21 +36,21 @@ impl<const N: usize> State<N> {
     }
 }
 
-impl<const N: usize> Add for State<N> {
+impl<N: Dim> Add for State<N> where DefaultAllocator: DimAllocator<N> {
     type Output = Self;
     fn add(self, rhs: Self) -> Self {
         State::new(self.q + rhs.q, self.qd + rhs.qd)
     }
 }
 
-impl<const N: usize> Sub for State<N> {
+impl<N: Dim> Sub for State<N> where DefaultAllocator: DimAllocator<N> {
     type Output = Self;
     fn sub(self, rhs: Self) -> Self {
         State::new(self.q - rhs.q, self.qd - rhs.qd)
     }
 }
 
-impl<const N: usize> Mul<f64> for State<N> {
+impl<N: Dim> Mul<f64> for State<N> where DefaultAllocator: DimAllocator<N> {
     type Output = Self;
     fn mul(self, rhs: f64) -> Self {
         State::new(self.q * rhs, self.qd * rhs)
@@ -69,12 +71,12 @@ pub struct ActionIntegrals {
 
 impl ActionIntegrals {
     /// Their integrands at `(t, q, q̇)`: `p·q̇` and `L`.
-    pub(crate) fn rates<S: LagrangianSystem<N>, const N: usize>(
+    pub(crate) fn rates<S: LagrangianSystem<N>, N: Dim>(
         system: &S,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> Self {
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> Self where DefaultAllocator: DimAllocator<N> {
         ActionIntegrals {
             action: system.momenta(t, q, qd).dot(qd),
             principal: system.lagrangian(t, q, qd),
@@ -139,7 +141,7 @@ where
 /// The extension is `y(θ) = r₀ + θ(r₁ + (1−θ)(r₂ + θ(r₃ + (1−θ) r₄)))`, `θ = (t − t0)/(t1 − t0)`:
 /// cubic Hermite interpolation plus, for Dormand–Prince, the quartic correction `r₄`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Step<const N: usize> {
+pub struct Step<N: Dim> where DefaultAllocator: DimAllocator<N> {
     t0: f64,
     t1: f64,
     y1: State<N>,
@@ -148,7 +150,7 @@ pub struct Step<const N: usize> {
     action: Option<(ActionIntegrals, [ActionIntegrals; 5])>,
 }
 
-impl<const N: usize> Step<N> {
+impl<N: Dim> Step<N> where DefaultAllocator: DimAllocator<N> {
     /// The Hermite part of the extension, from the end points and their derivatives `f0`, `f1`,
     /// plus the correction `r4` (zero for plain Hermite interpolation).
     pub(super) fn new(

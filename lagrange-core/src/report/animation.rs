@@ -3,6 +3,8 @@
 //! page here, so that the page only plays the frames back.
 
 use std::fmt::Write as _;
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use crate::run::Trajectory;
 use crate::system::{LagrangianSystem, PointKind};
@@ -84,10 +86,10 @@ pub(super) fn thinned(len: usize) -> Vec<usize> {
 }
 
 /// The animation of `trajectory`, or why there is none.
-pub(super) fn build<const N: usize, S: LagrangianSystem<N>>(
+pub(super) fn build<N: Dim, S: LagrangianSystem<N>>(
     trajectory: &Trajectory<N>,
     system: &S,
-) -> Result<Animation, String> {
+) -> Result<Animation, String> where DefaultAllocator: DimAllocator<N> {
     let info = system.info();
     let Some(drawing) = &info.drawing else {
         return Err(

@@ -2,6 +2,8 @@
 //! drift as a series, and a whole run plotted as one SVG image.
 
 use std::fmt::Write as _;
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use super::Series;
 use super::markup::escape;
@@ -103,7 +105,7 @@ pub(super) fn drift_series(inv: &Invariant) -> Series {
     }
 }
 
-impl<const N: usize> Trajectory<N> {
+impl<N: Dim> Trajectory<N> where DefaultAllocator: DimAllocator<N> {
     /// The plot of the run as one SVG image under `title`: every coordinate against `t`
     /// above, and below each integral's drift on a log scale (relative where its initial
     /// value is not 0, measured from the latest reset), left out when the run records no

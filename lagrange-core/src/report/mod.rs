@@ -11,6 +11,8 @@ mod markup;
 mod plot;
 
 use std::fmt::Write as _;
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::{ConstraintAllocator, DimAllocator};
 use std::path::Path;
 
 use crate::error::Error;
@@ -52,10 +54,10 @@ impl HtmlReport {
     /// The report of `trajectory`, a run of `system`: the animation's frames are placed
     /// by the system now; the action integrals are plotted where the run recorded them
     /// ([`Simulation::record_action`](crate::Simulation::record_action)).
-    pub fn new<const N: usize, S: LagrangianSystem<N>>(
+    pub fn new<N: Dim, S: LagrangianSystem<N>>(
         trajectory: &Trajectory<N>,
         system: &S,
-    ) -> Self {
+    ) -> Self where DefaultAllocator: DimAllocator<N> {
         let coordinates = trajectory
             .coordinates()
             .iter()
@@ -131,11 +133,11 @@ impl HtmlReport {
     /// multipliers are undefined (`M` singular or the constraints dependent, as where a
     /// run stopped) they are NaN, left out of the plots, and a note says at how many
     /// points. Errors when `trajectory` is not the report's.
-    pub fn constraint_forces<const N: usize, const K: usize, S: ConstrainedSystem<N, K>>(
+    pub fn constraint_forces<N: Dim, K: Dim, S: ConstrainedSystem<N, K>>(
         mut self,
         trajectory: &Trajectory<N>,
         system: &S,
-    ) -> Result<Self, Error> {
+    ) -> Result<Self, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
         let mut multipliers = vec![Vec::with_capacity(trajectory.len()); K];
         let mut reactions = vec![Vec::with_capacity(trajectory.len()); K];
         let mut undefined = 0;
@@ -431,7 +433,7 @@ impl HtmlReport {
     }
 }
 
-impl<const N: usize> Trajectory<N> {
+impl<N: Dim> Trajectory<N> where DefaultAllocator: DimAllocator<N> {
     /// Writes the [`HtmlReport`] of this run of `system` to the file at `path`: the model
     /// and its equations, the conserved quantities, plots and an animation. For a
     /// constrained system, [`HtmlReport::constraint_forces`] adds the reactions.

@@ -5,6 +5,8 @@
 use std::ops::ControlFlow;
 
 use nalgebra::SVector;
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use super::event::{Crossing, Occurrence, Watch};
 use super::simulation::{Simulation, Stopped};
@@ -14,7 +16,7 @@ use crate::integrate::{ActionIntegrals, State, Stats, Step};
 use crate::system::LagrangianSystem;
 
 /// What [`Simulation::drive`] reports.
-pub(super) enum Output<'a, const N: usize> {
+pub(super) enum Output<'a, N: Dim> where DefaultAllocator: DimAllocator<N> {
     /// A state to record, with the action integrals there when the run carries them;
     /// `step` is the step it lies in (`None` for the initial state and the state a reset
     /// restarts from).
@@ -29,7 +31,7 @@ pub(super) enum Output<'a, const N: usize> {
 }
 
 /// Why an integration pass ended before `t_end`.
-enum Cut<const N: usize> {
+enum Cut<N: Dim> where DefaultAllocator: DimAllocator<N> {
     /// A stop event fired.
     Stop,
     /// A reset event fired: the run goes on from `y` at `t`, with the action integrals
@@ -43,7 +45,7 @@ enum Cut<const N: usize> {
     Failed(Error),
 }
 
-impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
+impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator: DimAllocator<N> {
     /// Validates, integrates and hands every output time and every finished step to
     /// `handle`, which records into the trajectory; watches the events, records them and
     /// stops or restarts the integration at them. On a failure after the start, the
@@ -51,8 +53,8 @@ impl<S: LagrangianSystem<N>, const N: usize> Simulation<'_, S, N> {
     pub(super) fn drive(
         &self,
         t0: f64,
-        q0: SVector<f64, N>,
-        qd0: SVector<f64, N>,
+        q0: OVector<f64, N>,
+        qd0: OVector<f64, N>,
         t_end: f64,
         mut handle: impl FnMut(&mut Trajectory<N>, Output<'_, N>),
     ) -> Result<Trajectory<N>, Stopped<N>> {

@@ -4,6 +4,8 @@ use std::fmt;
 use std::sync::Mutex;
 
 use nalgebra::SVector;
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use super::drive::Output;
 use super::event::Event;
@@ -29,14 +31,14 @@ pub const DEFAULT_MAX_EVENTS: usize = 100_000;
 /// the last step that passed the integrator's checks (`None` when the run never started,
 /// e.g. on invalid input).
 #[derive(Debug)]
-pub struct Stopped<const N: usize> {
+pub struct Stopped<N: Dim> where DefaultAllocator: DimAllocator<N> {
     /// Why the run stopped.
     pub error: Error,
     /// What it recorded before (boxed: an error stays small).
     pub partial: Option<Box<Trajectory<N>>>,
 }
 
-impl<const N: usize> From<Error> for Stopped<N> {
+impl<N: Dim> From<Error> for Stopped<N> where DefaultAllocator: DimAllocator<N> {
     fn from(error: Error) -> Self {
         Stopped {
             error,
@@ -45,13 +47,13 @@ impl<const N: usize> From<Error> for Stopped<N> {
     }
 }
 
-impl<const N: usize> fmt::Display for Stopped<N> {
+impl<N: Dim> fmt::Display for Stopped<N> where DefaultAllocator: DimAllocator<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.error.fmt(f)
     }
 }
 
-impl<const N: usize> std::error::Error for Stopped<N> {
+impl<N: Dim> std::error::Error for Stopped<N> where DefaultAllocator: DimAllocator<N> {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.error)
     }
@@ -69,7 +71,7 @@ impl fmt::Debug for Progress<'_> {
 /// An integration of `system`, configured by chaining:
 /// `Simulation::new(&sys).integrator(Integrator::Rk4 { dt: 1e-3 }).output_interval(0.1).run(..)`.
 #[derive(Debug)]
-pub struct Simulation<'a, S, const N: usize> {
+pub struct Simulation<'a, S, N: Dim> where DefaultAllocator: DimAllocator<N> {
     pub(crate) system: &'a S,
     pub(crate) integrator: Integrator,
     pub(crate) output_interval: Option<f64>,
@@ -80,7 +82,7 @@ pub struct Simulation<'a, S, const N: usize> {
     pub(crate) record_action: bool,
 }
 
-impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
+impl<'a, S: LagrangianSystem<N>, N: Dim> Simulation<'a, S, N> where DefaultAllocator: DimAllocator<N> {
     /// A simulation with the default integrator (Dormand–Prince, `rtol = atol = 1e-10`),
     /// recording every accepted step.
     pub fn new(system: &'a S) -> Self {
@@ -163,8 +165,8 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
     pub fn run(
         &self,
         t0: f64,
-        q0: SVector<f64, N>,
-        qd0: SVector<f64, N>,
+        q0: OVector<f64, N>,
+        qd0: OVector<f64, N>,
         t_end: f64,
     ) -> Result<Trajectory<N>, Error> {
         self.run_keeping_partial(t0, q0, qd0, t_end)
@@ -176,8 +178,8 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
     pub fn run_keeping_partial(
         &self,
         t0: f64,
-        q0: SVector<f64, N>,
-        qd0: SVector<f64, N>,
+        q0: OVector<f64, N>,
+        qd0: OVector<f64, N>,
         t_end: f64,
     ) -> Result<Trajectory<N>, Stopped<N>> {
         self.drive(t0, q0, qd0, t_end, |trajectory, output| {
@@ -193,12 +195,12 @@ impl<'a, S: LagrangianSystem<N>, const N: usize> Simulation<'a, S, N> {
     /// dense output. The trajectory then holds the ignored coordinates too.
     ///
     /// Errors as [`run`](Self::run) does, and for a non-finite `chi0`.
-    pub fn run_reduced<const K: usize>(
+    pub fn run_reduced<K: Dim>(
         &self,
         t0: f64,
-        q0: SVector<f64, N>,
-        qd0: SVector<f64, N>,
-        chi0: SVector<f64, K>,
+        q0: OVector<f64, N>,
+        qd0: OVector<f64, N>,
+        chi0: OVector<f64, K>,
         t_end: f64,
     ) -> Result<Trajectory<N>, Error>
     where

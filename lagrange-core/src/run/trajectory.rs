@@ -5,6 +5,8 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use nalgebra::SVector;
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use super::balance::Balance;
 use super::event::Occurrence;
@@ -83,13 +85,13 @@ impl Invariant {
 }
 
 /// The value of the integral `theorem` gives (`T + V` for the kinetic-energy theorem).
-fn integral_value<const N: usize, S: LagrangianSystem<N>>(
+fn integral_value<N: Dim, S: LagrangianSystem<N>>(
     system: &S,
     theorem: Theorem,
     t: f64,
     y: &State<N>,
     functions: Option<DynamicFunctions>,
-) -> f64 {
+) -> f64 where DefaultAllocator: DimAllocator<N> {
     match theorem {
         Theorem::KineticEnergy => system.energy(t, &y.q, &y.qd),
         other => functions.map_or(f64::NAN, |f| f.of(other)),
@@ -98,11 +100,11 @@ fn integral_value<const N: usize, S: LagrangianSystem<N>>(
 
 /// The recorded solution of a [`Simulation`](crate::Simulation).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Trajectory<const N: usize> {
+pub struct Trajectory<N: Dim> where DefaultAllocator: DimAllocator<N> {
     coordinates: Vec<String>,
     times: Vec<f64>,
-    q: Vec<SVector<f64, N>>,
-    qd: Vec<SVector<f64, N>>,
+    q: Vec<OVector<f64, N>>,
+    qd: Vec<OVector<f64, N>>,
     invariants: Vec<Invariant>,
     ignored_names: Vec<String>,
     ignored: Vec<Vec<f64>>,
@@ -114,7 +116,7 @@ pub struct Trajectory<const N: usize> {
     stats: Stats,
 }
 
-impl<const N: usize> Trajectory<N> {
+impl<N: Dim> Trajectory<N> where DefaultAllocator: DimAllocator<N> {
     /// An empty trajectory with the invariants `S` declares, and the action integrals if
     /// `record_action`.
     pub(crate) fn new<S: LagrangianSystem<N>>(
@@ -353,17 +355,17 @@ impl<const N: usize> Trajectory<N> {
     }
 
     /// Coordinates at the recorded times.
-    pub fn q(&self) -> &[SVector<f64, N>] {
+    pub fn q(&self) -> &[OVector<f64, N>] {
         &self.q
     }
 
     /// Velocities at the recorded times.
-    pub fn qd(&self) -> &[SVector<f64, N>] {
+    pub fn qd(&self) -> &[OVector<f64, N>] {
         &self.qd
     }
 
     /// The last recorded point `(t, q, q̇)`.
-    pub fn last(&self) -> Option<(f64, SVector<f64, N>, SVector<f64, N>)> {
+    pub fn last(&self) -> Option<(f64, OVector<f64, N>, OVector<f64, N>)> {
         Some((*self.times.last()?, *self.q.last()?, *self.qd.last()?))
     }
 

@@ -6,19 +6,20 @@
 //! them at a solution gives the derivatives of `q̈` (and `λ`) by one linear solve, valid at
 //! any state, not only at equilibria: `∂q̈/∂x = −M⁻¹ ∂r/∂x` without constraints.
 
-use nalgebra::{DMatrix, SMatrix, SVector};
+use nalgebra::{DMatrix, DefaultAllocator, Dim, OMatrix, OVector, U1};
 
 use crate::error::Error;
+use crate::size::{ConstraintAllocator, DimAllocator};
 use crate::solve::linalg;
 
 /// Derivatives of the residual `r = M(t, q, q̇) q̈ − f(t, q, q̇)` at a point
 /// `(t, q, q̇, q̈)`, with `q̈` held fixed.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ResidualJacobians<const N: usize> {
+pub struct ResidualJacobians<N: Dim> where DefaultAllocator: DimAllocator<N> {
     /// `∂r/∂q`: entry `(i, j)` is `∂rᵢ/∂qⱼ`.
-    pub coordinates: SMatrix<f64, N, N>,
+    pub coordinates: OMatrix<f64, N, N>,
     /// `∂r/∂q̇`.
-    pub velocities: SMatrix<f64, N, N>,
+    pub velocities: OMatrix<f64, N, N>,
     /// `∂r/∂p`, `N` rows and one column per parameter (inputs included), in the order of
     /// [`ModelInfo::parameters`](crate::ModelInfo::parameters).
     pub parameters: DMatrix<f64>,
@@ -28,15 +29,15 @@ pub struct ResidualJacobians<const N: usize> {
 /// time derivative of `G`) and of its reaction `Jᵀλ`, at `(t, q, q̇, q̈, λ)` with `q̈`
 /// and `λ` held fixed.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ConstraintJacobians<const N: usize, const K: usize> {
+pub struct ConstraintJacobians<N: Dim, K: Dim> where DefaultAllocator: ConstraintAllocator<N, K> {
     /// `∂s/∂q`.
-    pub acceleration_coordinates: SMatrix<f64, K, N>,
+    pub acceleration_coordinates: OMatrix<f64, K, N>,
     /// `∂s/∂q̇`.
-    pub acceleration_velocities: SMatrix<f64, K, N>,
+    pub acceleration_velocities: OMatrix<f64, K, N>,
     /// `∂s/∂p`, `K` rows and one column per parameter.
     pub acceleration_parameters: DMatrix<f64>,
     /// `∂(Jᵀλ)/∂q` (the reaction does not depend on `q̇`).
-    pub reaction_coordinates: SMatrix<f64, N, N>,
+    pub reaction_coordinates: OMatrix<f64, N, N>,
     /// `∂(Jᵀλ)/∂p`, `N` rows and one column per parameter.
     pub reaction_parameters: DMatrix<f64>,
 }
@@ -44,13 +45,13 @@ pub struct ConstraintJacobians<const N: usize, const K: usize> {
 /// Derivatives of the accelerations `q̈(t, q, q̇, p)` of the motion (the constrained
 /// motion for a constrained system) at a state.
 #[derive(Debug, Clone, PartialEq)]
-pub struct AccelerationJacobians<const N: usize> {
+pub struct AccelerationJacobians<N: Dim> where DefaultAllocator: DimAllocator<N> {
     /// The accelerations at the state.
-    pub accelerations: SVector<f64, N>,
+    pub accelerations: OVector<f64, N>,
     /// `∂q̈/∂q`.
-    pub coordinates: SMatrix<f64, N, N>,
+    pub coordinates: OMatrix<f64, N, N>,
     /// `∂q̈/∂q̇`.
-    pub velocities: SMatrix<f64, N, N>,
+    pub velocities: OMatrix<f64, N, N>,
     /// `∂q̈/∂p`, `N` rows and one column per parameter.
     pub parameters: DMatrix<f64>,
 }
@@ -60,30 +61,32 @@ pub struct AccelerationJacobians<const N: usize> {
 /// `∂q̈/∂x = −M⁻¹ ∂r/∂x` (the default of
 /// [`LagrangianSystem::acceleration_jacobians`](crate::LagrangianSystem::acceleration_jacobians)).
 /// `singular` is the error when `M` is singular or a derivative is not finite.
-pub fn unconstrained<const N: usize>(
-    m: &SMatrix<f64, N, N>,
-    qdd: SVector<f64, N>,
+pub fn unconstrained<N: Dim>(
+    m: &OMatrix<f64, N, N>,
+    qdd: OVector<f64, N>,
     r: ResidualJacobians<N>,
     singular: impl Fn() -> Error,
-) -> Result<AccelerationJacobians<N>, Error> {
+) -> Result<AccelerationJacobians<N>, Error> where DefaultAllocator: DimAllocator<N> {
     // One Cholesky factorization for every column (a mass matrix is positive definite);
     // the general solve, column by column, when it is not.
-    let cholesky = m.cholesky();
+    let (size, n) = (m.shape_generic().0, m.nrows());
+    let cholesky = m.clone().cholesky();
     let solve = |x: &DMatrix<f64>| -> Result<DMatrix<f64>, Error> {
-        let mut out = DMatrix::zeros(N, x.ncols());
+        let mut out = DMatrix::zeros(n, x.ncols());
         for c in 0..x.ncols() {
-            let column = SVector::<f64, N>::from_iterator(x.column(c).iter().map(|v| -v));
+            let column =
+                OVector::<f64, N>::from_iterator_generic(size, U1, x.column(c).iter().map(|v| -v));
             let solved = match &cholesky {
                 Some(factor) => Some(factor.solve(&column)),
-                None => linalg::solve_mass_matrix(*m, column),
+                None => linalg::solve_mass_matrix(m.clone(), column),
             };
             let solved = solved.ok_or_else(&singular)?;
-            out.set_column(c, &solved);
+            out.column_mut(c).copy_from_slice(solved.as_slice());
         }
         Ok(out)
     };
-    let dynamic = |x: &SMatrix<f64, N, N>| DMatrix::from_column_slice(N, N, x.as_slice());
-    let fixed = |x: DMatrix<f64>| SMatrix::<f64, N, N>::from_column_slice(x.as_slice());
+    let dynamic = |x: &OMatrix<f64, N, N>| DMatrix::from_column_slice(n, n, x.as_slice());
+    let fixed = |x: DMatrix<f64>| sized(size, x);
     let jacobians = AccelerationJacobians {
         accelerations: qdd,
         coordinates: fixed(solve(&dynamic(&r.coordinates))?),
@@ -95,38 +98,40 @@ pub fn unconstrained<const N: usize>(
 
 /// The derivatives of the constrained motion with accelerations `qdd` and multipliers
 /// `lambda`: `[M −Jᵀ; J 0] [∂q̈; ∂λ] = −[∂r/∂x − ∂(Jᵀλ)/∂x; ∂s/∂x]`.
-pub(crate) fn constrained<const N: usize, const K: usize>(
-    m: &SMatrix<f64, N, N>,
-    j: &SMatrix<f64, K, N>,
-    qdd: SVector<f64, N>,
+pub(crate) fn constrained<N: Dim, K: Dim>(
+    m: &OMatrix<f64, N, N>,
+    j: &OMatrix<f64, K, N>,
+    qdd: OVector<f64, N>,
     r: ResidualJacobians<N>,
     s: ConstraintJacobians<N, K>,
     singular: impl Fn() -> Error,
-) -> Result<AccelerationJacobians<N>, Error> {
-    let size = N + K;
+) -> Result<AccelerationJacobians<N>, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
+    let (dim, n, k) = (m.shape_generic().0, m.nrows(), j.nrows());
+    let size = n + k;
     let mut saddle = DMatrix::zeros(size, size);
-    saddle.view_mut((0, 0), (N, N)).copy_from(m);
-    saddle.view_mut((0, N), (N, K)).copy_from(&(-j.transpose()));
-    saddle.view_mut((N, 0), (K, N)).copy_from(j);
+    let j = DMatrix::from_column_slice(k, n, j.as_slice());
+    saddle.view_mut((0, 0), (n, n)).copy_from_slice(m.as_slice());
+    saddle.view_mut((0, n), (n, k)).copy_from(&(-j.transpose()));
+    saddle.view_mut((n, 0), (k, n)).copy_from(&j);
     let lu = saddle.lu();
     // The first N rows of the solution for the stacked right-hand sides.
     let solve = |top: DMatrix<f64>, bottom: DMatrix<f64>| -> Result<DMatrix<f64>, Error> {
         let mut rhs = DMatrix::zeros(size, top.ncols());
-        rhs.view_mut((0, 0), (N, top.ncols())).copy_from(&(-top));
-        rhs.view_mut((N, 0), (K, bottom.ncols()))
+        rhs.view_mut((0, 0), (n, top.ncols())).copy_from(&(-top));
+        rhs.view_mut((n, 0), (k, bottom.ncols()))
             .copy_from(&(-bottom));
         let x = lu.solve(&rhs).ok_or_else(&singular)?;
-        Ok(x.rows(0, N).into_owned())
+        Ok(x.rows(0, n).into_owned())
     };
-    let dynamic = |x: &[f64], rows: usize| DMatrix::from_column_slice(rows, N, x);
-    let fixed = |x: DMatrix<f64>| SMatrix::<f64, N, N>::from_column_slice(x.as_slice());
+    let dynamic = |x: &[f64], rows: usize| DMatrix::from_column_slice(rows, n, x);
+    let fixed = |x: DMatrix<f64>| sized(dim, x);
     let coordinates = solve(
-        dynamic((r.coordinates - s.reaction_coordinates).as_slice(), N),
-        dynamic(s.acceleration_coordinates.as_slice(), K),
+        dynamic((r.coordinates - s.reaction_coordinates).as_slice(), n),
+        dynamic(s.acceleration_coordinates.as_slice(), k),
     )?;
     let velocities = solve(
-        dynamic(r.velocities.as_slice(), N),
-        dynamic(s.acceleration_velocities.as_slice(), K),
+        dynamic(r.velocities.as_slice(), n),
+        dynamic(s.acceleration_velocities.as_slice(), k),
     )?;
     let parameters = solve(
         r.parameters - s.reaction_parameters,
@@ -141,10 +146,18 @@ pub(crate) fn constrained<const N: usize, const K: usize>(
     finite(jacobians, singular)
 }
 
-fn finite<const N: usize>(
+/// The square matrix of size `n` with the entries of `x`.
+fn sized<N: Dim>(n: N, x: DMatrix<f64>) -> OMatrix<f64, N, N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    OMatrix::from_column_slice_generic(n, n, x.as_slice())
+}
+
+fn finite<N: Dim>(
     j: AccelerationJacobians<N>,
     singular: impl Fn() -> Error,
-) -> Result<AccelerationJacobians<N>, Error> {
+) -> Result<AccelerationJacobians<N>, Error> where DefaultAllocator: DimAllocator<N> {
     let all = j
         .coordinates
         .iter()

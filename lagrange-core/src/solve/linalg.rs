@@ -1,42 +1,44 @@
 //! Numerical solution of `M q̈ = f`: the mass matrix is never inverted symbolically.
 
-use nalgebra::{SMatrix, SVector};
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector};
 
 use crate::error::Error;
+use crate::size::DimAllocator;
 
 /// Solves `m x = f`: Cholesky when `m` is symmetric positive definite (the usual case for a
 /// mass matrix), LU with partial pivoting otherwise. `None` when `m` is singular.
 ///
-/// Both factorizations work in place on the stack with loops over the constant `N`, which
-/// the compiler unrolls for the small systems of mechanics.
-pub(crate) fn solve_mass_matrix<const N: usize>(
-    m: SMatrix<f64, N, N>,
-    f: SVector<f64, N>,
-) -> Option<SVector<f64, N>> {
-    cholesky_solve(m, f).or_else(|| lu_solve(m, f))
+/// Both factorizations work in place, with loops over the size `N`: on the stack, and
+/// unrolled by the compiler for the small systems of mechanics, when `N` is a constant.
+pub(crate) fn solve_mass_matrix<N: Dim>(
+    m: OMatrix<f64, N, N>,
+    f: OVector<f64, N>,
+) -> Option<OVector<f64, N>> where DefaultAllocator: DimAllocator<N> {
+    cholesky_solve(m.clone(), f.clone()).or_else(|| lu_solve(m, f))
 }
 
 /// `q̈` from `M q̈ = f` at the state `(t, q, q̇)`: the unconstrained accelerations, with
 /// an error carrying the state when `M` is singular or the result is not finite.
-pub fn solve_accelerations<const N: usize>(
-    m: SMatrix<f64, N, N>,
-    f: SVector<f64, N>,
+pub fn solve_accelerations<N: Dim>(
+    m: OMatrix<f64, N, N>,
+    f: OVector<f64, N>,
     t: f64,
-    q: &SVector<f64, N>,
-    qd: &SVector<f64, N>,
-) -> Result<SVector<f64, N>, Error> {
+    q: &OVector<f64, N>,
+    qd: &OVector<f64, N>,
+) -> Result<OVector<f64, N>, Error> where DefaultAllocator: DimAllocator<N> {
     solve_mass_matrix(m, f)
         .filter(|qdd| qdd.iter().all(|x| x.is_finite()))
         .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))
 }
 
 /// `m = L Lᵀ`, then two triangular solves; `None` unless every pivot is positive.
-fn cholesky_solve<const N: usize>(
-    mut m: SMatrix<f64, N, N>,
-    mut x: SVector<f64, N>,
-) -> Option<SVector<f64, N>> {
+fn cholesky_solve<N: Dim>(
+    mut m: OMatrix<f64, N, N>,
+    mut x: OVector<f64, N>,
+) -> Option<OVector<f64, N>> where DefaultAllocator: DimAllocator<N> {
     // The lower triangle of `m` is overwritten by `L`.
-    for j in 0..N {
+    let n = x.nrows();
+    for j in 0..n {
         let mut d = m[(j, j)];
         for k in 0..j {
             d -= m[(j, k)] * m[(j, k)];
@@ -47,7 +49,7 @@ fn cholesky_solve<const N: usize>(
         }
         let d = d.sqrt();
         m[(j, j)] = d;
-        for i in j + 1..N {
+        for i in j + 1..n {
             let mut s = m[(i, j)];
             for k in 0..j {
                 s -= m[(i, k)] * m[(j, k)];
@@ -55,16 +57,16 @@ fn cholesky_solve<const N: usize>(
             m[(i, j)] = s / d;
         }
     }
-    for i in 0..N {
+    for i in 0..n {
         let mut s = x[i];
         for k in 0..i {
             s -= m[(i, k)] * x[k];
         }
         x[i] = s / m[(i, i)];
     }
-    for i in (0..N).rev() {
+    for i in (0..n).rev() {
         let mut s = x[i];
-        for k in i + 1..N {
+        for k in i + 1..n {
             s -= m[(k, i)] * x[k];
         }
         x[i] = s / m[(i, i)];
@@ -74,36 +76,37 @@ fn cholesky_solve<const N: usize>(
 
 /// Solves `m x = f` for a general (nonsymmetric) `m` by LU with partial pivoting; `None`
 /// when `m` is singular.
-pub(crate) fn solve_general<const N: usize>(
-    m: SMatrix<f64, N, N>,
-    f: SVector<f64, N>,
-) -> Option<SVector<f64, N>> {
+pub(crate) fn solve_general<N: Dim>(
+    m: OMatrix<f64, N, N>,
+    f: OVector<f64, N>,
+) -> Option<OVector<f64, N>> where DefaultAllocator: DimAllocator<N> {
     lu_solve(m, f)
 }
 
 /// Gaussian elimination with partial pivoting; `None` on a zero pivot.
-fn lu_solve<const N: usize>(
-    mut m: SMatrix<f64, N, N>,
-    mut x: SVector<f64, N>,
-) -> Option<SVector<f64, N>> {
-    for col in 0..N {
-        let pivot = (col..N).max_by(|&a, &b| m[(a, col)].abs().total_cmp(&m[(b, col)].abs()))?;
+fn lu_solve<N: Dim>(
+    mut m: OMatrix<f64, N, N>,
+    mut x: OVector<f64, N>,
+) -> Option<OVector<f64, N>> where DefaultAllocator: DimAllocator<N> {
+    let n = x.nrows();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&a, &b| m[(a, col)].abs().total_cmp(&m[(b, col)].abs()))?;
         if m[(pivot, col)] == 0.0 || !m[(pivot, col)].is_finite() {
             return None;
         }
         m.swap_rows(col, pivot);
         x.swap_rows(col, pivot);
-        for row in col + 1..N {
+        for row in col + 1..n {
             let factor = m[(row, col)] / m[(col, col)];
-            for k in col..N {
+            for k in col..n {
                 m[(row, k)] -= factor * m[(col, k)];
             }
             x[row] -= factor * x[col];
         }
     }
-    for i in (0..N).rev() {
+    for i in (0..n).rev() {
         let mut s = x[i];
-        for k in i + 1..N {
+        for k in i + 1..n {
             s -= m[(i, k)] * x[k];
         }
         x[i] = s / m[(i, i)];

@@ -7,9 +7,10 @@
 //! `(J M⁻¹ Jᵀ) λ = −c − J M⁻¹ f`, then `q̈ = M⁻¹ (f + Jᵀλ)`. The reaction of constraint
 //! `i` is `λᵢ ∇Gᵢ`: rescaling `Gᵢ → ρ Gᵢ` changes `λᵢ` by `1/ρ` and leaves it unchanged.
 
-use nalgebra::{SMatrix, SVector};
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector};
 
 use crate::error::Error;
+use crate::size::ConstraintAllocator;
 use crate::solve::jacobians::{self, AccelerationJacobians, ConstraintJacobians};
 use crate::solve::linalg;
 use crate::system::{ConstraintInfo, LagrangianSystem};
@@ -27,49 +28,54 @@ pub const PROJECTION_ITERATIONS: usize = 20;
 pub const PROJECTION_TOLERANCE: f64 = 1e-15;
 
 /// The accelerations of a constrained system at a state, with the multipliers.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ConstrainedMotion<const N: usize, const K: usize> {
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConstrainedMotion<N: Dim, K: Dim> where DefaultAllocator: ConstraintAllocator<N, K> {
     /// `q̈`.
-    pub accelerations: SVector<f64, N>,
+    pub accelerations: OVector<f64, N>,
     /// `λ`, one per constraint.
-    pub multipliers: SVector<f64, K>,
+    pub multipliers: OVector<f64, K>,
 }
 
 /// A system with `K` holonomic constraints; the derive implements it for models with
 /// `constraint = "…"` keys, and makes their `accelerations` the constrained ones. The
 /// constraints' text and whether each is scleronomic are in
 /// [`ModelInfo::constraints`](crate::ModelInfo::constraints).
-pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N> {
+pub trait ConstrainedSystem<N: Dim, K: Dim>: LagrangianSystem<N> where DefaultAllocator: ConstraintAllocator<N, K> {
+    /// The number of constraints as the dimension of their vectors: `Const<k>` for a
+    /// derived system, `Dyn(k)` for one known only at run time.
+    fn constraint_dimension(&self) -> K {
+        K::from_usize(self.info().constraints.len())
+    }
     /// `G(t, q)`.
-    fn constraint_values(&self, t: f64, q: &SVector<f64, N>) -> SVector<f64, K>;
+    fn constraint_values(&self, t: f64, q: &OVector<f64, N>) -> OVector<f64, K>;
     /// `J = ∂G/∂q`.
-    fn constraint_jacobian(&self, t: f64, q: &SVector<f64, N>) -> SMatrix<f64, K, N>;
+    fn constraint_jacobian(&self, t: f64, q: &OVector<f64, N>) -> OMatrix<f64, K, N>;
     /// `∂G/∂t`.
-    fn constraint_time_derivative(&self, t: f64, q: &SVector<f64, N>) -> SVector<f64, K>;
+    fn constraint_time_derivative(&self, t: f64, q: &OVector<f64, N>) -> OVector<f64, K>;
     /// `Ġ = J q̇ + ∂G/∂t`.
     fn constraint_velocities(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> SVector<f64, K>;
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> OVector<f64, K>;
     /// `J` and the bias `c` of `G̈ = J q̈ + c`, from one evaluation.
     fn constraint_jacobian_and_bias(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> (SMatrix<f64, K, N>, SVector<f64, K>);
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> (OMatrix<f64, K, N>, OVector<f64, K>);
 
     /// The derivatives of `s = J q̈ + c` and of the reaction `Jᵀλ` at
     /// `(t, q, q̇, q̈, λ)` (generated symbolically by the derive).
     fn constraint_jacobians(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-        qdd: &SVector<f64, N>,
-        multipliers: &SVector<f64, K>,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+        qdd: &OVector<f64, N>,
+        multipliers: &OVector<f64, K>,
     ) -> ConstraintJacobians<N, K>;
 
     /// [`LagrangianSystem::acceleration_jacobians`] of the constrained motion: the
@@ -79,8 +85,8 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
     fn constrained_acceleration_jacobians(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
     ) -> Result<AccelerationJacobians<N>, Error> {
         let motion = self.constrained_motion(t, q, qd)?;
         let qdd = motion.accelerations;
@@ -89,7 +95,7 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
         let r = self.residual_jacobians(t, q, qd, &qdd);
         let s = self.constraint_jacobians(t, q, qd, &qdd, &motion.multipliers);
         jacobians::constrained(&m, &j, qdd, r, s, || {
-            self.rank_deficiency(t, q, &(j * j.transpose()))
+            self.rank_deficiency(t, q, &(&j * j.transpose()))
         })
     }
 
@@ -98,22 +104,22 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
     fn constrained_motion(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
     ) -> Result<ConstrainedMotion<N, K>, Error> {
         let (m, f) = self.mass_matrix_and_forcing(t, q, qd);
         let (j, c) = self.constraint_jacobian_and_bias(t, q, qd);
         let singular = || Error::singular(t, q.as_slice(), qd.as_slice());
-        let free = linalg::solve_mass_matrix(m, f).ok_or_else(singular)?;
-        let mut x = SMatrix::<f64, N, K>::zeros();
-        for i in 0..K {
-            let column = linalg::solve_mass_matrix(m, j.row(i).transpose()).ok_or_else(singular)?;
+        let free = linalg::solve_mass_matrix(m.clone(), f).ok_or_else(singular)?;
+        let mut x = OMatrix::<f64, N, K>::zeros_generic(self.dimension(), self.constraint_dimension());
+        for i in 0..x.ncols() {
+            let column = linalg::solve_mass_matrix(m.clone(), j.row(i).transpose()).ok_or_else(singular)?;
             x.set_column(i, &column);
         }
-        let schur = j * x;
-        let lambda = linalg::solve_mass_matrix(schur, -c - j * free)
+        let schur = &j * &x;
+        let lambda = linalg::solve_mass_matrix::<K>(schur.clone(), -c - &j * &free)
             .ok_or_else(|| self.rank_deficiency(t, q, &schur))?;
-        let accelerations = free + x * lambda;
+        let accelerations = free + x * &lambda;
         if accelerations
             .iter()
             .chain(lambda.iter())
@@ -130,14 +136,15 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
 
     /// The error for a singular `J M⁻¹ Jᵀ`: the constraints without which the rest would
     /// be independent.
-    fn rank_deficiency(&self, t: f64, q: &SVector<f64, N>, schur: &SMatrix<f64, K, K>) -> Error {
+    fn rank_deficiency(&self, t: f64, q: &OVector<f64, N>, schur: &OMatrix<f64, K, K>) -> Error {
         let constraints = &self.info().constraints;
-        let involved: Vec<String> = (0..K)
+        let count = schur.nrows();
+        let involved: Vec<String> = (0..count)
             .filter(|&i| {
-                let keep: Vec<usize> = (0..K).filter(|&k| k != i).collect();
+                let keep: Vec<usize> = (0..count).filter(|&k| k != i).collect();
                 let minor =
-                    nalgebra::DMatrix::from_fn(K - 1, K - 1, |a, b| schur[(keep[a], keep[b])]);
-                K == 1 || minor.lu().solve(&nalgebra::DVector::zeros(K - 1)).is_some()
+                    nalgebra::DMatrix::from_fn(count - 1, count - 1, |a, b| schur[(keep[a], keep[b])]);
+                count == 1 || minor.lu().solve(&nalgebra::DVector::zeros(count - 1)).is_some()
             })
             .map(|i| constraint_text(constraints, i))
             .collect();
@@ -152,12 +159,16 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
     fn reactions(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> Result<SMatrix<f64, N, K>, Error> {
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> Result<OMatrix<f64, N, K>, Error> {
         let lambda = self.constrained_motion(t, q, qd)?.multipliers;
         let j = self.constraint_jacobian(t, q);
-        Ok(SMatrix::from_fn(|row, i| j[(i, row)] * lambda[i]))
+        Ok(OMatrix::from_fn_generic(
+            self.dimension(),
+            self.constraint_dimension(),
+            |row, i| j[(i, row)] * lambda[i],
+        ))
     }
 
     /// `Ok` when every constraint holds to the relative `tolerance`:
@@ -166,15 +177,15 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
     fn check_consistent(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
         tolerance: f64,
     ) -> Result<(), Error> {
         let g = self.constraint_values(t, q);
         let gd = self.constraint_velocities(t, q, qd);
         let j = self.constraint_jacobian(t, q);
         let gt = self.constraint_time_derivative(t, q);
-        for i in 0..K {
+        for i in 0..g.len() {
             let gradient = j.row(i).norm();
             let on_velocities = self
                 .info()
@@ -211,21 +222,21 @@ pub trait ConstrainedSystem<const N: usize, const K: usize>: LagrangianSystem<N>
     fn project_onto_constraints(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> Result<(SVector<f64, N>, SVector<f64, N>), Error> {
-        let correction = |j: &SMatrix<f64, K, N>, residual: SVector<f64, K>| {
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> Result<(OVector<f64, N>, OVector<f64, N>), Error> {
+        let correction = |j: &OMatrix<f64, K, N>, residual: OVector<f64, K>| {
             let jjt = j * j.transpose();
-            linalg::solve_mass_matrix(jjt, residual)
+            linalg::solve_mass_matrix::<K>(jjt.clone(), residual)
                 .map(|y| j.transpose() * y)
                 .ok_or_else(|| self.rank_deficiency(t, q, &jjt))
         };
-        let mut q = *q;
+        let mut q = q.clone();
         for iteration in 0.. {
             let g = self.constraint_values(t, &q);
             let j = self.constraint_jacobian(t, &q);
             let step = correction(&j, g)?;
-            q -= step;
+            q -= &step;
             if step.norm() <= PROJECTION_TOLERANCE * (1.0 + q.norm()) {
                 break;
             }

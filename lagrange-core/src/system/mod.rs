@@ -6,9 +6,10 @@ mod speeds;
 mod theorems;
 mod wrench;
 
-use nalgebra::{SMatrix, SVector};
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector};
 
 use crate::error::Error;
+use crate::size::{ConstraintAllocator, DimAllocator};
 use crate::solve::jacobians::{self, AccelerationJacobians, ResidualJacobians};
 use crate::solve::{NEWTON_ITERATIONS, linalg};
 
@@ -22,21 +23,21 @@ pub use wrench::JointWrench;
 
 /// A system reduced over `K` ignored (cyclic) coordinates, whose constant momenta are
 /// among its parameters: the ignored coordinates follow by quadrature of their velocities.
-pub trait ReducedSystem<const N: usize, const K: usize>: LagrangianSystem<N> {
-    /// Names of the ignored coordinates.
-    fn ignored_names(&self) -> [&str; K];
+pub trait ReducedSystem<N: Dim, K: Dim>: LagrangianSystem<N> where DefaultAllocator: ConstraintAllocator<N, K> {
+    /// Names of the ignored coordinates (`K` of them).
+    fn ignored_names(&self) -> Vec<&str>;
     /// `χ̇(t, q, q̇)` of the ignored coordinates at a state of the retained ones.
     fn ignored_velocities(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> SVector<f64, K>;
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> OVector<f64, K>;
 }
 
 /// A system whose type fixes its model, as the derive generates: it can be built from
 /// parameter values alone.
-pub trait FromParameterValues<const N: usize>: LagrangianSystem<N> {
+pub trait FromParameterValues<N: Dim>: LagrangianSystem<N> where DefaultAllocator: DimAllocator<N> {
     /// Number of parameters.
     const PARAMETER_COUNT: usize;
     /// Builds the system from parameter values in the order of
@@ -54,9 +55,15 @@ pub trait FromParameterValues<const N: usize>: LagrangianSystem<N> {
 /// constraints) is one [`ModelInfo`] read through [`info`](Self::info), so that a system
 /// known only at run time (the `lagrange` command's interpreter of derived programs) is a
 /// system too; the derive also makes it the associated constant `INFO` of the struct.
-pub trait LagrangianSystem<const N: usize>: Sized {
+pub trait LagrangianSystem<N: Dim>: Sized where DefaultAllocator: DimAllocator<N> {
     /// What the model declares and what its derivation decided about it.
     fn info(&self) -> &ModelInfo;
+
+    /// The number of coordinates as the dimension of this system's vectors: `Const<n>`
+    /// for a derived system, `Dyn(n)` for one known only at run time.
+    fn dimension(&self) -> N {
+        N::from_usize(self.info().coordinates.len())
+    }
 
     /// Parameter values, in the order of [`ModelInfo::parameters`].
     fn parameter_values(&self) -> Vec<f64>;
@@ -65,51 +72,51 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     fn with_parameter_values(&self, values: &[f64]) -> Result<Self, Error>;
 
     /// The generalized mass matrix `M = ∂²L/∂q̇∂q̇`.
-    fn mass_matrix(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SMatrix<f64, N, N>;
+    fn mass_matrix(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OMatrix<f64, N, N>;
     /// The right-hand side `f` of `M q̈ = f` (forces, dissipation and velocity terms included).
-    fn forcing(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N>;
+    fn forcing(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OVector<f64, N>;
     /// `M` and `f` from one evaluation that shares their common subexpressions.
     fn mass_matrix_and_forcing(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> (SMatrix<f64, N, N>, SVector<f64, N>) {
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> (OMatrix<f64, N, N>, OVector<f64, N>) {
         (self.mass_matrix(t, q, qd), self.forcing(t, q, qd))
     }
     /// The Lagrangian `L(t, q, q̇)`.
-    fn lagrangian(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64;
+    fn lagrangian(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> f64;
     /// The energy `T + V` (for a model given by `L` alone: the Jacobi integral).
-    fn energy(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64;
+    fn energy(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> f64;
     /// The Jacobi integral `h = Σ q̇ᵢ pᵢ − L`.
-    fn jacobi_integral(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64;
+    fn jacobi_integral(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> f64;
     /// The generalized momenta `p = ∂L/∂q̇`.
-    fn momenta(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N>;
+    fn momenta(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OVector<f64, N>;
     /// `ṗ = ∂L/∂q + Q − ∂F/∂q̇`: the rate of change of the momenta along the motion.
-    fn momentum_rate(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N>;
+    fn momentum_rate(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OVector<f64, N>;
     /// `∂p/∂q`: entry `(i, j)` is `∂pᵢ/∂qⱼ`.
     fn momentum_jacobian(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> SMatrix<f64, N, N>;
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> OMatrix<f64, N, N>;
     /// `∂²L/∂q∂q`.
     fn lagrangian_hessian(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> SMatrix<f64, N, N>;
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> OMatrix<f64, N, N>;
 
     /// The derivatives of the residual `r = M q̈ − f` of Lagrange's equations at
     /// `(t, q, q̇, q̈)`, with `q̈` held fixed (generated symbolically by the derive).
     fn residual_jacobians(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-        qdd: &SVector<f64, N>,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+        qdd: &OVector<f64, N>,
     ) -> ResidualJacobians<N>;
 
     /// The accelerations of the motion and their exact derivatives with respect to `q`,
@@ -120,8 +127,8 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     fn acceleration_jacobians(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
     ) -> Result<AccelerationJacobians<N>, Error> {
         let qdd = self.accelerations(t, q, qd)?;
         let m = self.mass_matrix(t, q, qd);
@@ -138,9 +145,9 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     fn accelerations(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> Result<SVector<f64, N>, Error> {
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> Result<OVector<f64, N>, Error> {
         let (m, f) = self.mass_matrix_and_forcing(t, q, qd);
         linalg::solve_accelerations(m, f, t, q, qd)
     }
@@ -152,16 +159,16 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     fn velocities(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        p: &SVector<f64, N>,
-    ) -> Result<SVector<f64, N>, Error> {
-        let mut qd = SVector::zeros();
+        q: &OVector<f64, N>,
+        p: &OVector<f64, N>,
+    ) -> Result<OVector<f64, N>, Error> {
+        let mut qd = OVector::zeros_generic(self.dimension(), nalgebra::U1);
         for _ in 0..NEWTON_ITERATIONS {
             let residual = self.momenta(t, q, &qd) - p;
             let m = self.mass_matrix(t, q, &qd);
             let step = linalg::solve_mass_matrix(m, residual)
                 .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))?;
-            qd -= step;
+            qd -= &step;
             if !qd.iter().all(|x| x.is_finite()) {
                 return Err(Error::singular(t, q.as_slice(), qd.as_slice()));
             }
@@ -176,7 +183,7 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     }
 
     /// Hamilton's function `H(t, q, p)`: the Jacobi integral at the velocities of `p`.
-    fn hamiltonian(&self, t: f64, q: &SVector<f64, N>, p: &SVector<f64, N>) -> Result<f64, Error> {
+    fn hamiltonian(&self, t: f64, q: &OVector<f64, N>, p: &OVector<f64, N>) -> Result<f64, Error> {
         let qd = self.velocities(t, q, p)?;
         Ok(self.jacobi_integral(t, q, &qd))
     }
@@ -186,11 +193,12 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     fn canonical_rhs(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        p: &SVector<f64, N>,
-    ) -> Result<(SVector<f64, N>, SVector<f64, N>), Error> {
+        q: &OVector<f64, N>,
+        p: &OVector<f64, N>,
+    ) -> Result<(OVector<f64, N>, OVector<f64, N>), Error> {
         let qd = self.velocities(t, q, p)?;
-        Ok((qd, self.momentum_rate(t, q, &qd)))
+        let pd = self.momentum_rate(t, q, &qd);
+        Ok((qd, pd))
     }
 
     /// Drift control: the state moved back onto the constraints after an integration step,
@@ -199,9 +207,9 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     fn project(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> Result<Option<(SVector<f64, N>, SVector<f64, N>)>, Error> {
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> Result<Option<(OVector<f64, N>, OVector<f64, N>)>, Error> {
         let _ = (t, q, qd);
         Ok(None)
     }
@@ -211,8 +219,8 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     fn check_initial_state(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
     ) -> Result<(), Error> {
         let _ = (t, q, qd);
         Ok(())
@@ -224,8 +232,8 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     fn dynamic_functions(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
     ) -> Option<DynamicFunctions> {
         let _ = (t, q, qd);
         None
@@ -234,7 +242,7 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     /// Where the points of [`ModelInfo::drawing`] are at `(t, q)`: each point's position
     /// in the fixed frame (3 values), then each frame's orientation `R` row-major (9
     /// values); empty (the default) for a model with no drawing.
-    fn drawing(&self, t: f64, q: &SVector<f64, N>) -> Vec<f64> {
+    fn drawing(&self, t: f64, q: &OVector<f64, N>) -> Vec<f64> {
         let _ = (t, q);
         Vec::new()
     }
@@ -245,16 +253,16 @@ pub trait LagrangianSystem<const N: usize>: Sized {
     fn balance(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-        qdd: &SVector<f64, N>,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+        qdd: &OVector<f64, N>,
     ) -> Vec<(f64, f64)> {
         let _ = (t, q, qd, qdd);
         Vec::new()
     }
 
     /// The value of the integral [`ModelInfo::conserved`] names, if there is one.
-    fn conserved_value(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> Option<f64> {
+    fn conserved_value(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> Option<f64> {
         match self.info().conserved {
             Conserved::Energy => Some(self.energy(t, q, qd)),
             Conserved::JacobiIntegral => Some(self.jacobi_integral(t, q, qd)),
@@ -272,7 +280,7 @@ mod tests {
     fn the_conserved_value_is_the_integral_the_info_names() {
         // ½ m ẋ² + ½ k x² at x = 2, ẋ = 3 with m = 1, k = 4: 4.5 + 8.
         let oscillator = Oscillator { m: 1.0, k: 4.0 };
-        let (q, qd) = (SVector::from([2.0]), SVector::from([3.0]));
+        let (q, qd) = (nalgebra::Vector1::new(2.0), nalgebra::Vector1::new(3.0));
         assert_eq!(oscillator.info().conserved, Conserved::Energy);
         assert_eq!(oscillator.conserved_value(0.0, &q, &qd), Some(12.5));
         // The polar particle's cyclic φ is named by index into its coordinates.

@@ -12,6 +12,8 @@
 //! ([`ConstrainedSystem::constrained_motion`]), from a smaller and symmetric system.
 
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::{ConstraintAllocator, DimAllocator};
 
 use super::ConstrainedSystem;
 use crate::error::Error;
@@ -38,10 +40,10 @@ impl IndependentSpeeds {
     /// The velocities of the coordinates named in `independent`, in that order, as the
     /// speeds of `system`. Errors for an unknown or repeated name, and unless there are
     /// `N − K` of them.
-    pub fn named<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
+    pub fn named<S: ConstrainedSystem<N, K>, N: Dim, K: Dim>(
         system: &S,
         independent: &[&str],
-    ) -> Result<Self, Error> {
+    ) -> Result<Self, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
         let info = system.info();
         let coordinates = &info.coordinates;
         let mut chosen = Vec::with_capacity(independent.len());
@@ -88,12 +90,12 @@ impl IndependentSpeeds {
     /// `q̇ = B u + b₀` at `(t, q)`. Errors with [`Error::DependentSpeeds`] when the
     /// constraints do not determine the dependent velocities there (their columns of `J`
     /// are singular).
-    pub fn basis<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
+    pub fn basis<S: ConstrainedSystem<N, K>, N: Dim, K: Dim>(
         &self,
         system: &S,
         t: f64,
-        q: &SVector<f64, N>,
-    ) -> Result<SpeedBasis, Error> {
+        q: &OVector<f64, N>,
+    ) -> Result<SpeedBasis, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
         let j = system.constraint_jacobian(t, q);
         let time = system.constraint_time_derivative(t, q);
         let (basis, offset) = self.completed(system, t, q, &j, -time)?;
@@ -101,13 +103,13 @@ impl IndependentSpeeds {
     }
 
     /// Kane's generalized inertia `Bᵀ M B` of the speeds at the state `(t, q, q̇)`.
-    pub fn generalized_inertia<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
+    pub fn generalized_inertia<S: ConstrainedSystem<N, K>, N: Dim, K: Dim>(
         &self,
         system: &S,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> Result<DMatrix<f64>, Error> {
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> Result<DMatrix<f64>, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
         let b = self.basis(system, t, q)?.basis;
         let m = system.mass_matrix(t, q, qd);
         let m = DMatrix::from_fn(N, N, |r, c| m[(r, c)]);
@@ -117,13 +119,13 @@ impl IndependentSpeeds {
     /// The accelerations `q̈` at a consistent state from Maggi's equations
     /// `(Bᵀ M B) u̇ = Bᵀ (f − M w)`, `q̈ = B u̇ + w`. Errors as [`basis`](Self::basis),
     /// and when the generalized inertia is singular.
-    pub fn accelerations<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
+    pub fn accelerations<S: ConstrainedSystem<N, K>, N: Dim, K: Dim>(
         &self,
         system: &S,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> Result<SVector<f64, N>, Error> {
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> Result<OVector<f64, N>, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
         let (m, f) = system.mass_matrix_and_forcing(t, q, qd);
         let (j, c) = system.constraint_jacobian_and_bias(t, q, qd);
         // w: zero independent accelerations, the dependent ones from J_d w_d = −c.
@@ -145,7 +147,7 @@ impl IndependentSpeeds {
 
     /// An error unless this choice was made for a system of `N` coordinates and `K`
     /// constraints.
-    fn fits<const N: usize, const K: usize>(&self) -> Result<(), Error> {
+    fn fits<N: Dim, K: Dim>(&self) -> Result<(), Error> where DefaultAllocator: ConstraintAllocator<N, K> {
         if self.independent.len() + K == N && self.dependent.len() == K {
             Ok(())
         } else {
@@ -162,14 +164,14 @@ impl IndependentSpeeds {
     /// vector whose dependent entries solve `J_d x_d = rest` and whose others are 0. Errors
     /// when `J_d` is singular (a pivot of its LU factorization at most `10⁻¹²` of `J`'s
     /// largest entry) or the solution is not finite.
-    fn completed<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
+    fn completed<S: ConstrainedSystem<N, K>, N: Dim, K: Dim>(
         &self,
         system: &S,
         t: f64,
-        q: &SVector<f64, N>,
-        j: &SMatrix<f64, K, N>,
-        rest: SVector<f64, K>,
-    ) -> Result<(DMatrix<f64>, DVector<f64>), Error> {
+        q: &OVector<f64, N>,
+        j: &OMatrix<f64, K, N>,
+        rest: OVector<f64, K>,
+    ) -> Result<(DMatrix<f64>, DVector<f64>), Error> where DefaultAllocator: ConstraintAllocator<N, K> {
         self.fits::<N, K>()?;
         let unsolvable = || self.unsolvable(system, t, q);
         let lu = DMatrix::from_fn(K, K, |r, c| j[(r, self.dependent[c])]).lu();
@@ -203,12 +205,12 @@ impl IndependentSpeeds {
         Ok((basis, completion))
     }
 
-    fn unsolvable<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
+    fn unsolvable<S: ConstrainedSystem<N, K>, N: Dim, K: Dim>(
         &self,
         system: &S,
         t: f64,
-        q: &SVector<f64, N>,
-    ) -> Error {
+        q: &OVector<f64, N>,
+    ) -> Error where DefaultAllocator: ConstraintAllocator<N, K> {
         let coordinates = &system.info().coordinates;
         Error::DependentSpeeds {
             t,

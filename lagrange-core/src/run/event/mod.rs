@@ -14,6 +14,8 @@
 use std::fmt;
 
 use nalgebra::SVector;
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 
 use crate::error::Error;
 use crate::integrate::State;
@@ -30,11 +32,11 @@ pub(crate) use watch::{Crossing, Watch};
 pub const RESTART_WINDOW: f64 = 100.0;
 
 /// `g(t, q, q̇)`, whose zero crossings are the event.
-type Function<'a, const N: usize> =
-    dyn Fn(f64, &SVector<f64, N>, &SVector<f64, N>) -> f64 + Send + Sync + 'a;
+type Function<'a, N: Dim> =
+    dyn Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> f64 + Send + Sync + 'a;
 
 /// `(t, q, q̇) → (q, q̇)`: the state the run restarts from.
-type Reset<'a, const N: usize> = dyn Fn(f64, &SVector<f64, N>, &SVector<f64, N>) -> (SVector<f64, N>, SVector<f64, N>)
+type Reset<'a, N: Dim> = dyn Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> (OVector<f64, N>, OVector<f64, N>)
     + Send
     + Sync
     + 'a;
@@ -51,7 +53,7 @@ enum Direction {
 }
 
 /// What an event does when it fires.
-enum Action<'a, const N: usize> {
+enum Action<'a, N: Dim> where DefaultAllocator: DimAllocator<N> {
     /// Note it in the trajectory and go on.
     Record,
     /// End the run at the event.
@@ -64,14 +66,14 @@ enum Action<'a, const N: usize> {
 /// chaining: `Event::new("floor", |_, q, _| q[0]).falling().reset(|_, q, qd| (*q, -0.9 * qd))`.
 ///
 /// By default both directions count and the event is only recorded.
-pub struct Event<'a, const N: usize> {
+pub struct Event<'a, N: Dim> where DefaultAllocator: DimAllocator<N> {
     name: String,
     function: Box<Function<'a, N>>,
     direction: Direction,
     action: Action<'a, N>,
 }
 
-impl<const N: usize> fmt::Debug for Event<'_, N> {
+impl<N: Dim> fmt::Debug for Event<'_, N> where DefaultAllocator: DimAllocator<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let action = match self.action {
             Action::Record => "record",
@@ -86,12 +88,12 @@ impl<const N: usize> fmt::Debug for Event<'_, N> {
     }
 }
 
-impl<'a, const N: usize> Event<'a, N> {
+impl<'a, N: Dim> Event<'a, N> where DefaultAllocator: DimAllocator<N> {
     /// The event `name` at the zero crossings of `g(t, q, q̇)`, in either direction,
     /// recorded in the trajectory.
     pub fn new(
         name: impl Into<String>,
-        g: impl Fn(f64, &SVector<f64, N>, &SVector<f64, N>) -> f64 + Send + Sync + 'a,
+        g: impl Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> f64 + Send + Sync + 'a,
     ) -> Self {
         Event {
             name: name.into(),
@@ -125,7 +127,7 @@ impl<'a, const N: usize> Event<'a, N> {
     /// system, consistent with the constraints.
     pub fn reset(
         mut self,
-        reset: impl Fn(f64, &SVector<f64, N>, &SVector<f64, N>) -> (SVector<f64, N>, SVector<f64, N>)
+        reset: impl Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> (OVector<f64, N>, OVector<f64, N>)
         + Send
         + Sync
         + 'a,
@@ -192,7 +194,7 @@ impl<'a, const N: usize> Event<'a, N> {
 
 /// An event that fired during a run, as the [`Trajectory`](crate::Trajectory) records it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Occurrence<const N: usize> {
+pub struct Occurrence<N: Dim> where DefaultAllocator: DimAllocator<N> {
     /// Index of the event, in the order the simulation was given them.
     pub index: usize,
     /// The event's name.
@@ -200,9 +202,9 @@ pub struct Occurrence<const N: usize> {
     /// Time of the crossing.
     pub t: f64,
     /// Coordinates at the crossing (before a reset).
-    pub q: SVector<f64, N>,
+    pub q: OVector<f64, N>,
     /// Velocities at the crossing (before a reset).
-    pub qd: SVector<f64, N>,
+    pub qd: OVector<f64, N>,
     /// For a reset: the state the run restarted from.
     pub after: Option<State<N>>,
 }

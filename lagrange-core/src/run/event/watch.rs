@@ -2,6 +2,8 @@
 //! step, and the crossings located on the step's interpolant.
 
 use crate::error::Error;
+use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
+use crate::size::DimAllocator;
 use crate::integrate::{State, Step};
 
 use super::{Direction, Event, RESTART_WINDOW};
@@ -11,7 +13,7 @@ pub const ROOT_ITERATIONS: usize = 300;
 
 /// A crossing located in a step.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Crossing<const N: usize> {
+pub(crate) struct Crossing<N: Dim> where DefaultAllocator: DimAllocator<N> {
     /// Index of the event.
     pub index: usize,
     /// Time of the crossing.
@@ -22,10 +24,10 @@ pub(crate) struct Crossing<const N: usize> {
 
 /// The crossings of one step that act: those of recorded events, earliest first, up to
 /// the earliest stop or reset, which comes last.
-pub(crate) type Crossings<const N: usize> = Vec<Crossing<N>>;
+pub(crate) type Crossings<N: Dim> = Vec<Crossing<N>>;
 
 /// The sign of every event function along a run, scanning step after step.
-pub(crate) struct Watch<'e, 'a, const N: usize> {
+pub(crate) struct Watch<'e, 'a, N: Dim> where DefaultAllocator: DimAllocator<N> {
     events: &'e [Event<'a, N>],
     /// `g > 0` at the end of the last scanned step; `None` while unknown (after a
     /// (re)start) or zero so far.
@@ -34,7 +36,7 @@ pub(crate) struct Watch<'e, 'a, const N: usize> {
     restarting: bool,
 }
 
-impl<'e, 'a, const N: usize> Watch<'e, 'a, N> {
+impl<'e, 'a, N: Dim> Watch<'e, 'a, N> where DefaultAllocator: DimAllocator<N> {
     /// Watches `events` from the start of a run.
     pub(crate) fn new(events: &'e [Event<'a, N>]) -> Self {
         Watch {
@@ -125,7 +127,7 @@ impl<'e, 'a, const N: usize> Watch<'e, 'a, N> {
 }
 
 /// The state at `t` on `step`: its end state at its end time, the interpolant elsewhere.
-fn state_on<const N: usize>(step: &Step<N>, t: f64) -> State<N> {
+fn state_on<N: Dim>(step: &Step<N>, t: f64) -> State<N> where DefaultAllocator: DimAllocator<N> {
     if t == step.end_time() {
         step.end()
     } else {
