@@ -5,6 +5,7 @@
 //! accelerations in `q` and `q̇`, measured side by side in one run:
 //! `cargo bench --bench accelerations`.
 
+use lagrange::nalgebra::Const;
 use criterion::{Criterion, criterion_group, criterion_main};
 use lagrange::nalgebra::{SVector, Vector2};
 use lagrange::{FromParameterValues, Lagrangian, LagrangianSystem};
@@ -152,7 +153,7 @@ fn state<const N: usize>() -> (SVector<f64, N>, SVector<f64, N>) {
     )
 }
 
-fn chain<S: FromParameterValues<N>, const N: usize>(c: &mut Criterion, name: &str) {
+fn chain<S: FromParameterValues<Const<N>>, const N: usize>(c: &mut Criterion, name: &str) {
     let values: Vec<f64> = (0..S::PARAMETER_COUNT)
         .map(|i| 1.0 + 0.01 * i as f64)
         .collect();

@@ -13,6 +13,7 @@
 //! chains of at most 8 links. The expansion's cost in a user's debug build is measured by
 //! building, not here: see `docs/book/build-times.md`.
 
+use lagrange::nalgebra::Const;
 use lagrange::nalgebra::SVector;
 use lagrange::{FromParameterValues, Lagrangian, LagrangianSystem};
 use lagrange_symbolic::model::{Body, Joint, Model};
@@ -20,7 +21,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 /// A derived chain together with the model it was derived from.
-trait Chain<const N: usize>: FromParameterValues<N> {
+trait Chain<const N: usize>: FromParameterValues<Const<N>> {
     /// The written model, as the attribute gives it.
     fn model(&self) -> Model;
 }
@@ -119,7 +120,7 @@ fn median(runs: usize, mut run: impl FnMut()) -> Duration {
 }
 
 /// One table row for the chain `S` of `N` links.
-fn row<S: Chain<N>, const N: usize>(form: &str) {
+fn row<S: Chain<Const<N>>, const N: usize>(form: &str) {
     let values: Vec<f64> = (0..S::PARAMETER_COUNT)
         .map(|i| 1.0 + 0.01 * i as f64)
         .collect();

@@ -6,6 +6,7 @@
 //!
 //! `cargo run --release --example bouncing_ball`
 
+use lagrange::nalgebra::Const;
 use lagrange::nalgebra::Vector1;
 use lagrange::{Error, Event, Integrator, Lagrangian, Simulation, Trajectory};
 
@@ -19,7 +20,7 @@ pub struct Ball {
 
 /// Drops `ball` from rest at `h0` onto the floor `y = 0` with restitution `e`, until
 /// `t_end`: the trajectory's events are the bounces (`floor`) and the apexes (`apex`).
-pub fn drop_ball(ball: &Ball, h0: f64, e: f64, t_end: f64) -> Result<Trajectory<1>, Error> {
+pub fn drop_ball(ball: &Ball, h0: f64, e: f64, t_end: f64) -> Result<Trajectory<Const<1>>, Error> {
     Simulation::new(ball)
         .integrator(Integrator::dormand_prince(1e-12, 1e-12))
         .event(

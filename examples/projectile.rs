@@ -11,6 +11,7 @@
 //!
 //! `cargo run --release --example projectile`
 
+use lagrange::nalgebra::Const;
 use lagrange::nalgebra::Vector2;
 use lagrange::{Connect, Lagrangian, Motion};
 
@@ -29,7 +30,7 @@ pub struct Projectile {
 
 /// Prints a motion: its start, action, foci (beside `focus`, their closed form, if given)
 /// and Hamilton's relations.
-fn print(motion: &Motion<2>, focus: Option<f64>) {
+fn print(motion: &Motion<Const<2>>, focus: Option<f64>) {
     let v0 = motion.initial_velocity;
     let elevation = v0[1].atan2(v0[0]);
     println!(

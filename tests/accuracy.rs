@@ -8,6 +8,7 @@ mod double_pendulum;
 #[path = "models/turning_frame.rs"]
 mod turning_frame;
 
+use lagrange::nalgebra::Const;
 use double_pendulum::DoublePendulum;
 use lagrange::nalgebra::{Vector2, Vector3};
 use lagrange::{Conserved, Integrator, LagrangianSystem, Simulation};
@@ -34,7 +35,7 @@ fn pendulum() -> DoublePendulum {
     }
 }
 
-fn release(t_end: f64) -> lagrange::Trajectory<2> {
+fn release(t_end: f64) -> lagrange::Trajectory<Const<2>> {
     let half_pi = std::f64::consts::FRAC_PI_2;
     Simulation::new(&pendulum())
         .integrator(Integrator::dormand_prince(1e-12, 1e-12))

@@ -5,6 +5,7 @@
 #[allow(dead_code)]
 mod cartesian;
 
+use lagrange::nalgebra::Const;
 use cartesian::CartesianPendulum;
 use lagrange::nalgebra::{Vector1, Vector2, Vector4};
 use lagrange::{
@@ -280,7 +281,7 @@ pair!(RodOnCircle, "x1^2 + y1^2 - 1");
 pair!(RodOnLine, "y1");
 
 /// Total momentum and angular momentum about the origin along a run.
-fn momenta_along<S: LagrangianSystem<4>>(
+fn momenta_along<S: LagrangianSystem<Const<4>>>(
     s: &S,
     m: (f64, f64),
     q0: Vector4<f64>,

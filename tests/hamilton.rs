@@ -9,13 +9,14 @@ mod double_pendulum;
 #[path = "models/turning_frame.rs"]
 mod turning_frame;
 
+use lagrange::nalgebra::Const;
 use double_pendulum::DoublePendulum;
 use lagrange::nalgebra::{SVector, Vector2, Vector3};
 use lagrange::{Integrator, Lagrangian, LagrangianSystem, Simulation};
 use turning_frame::TurningFrame;
 
 /// Central differences of `H` against the canonical right-hand side at `(q, p)`.
-fn check_canonical<S: LagrangianSystem<N>, const N: usize>(
+fn check_canonical<S: LagrangianSystem<Const<N>>, const N: usize>(
     system: &S,
     q: SVector<f64, N>,
     p: SVector<f64, N>,

@@ -28,6 +28,7 @@ mod rotating;
 #[allow(dead_code)]
 mod top;
 
+use lagrange::nalgebra::Const;
 use lagrange::nalgebra::{DMatrix, SVector};
 use lagrange::{FromParameterValues, Lagrangian, LagrangianSystem};
 
@@ -83,7 +84,7 @@ fn dynamic<const N: usize>(m: &lagrange::nalgebra::SMatrix<f64, N, N>) -> DMatri
 
 /// Checks the residual and acceleration Jacobians of `S` at three random states and
 /// parameter values.
-fn check<S: FromParameterValues<N>, const N: usize>(seed: u64) {
+fn check<S: FromParameterValues<Const<N>>, const N: usize>(seed: u64) {
     let mut draw = Draw(seed);
     let name = S::from_parameter_values(&vec![1.0; S::PARAMETER_COUNT])
         .unwrap()

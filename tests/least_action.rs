@@ -3,6 +3,7 @@
 //! of which only the low one has least action, T&T §327), and in a given time; the kinetic
 //! foci of a circular Kepler orbit; a pendulum between two angles by several motions.
 
+use lagrange::nalgebra::Const;
 use std::f64::consts::PI;
 
 use lagrange::nalgebra::{Vector1, Vector2};
@@ -45,7 +46,7 @@ struct Pendulum {
 const G: f64 = 9.81;
 
 /// Every relation of a motion holds to `tolerance`, relative to the size of its terms.
-fn relations_hold<const N: usize>(m: &Motion<N>, tolerance: f64) {
+fn relations_hold<const N: usize>(m: &Motion<Const<N>>, tolerance: f64) {
     for r in &m.relations {
         let scale = 1.0 + r.expected.abs() + r.computed.abs();
         assert!(

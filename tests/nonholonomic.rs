@@ -9,6 +9,7 @@
 //! multipliers, giving the multipliers' motion on every system here (the rolling bodies
 //! of `tests/rolling.rs` too).
 
+use lagrange::nalgebra::Const;
 use lagrange::nalgebra::{Vector2, Vector3, Vector4};
 use lagrange::{
     Conserved, ConstrainedSystem, IndependentSpeeds, Integrator, Lagrangian, LagrangianSystem,
@@ -238,7 +239,7 @@ fn a_holonomic_constraint_written_on_the_velocities_gives_the_same_motion() {
     let (m, g, l) = (1.2, 9.81, 0.9);
     let theta0: f64 = 1.0;
     let q0 = Vector2::new(l * theta0.sin(), -l * theta0.cos());
-    let run = |trajectory: lagrange::Trajectory<2>| trajectory;
+    let run = |trajectory: lagrange::Trajectory<Const<2>>| trajectory;
     let by_velocity = run(Simulation::new(&VelocityPendulum { m, g })
         .integrator(tight())
         .output_interval(0.1)

@@ -9,6 +9,7 @@
 mod coin;
 mod speeds_agree;
 
+use lagrange::nalgebra::Const;
 use coin::RollingDisk as DeclaredDisk;
 use lagrange::nalgebra::Vector5;
 use lagrange::{
@@ -155,7 +156,7 @@ fn a_declared_rolling_wheel_moves_as_the_written_out_one() {
         theta_rate,
         spin,
     );
-    let run = |trajectory: lagrange::Trajectory<5>| trajectory;
+    let run = |trajectory: lagrange::Trajectory<Const<5>>| trajectory;
     let a = run(Simulation::new(&written)
         .integrator(tight())
         .output_interval(0.1)

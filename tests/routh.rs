@@ -11,6 +11,7 @@ mod gyrostat;
 #[allow(dead_code)]
 mod orbit;
 
+use lagrange::nalgebra::Const;
 use door::{DoorG1, DoorG1Reduced};
 use gyrostat::{Gyrostat, GyrostatReduced};
 use lagrange::ReducedSystem;
@@ -39,8 +40,8 @@ fn full_against_reduced<F, R, const N: usize, const M: usize, const K: usize>(
     t_end: f64,
 ) -> (f64, f64)
 where
-    F: LagrangianSystem<N>,
-    R: ReducedSystem<M, K>,
+    F: LagrangianSystem<Const<N>>,
+    R: ReducedSystem<Const<M>, Const<K>>,
 {
     let whole = Simulation::new(full)
         .integrator(tight())

@@ -16,6 +16,7 @@ mod spherical_pendulum;
 #[allow(dead_code)]
 mod two_body;
 
+use lagrange::nalgebra::Const;
 use heavy_top::HeavyTop;
 use lagrange::nalgebra::{SVector, Vector2, Vector3, Vector4, Vector6};
 use lagrange::{Integrator, Lagrangian, LagrangianSystem, Simulation, Theorem, Trajectory};
@@ -27,7 +28,7 @@ fn tight() -> Integrator {
 }
 
 /// The names of the integrals the general theorems added to a trajectory.
-fn theorem_integrals<const N: usize>(trajectory: &Trajectory<N>) -> Vec<&str> {
+fn theorem_integrals<const N: usize>(trajectory: &Trajectory<Const<N>>) -> Vec<&str> {
     trajectory
         .invariants()
         .iter()
@@ -249,7 +250,7 @@ rod!(RodOnCircle, "x1^2 + y1^2 - 1");
 rod!(RodOnLine, "y1");
 
 /// The integrals a run finds, each checked for drift.
-fn integrals_of<S: LagrangianSystem<4>>(system: &S, qd0: Vector4<f64>) -> Vec<String> {
+fn integrals_of<S: LagrangianSystem<Const<4>>>(system: &S, qd0: Vector4<f64>) -> Vec<String> {
     let run = Simulation::new(system)
         .integrator(tight())
         .run(0.0, Vector4::new(1.0, 0.0, 1.0, 1.0), qd0, 5.0)
@@ -367,9 +368,9 @@ fn a_harmonic_cluster_has_dj_dt_equal_to_2t_minus_2v() {
 
 /// Composite Simpson sums of `2J` against `I(t) − I(0)` at every even point: the
 /// integral form of dI/dt = 2J from recorded values alone.
-fn moment_of_inertia_grows_by_twice_the_virial<S: LagrangianSystem<N>, const N: usize>(
+fn moment_of_inertia_grows_by_twice_the_virial<S: LagrangianSystem<Const<N>>, const N: usize>(
     system: &S,
-    run: &Trajectory<N>,
+    run: &Trajectory<Const<N>>,
 ) {
     let h = run.times()[1] - run.times()[0];
     let functions: Vec<_> = run

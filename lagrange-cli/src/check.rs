@@ -28,7 +28,7 @@ use toml::Spanned;
 
 use super::Failure;
 use super::file::ModelFile;
-use super::interpreted::{self, Interpreted, WithSystem};
+use super::interpreted::Interpreted;
 
 /// Arguments of `lagrange check`.
 #[derive(clap::Args)]
@@ -105,7 +105,8 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         check: &check,
         equations: &parsed,
     };
-    let report = interpreted::with_system(equations, &values, work)?
+    let report = work
+        .call(Interpreted::new(equations, &values)?)
         .map_err(|e| Failure(format!("{}: {e}", args.reference.display())))?;
     if !report.uninformative.is_empty() {
         let silent = &report.uninformative;
@@ -314,16 +315,15 @@ impl Reference {
     }
 }
 
-/// The check, run on the model's system once its size is known.
+/// The check, run on the model's system.
 struct Residuals<'a> {
     check: &'a Check,
     equations: &'a [Equation],
 }
 
-impl WithSystem for Residuals<'_> {
-    type Output = Result<CheckReport, lagrange_core::Error>;
-
-    fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output {
+impl Residuals<'_> {
+    /// The reference equations' residuals at the check's samples of `system`.
+    fn call(self, system: Interpreted) -> Result<CheckReport, lagrange_core::Error> {
         self.check.run_on(&system, |system, sample| {
             let inputs: Vec<f64> = std::iter::once(sample.t)
                 .chain(sample.q.iter().chain(&sample.qd).copied())

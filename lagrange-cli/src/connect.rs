@@ -6,14 +6,14 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use lagrange_core::nalgebra::SVector;
+use lagrange_core::nalgebra::{DVector, Dyn};
 use lagrange_core::{Condition, Connect, LagrangianSystem, Motion};
 use serde::Serialize;
 
 use super::Failure;
 use super::analysis::{failure, json, number};
 use super::file::ModelFile;
-use super::interpreted::{Interpreted, WithSystem, with_system};
+use super::interpreted::Interpreted;
 
 /// Arguments of `lagrange connect`.
 #[derive(clap::Args)]
@@ -129,7 +129,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         steps: args.steps,
         format: args.format,
     };
-    let out = with_system(&derived.full, &point.parameters, work)??;
+    let out = work.call(Interpreted::new(&derived.full, &point.parameters)?)?;
     println!("{out}");
     Ok(())
 }
@@ -210,7 +210,7 @@ fn assignments(flag: &str, entries: &[String]) -> Result<Vec<(String, f64)>, Fai
         .collect()
 }
 
-/// The search once the sizes are known.
+/// The search for the motions.
 struct Work<'a> {
     file: &'a ModelFile,
     from: &'a [f64],
@@ -221,11 +221,10 @@ struct Work<'a> {
     format: Format,
 }
 
-impl WithSystem for Work<'_> {
-    type Output = Result<String, Failure>;
-
-    fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output {
-        let vector = |v: &[f64]| SVector::<f64, N>::from_column_slice(v);
+impl Work<'_> {
+    /// The motions of `system` between the two configurations, written out.
+    fn call(self, system: Interpreted) -> Result<String, Failure> {
+        let vector = |v: &[f64]| DVector::from_column_slice(v);
         let motions = Connect::new(&system, vector(self.from), vector(self.to), self.condition)
             .starts(self.starts.iter().map(|v| vector(v)))
             .steps(self.steps)
@@ -252,8 +251,8 @@ impl WithSystem for Work<'_> {
     }
 }
 
-fn document<const N: usize>(m: &Motion<N>) -> MotionDocument {
-    let list = |v: &SVector<f64, N>| v.iter().copied().collect();
+fn document(m: &Motion<Dyn>) -> MotionDocument {
+    let list = |v: &DVector<f64>| v.iter().copied().collect();
     MotionDocument {
         initial_velocity: list(&m.initial_velocity),
         final_velocity: list(&m.final_velocity),
@@ -285,11 +284,11 @@ fn tuple(values: impl IntoIterator<Item = f64>) -> String {
     format!("({})", parts.join(", "))
 }
 
-fn text<const N: usize>(
+fn text(
     name: &str,
     coordinates: &[String],
     work: &Work<'_>,
-    motions: &[Motion<N>],
+    motions: &[Motion<Dyn>],
 ) -> String {
     let mut out = String::new();
     let condition = match work.condition {

@@ -26,6 +26,7 @@
 
 mod external;
 
+use lagrange::nalgebra::Const;
 use external::gcc_available;
 
 #[path = "../../examples/bicycle.rs"]
@@ -246,7 +247,7 @@ fn file_values(model: &Path, parameters: &[&str], coordinates: &[&str]) -> FileV
 
 /// The macro path: the derive's system with the file's values, integrated by
 /// `Simulation` with RK4; every step is a sample. Returns the equations text and columns.
-fn reference<S: FromParameterValues<N>, const N: usize>(
+fn reference<S: FromParameterValues<Const<N>>, const N: usize>(
     model: &Path,
 ) -> (String, Columns, FileValues) {
     let prototype_names = {
@@ -414,14 +415,14 @@ fn build_c(c_dir: &Path) -> PathBuf {
 
 /// Generates, builds and runs both targets for one model file of `examples/models/` and
 /// compares them with the derive's system `S`.
-fn compare<S: FromParameterValues<N>, const N: usize>(stem: &str) -> Vec<Columns> {
+fn compare<S: FromParameterValues<Const<N>>, const N: usize>(stem: &str) -> Vec<Columns> {
     compare_file::<S, N>(stem, &model_path(stem))
 }
 
 /// [`compare`] for the model file `model`, named `stem`; for a model with constraints, the
 /// trajectories must also agree bit for bit. Returns the generated trajectories as columns
 /// (Rust, then C if gcc is available).
-fn compare_file<S: FromParameterValues<N>, const N: usize>(
+fn compare_file<S: FromParameterValues<Const<N>>, const N: usize>(
     stem: &str,
     model: &Path,
 ) -> Vec<Columns> {
@@ -574,7 +575,7 @@ fn parse_bits(text: &str) -> Vec<Vec<u64>> {
 }
 
 /// The comparison of the module documentation for one model.
-fn bit_for_bit<S: FromParameterValues<N>, const N: usize>(
+fn bit_for_bit<S: FromParameterValues<Const<N>>, const N: usize>(
     stem: &str,
     model: &Path,
     values: &FileValues,

@@ -4,6 +4,7 @@
 //!
 //! Over 600 lines, and kept whole: one command, `lagrange simulate`, and its outputs.
 
+use lagrange::nalgebra::Const;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -139,7 +140,7 @@ fn parse(csv: &str) -> (String, Vec<Vec<f64>>) {
 
 /// The largest difference between the command's CSV and the trajectory's, after checking
 /// that they have the same columns and times.
-fn max_difference<const N: usize>(cli: &str, trajectory: &Trajectory<N>) -> f64 {
+fn max_difference<const N: usize>(cli: &str, trajectory: &Trajectory<Const<N>>) -> f64 {
     let mut reference = Vec::new();
     trajectory.write_csv(&mut reference).unwrap();
     let (header, rows) = parse(cli);
@@ -159,11 +160,11 @@ fn max_difference<const N: usize>(cli: &str, trajectory: &Trajectory<N>) -> f64 
 
 const RK4: [&str; 6] = ["--integrator", "rk4", "--dt", "1e-3", "--t-end", "1"];
 
-fn rk4<S: lagrange::LagrangianSystem<N>, const N: usize>(
+fn rk4<S: lagrange::LagrangianSystem<Const<N>>, const N: usize>(
     system: &S,
     q0: [f64; N],
     qd0: [f64; N],
-) -> Trajectory<N> {
+) -> Trajectory<Const<N>> {
     Simulation::new(system)
         .integrator(Integrator::Rk4 { dt: 1e-3 })
         .run(0.0, q0.into(), qd0.into(), 1.0)

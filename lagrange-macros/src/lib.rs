@@ -13,7 +13,7 @@ mod expand;
 mod program;
 mod source;
 
-/// Derives `lagrange::LagrangianSystem<N>` from `#[lagrangian(...)]`; see the `lagrange`
+/// Derives `lagrange::LagrangianSystem<Const<N>>` from `#[lagrangian(...)]`; see the `lagrange`
 /// crate for the attribute syntax.
 #[proc_macro_derive(Lagrangian, attributes(lagrangian))]
 pub fn derive_lagrangian(input: TokenStream) -> TokenStream {

@@ -1,6 +1,7 @@
 //! Maggi's equations against the multipliers, shared by the tests of velocity
 //! constraints (`nonholonomic.rs`) and of rolling bodies (`rolling.rs`).
 
+use lagrange::nalgebra::Const;
 use lagrange::nalgebra::{DVector, SVector};
 use lagrange::{ConstrainedSystem, IndependentSpeeds};
 
@@ -19,7 +20,7 @@ impl Sample {
 /// At random configurations (`configuration` draws one) and random independent speeds:
 /// the velocities `B u + b₀` keep every constraint, Kane's generalized inertia is
 /// symmetric, and Maggi's accelerations are the multipliers' to `10⁻¹¹` relative.
-pub fn maggi_agrees<S: ConstrainedSystem<N, K>, const N: usize, const K: usize>(
+pub fn maggi_agrees<S: ConstrainedSystem<Const<N>, Const<K>>, const N: usize, const K: usize>(
     system: &S,
     independent: &[&str],
     configuration: impl Fn(&mut Sample) -> SVector<f64, N>,

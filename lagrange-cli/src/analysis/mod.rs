@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use lagrange_core::nalgebra::{Complex, DMatrix, SVector};
+use lagrange_core::nalgebra::{Complex, DMatrix, DVector, Dyn};
 use lagrange_core::{
     Error, LagrangianSystem, Linearization, NormalMode, Stability, constrained_equilibrium,
     constrained_normal_modes, equilibrium, linearize, linearize_constrained, normal_modes,
@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::Failure;
 use super::file::{ModelFile, OperatingPoint};
-use super::interpreted::{Interpreted, ReducedState, WithSystem, with_system};
+use super::interpreted::{Interpreted, ReducedState};
 
 mod minimal;
 
@@ -125,7 +125,7 @@ pub(crate) fn run_linearize(args: &Args) -> Result<(), Failure> {
         format: args.format,
         minimal: minimal::Request::of(args.minimal.as_deref(), args.speeds.as_deref()),
     };
-    let out = with_system(subject.equations, &subject.values, work)??;
+    let out = work.call(Interpreted::new(subject.equations, &subject.values)?)?;
     print(&subject, args.format, out);
     Ok(())
 }
@@ -148,7 +148,7 @@ pub(crate) fn run_modes(args: &Args) -> Result<(), Failure> {
         guess: &subject.q,
         format: args.format,
     };
-    let out = with_system(subject.equations, &subject.values, work)??;
+    let out = work.call(Interpreted::new(subject.equations, &subject.values)?)?;
     print(&subject, args.format, out);
     Ok(())
 }
@@ -217,7 +217,7 @@ fn finite_time(t: f64) -> Result<(), Failure> {
     }
 }
 
-/// `linearize` once the sizes are known.
+/// `linearize` of a model at a state.
 struct Linearize<'a> {
     file: &'a ModelFile,
     t: f64,
@@ -227,14 +227,14 @@ struct Linearize<'a> {
     minimal: Option<minimal::Request<'a>>,
 }
 
-impl WithSystem for Linearize<'_> {
-    type Output = Result<String, Failure>;
-
-    fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output {
-        let q = SVector::<f64, N>::from_column_slice(self.q);
-        let qd = SVector::<f64, N>::from_column_slice(self.qd);
+impl Linearize<'_> {
+    /// Linearizes `system` at the state and writes the result.
+    fn call(self, system: Interpreted) -> Result<String, Failure> {
+        let q = DVector::from_column_slice(self.q);
+        let qd = DVector::from_column_slice(self.qd);
         let fail = |e: Error| failure(self.file, "cannot linearize", e);
-        let linearization = if K == 0 {
+        let constraints = system.info().constraints.len();
+        let linearization = if constraints == 0 {
             linearize(&system, self.t, &q, &qd)
         } else {
             linearize_constrained(&system, self.t, &q, &qd)
@@ -244,7 +244,7 @@ impl WithSystem for Linearize<'_> {
         let stability = linearization.stability().map_err(fail)?;
         let info = system.info();
         let minimal = match &self.minimal {
-            Some(request) => Some(request.linearize(&linearization, &info.coordinates, K)?),
+            Some(request) => Some(request.linearize(&linearization, &info.coordinates, constraints)?),
             None => None,
         };
         let state = state_names(&info.coordinates);
@@ -291,7 +291,7 @@ impl WithSystem for Linearize<'_> {
     }
 }
 
-/// `modes` once the sizes are known.
+/// `modes` of a model at a time from a guess.
 struct Modes<'a> {
     file: &'a ModelFile,
     t: f64,
@@ -299,25 +299,26 @@ struct Modes<'a> {
     format: Format,
 }
 
-impl WithSystem for Modes<'_> {
-    type Output = Result<String, Failure>;
-
-    fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output {
-        let guess = SVector::<f64, N>::from_column_slice(self.guess);
+impl Modes<'_> {
+    /// The equilibrium near the guess, the linearization and the normal modes there.
+    fn call(self, system: Interpreted) -> Result<String, Failure> {
+        let guess = DVector::from_column_slice(self.guess);
         let t = self.t;
-        let rest = SVector::zeros();
+        let rest = DVector::zeros(guess.len());
         let file = self.file;
         let fail = |what: &'static str| move |e: Error| failure(file, what, e);
-        let (q, linearization, modes) = if K == 0 {
+        let (q, linearization, modes) = if system.info().constraints.is_empty() {
             let q = equilibrium(&system, t, &guess).map_err(fail("no equilibrium"))?;
             let linearization =
                 linearize(&system, t, &q, &rest).map_err(fail("cannot linearize"))?;
-            (q, linearization, normal_modes(&system, t, &q))
+            let modes = normal_modes(&system, t, &q);
+            (q, linearization, modes)
         } else {
             let q = constrained_equilibrium(&system, t, &guess).map_err(fail("no equilibrium"))?;
             let linearization =
                 linearize_constrained(&system, t, &q, &rest).map_err(fail("cannot linearize"))?;
-            (q, linearization, constrained_normal_modes(&system, t, &q))
+            let modes = constrained_normal_modes(&system, t, &q);
+            (q, linearization, modes)
         };
         let eigenvalues = linearization
             .eigenvalues()
@@ -541,13 +542,13 @@ fn linearization_text(
     out
 }
 
-fn modes_text<const N: usize>(
+fn modes_text(
     name: &str,
     coordinates: &[String],
     q: &[f64],
     stability: Stability,
     eigenvalues: &[Complex<f64>],
-    modes: &[NormalMode<N>],
+    modes: &[NormalMode<Dyn>],
     note: Option<&str>,
 ) -> String {
     let mut out = format!("{name}: equilibrium {}\n", assignments(coordinates, q));

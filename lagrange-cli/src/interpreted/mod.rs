@@ -5,19 +5,19 @@
 //! same walk over the IR as the derive's code, so each program computes the derive's
 //! bits (see `tests/cli_generate.rs`).
 //!
-//! The runtime is generic over the coordinate count `N` and the constraint count `K`;
-//! [`with_system`] picks the instantiation for a model at run time, and
-//! [`with_reduced_system`] for a reduced model (Routh) with `J` ignored coordinates.
+//! The runtime is generic over the sizes; an interpreted model is a system of any number
+//! of coordinates and constraints, its vectors sized at run time (nalgebra's `Dyn`):
+//! [`Interpreted::new`] for a model, [`Interpreted::reduced`] for its reduced model (Routh).
 
 use std::sync::Arc;
 
 use lagrange_core::ModelInfo;
-use lagrange_core::nalgebra::{SMatrix, SVector};
+use lagrange_core::nalgebra::{DMatrix, DVector};
 use lagrange_symbolic::equations::{self, ConstraintEquations, Equations, Input, Layout};
 use lagrange_symbolic::ir::Program;
 
 use super::Failure;
-pub(crate) use reduced::{ReducedState, WithReducedSystem, with_reduced_system};
+pub(crate) use reduced::ReducedState;
 
 mod reduced;
 mod system;
@@ -31,115 +31,75 @@ struct Model {
     ignored: Option<(Vec<String>, Program)>,
 }
 
-/// A model's equations with parameter values, evaluated by interpreting the IR; `J` is
-/// the number of ignored coordinates of a reduced model (0 otherwise).
+/// A model's equations with parameter values, evaluated by interpreting the IR: a system
+/// of any size, its vectors sized at run time (`Dyn`).
 #[derive(Clone)]
-pub(crate) struct Interpreted<const N: usize, const K: usize, const J: usize = 0> {
+pub(crate) struct Interpreted {
     model: Arc<Model>,
     values: Vec<f64>,
 }
 
-/// Work to do with a model's system once its sizes are known.
-pub(crate) trait WithSystem {
-    /// The work's result.
-    type Output;
-    /// Does the work.
-    fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output;
-}
-
-/// Builds the model's system with parameter `values` (in the model's order) and hands it
-/// to `work`. Errors for a wrong number of values, and for sizes beyond those compiled in
-/// (up to 8 coordinates and 3 constraints, and 8 with 5 for the benchmark bicycle).
-pub(crate) fn with_system<W: WithSystem>(
-    equations: &Equations,
-    values: &[f64],
-    work: W,
-) -> Result<W::Output, Failure> {
-    if values.len() != equations.parameters.len() {
-        return Err(Failure(format!(
-            "{} takes {} parameter values, got {}",
-            equations.name,
-            equations.parameters.len(),
-            values.len()
-        )));
+impl Interpreted {
+    /// The model's system with parameter `values` (in the model's order). Errors for a
+    /// wrong number of values, and for a model whose constraints leave no motion to
+    /// integrate.
+    pub(crate) fn new(equations: &Equations, values: &[f64]) -> Result<Interpreted, Failure> {
+        let system = Interpreted::of(equations, values, None, "")?;
+        let (n, k) = (equations.coordinates.len(), system.model.info.constraints.len());
+        if k > 0 && k >= n {
+            return Err(Failure(format!(
+                "{}: its {k} constraints prescribe the motion of all {n} coordinates, which the lagrange command does not run; use #[derive(Lagrangian)] or `lagrange generate`",
+                equations.name
+            )));
+        }
+        Ok(system)
     }
-    let model = Arc::new(Model {
-        info: equations.model_info(),
-        layout: Layout::of(equations),
-        equations: equations.clone(),
-        ignored: None,
-    });
-    let values = values.to_vec();
-    let n = equations.coordinates.len();
-    let k = model.info.constraints.len();
-    macro_rules! dispatch {
-        ($(($n:literal, $k:literal)),*) => {
-            match (n, k) {
-                $(($n, $k) => Ok(work.call(Interpreted::<$n, $k> { model, values })),)*
-                _ if k >= n => Err(Failure(format!(
-                    "{}: its {k} constraints prescribe the motion of all {n} coordinates, which the lagrange command does not run; use #[derive(Lagrangian)] or `lagrange generate`",
-                    equations.name
-                ))),
-                _ => Err(Failure(format!(
-                    "{}: the lagrange command handles models of up to 8 coordinates and 3 constraints, and of 8 coordinates and 5 constraints as the benchmark bicycle has (this one has {n} and {k}); use #[derive(Lagrangian)] or `lagrange generate`",
-                    equations.name
-                ))),
-            }
-        };
-    }
-    dispatch!(
-        (1, 0),
-        (2, 0),
-        (2, 1),
-        (3, 0),
-        (3, 1),
-        (3, 2),
-        (4, 0),
-        (4, 1),
-        (4, 2),
-        (4, 3),
-        (5, 0),
-        (5, 1),
-        (5, 2),
-        (5, 3),
-        (6, 0),
-        (6, 1),
-        (6, 2),
-        (6, 3),
-        (7, 0),
-        (7, 1),
-        (7, 2),
-        (7, 3),
-        (8, 0),
-        (8, 1),
-        (8, 2),
-        (8, 3),
-        (8, 5)
-    )
-}
 
-impl<const N: usize, const K: usize, const J: usize> Interpreted<N, K, J> {
-    /// Runs `program` at `(t, q, q̇)` with this system's parameter values.
+    /// The system of `equations` with parameter `values`, and for a reduced model the
+    /// ignored coordinates; `which` qualifies the model's name in the error.
+    fn of(
+        equations: &Equations,
+        values: &[f64],
+        ignored: Option<(Vec<String>, Program)>,
+        which: &str,
+    ) -> Result<Interpreted, Failure> {
+        if values.len() != equations.parameters.len() {
+            return Err(Failure(format!(
+                "{which}{} takes {} parameter values, got {}",
+                equations.name,
+                equations.parameters.len(),
+                values.len()
+            )));
+        }
+        let model = Arc::new(Model {
+            info: equations.model_info(),
+            layout: Layout::of(equations),
+            equations: equations.clone(),
+            ignored,
+        });
+        Ok(Interpreted {
+            model,
+            values: values.to_vec(),
+        })
+    }
+
+    /// Runs `program` at `(t, q, q̇)` with this system's parameter values, into `M`
+    /// values.
     fn run<const M: usize>(
         &self,
         program: &Program,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
     ) -> [f64; M] {
-        let inputs: Vec<f64> = std::iter::once(t)
-            .chain(q.iter().copied())
-            .chain(qd.iter().copied())
-            .chain(self.values.iter().copied())
-            .collect();
         let mut out = [0.0; M];
-        program.evaluate(&inputs, &mut out);
+        program.evaluate(&self.inputs(t, q, qd, &[]), &mut out);
         out
     }
 
     /// Runs a program of positions (the drawing's) at `(t, q)`: its velocity slots hold
     /// NaN, as [`Inputs::of_positions`](equations::Inputs::of_positions) says.
-    fn run_positions(&self, program: &Program, t: f64, q: &SVector<f64, N>) -> Vec<f64> {
+    fn run_positions(&self, program: &Program, t: f64, q: &DVector<f64>) -> Vec<f64> {
         let layout = self.model.equations.inputs();
         let inputs: Vec<f64> = (0..layout.len())
             .map(|i| match layout.of_positions(i) {
@@ -168,25 +128,31 @@ impl<const N: usize, const K: usize, const J: usize> Interpreted<N, K, J> {
             .equations
             .constraints
             .as_ref()
-            .expect("K > 0 only for models with constraints")
+            .expect("only the systems of models with constraints are asked for them")
     }
 
-    fn vector(values: &[f64]) -> SVector<f64, N> {
-        SVector::from_column_slice(values)
+    /// Whether the model has constraints (holonomic or on the velocities).
+    fn constrained(&self) -> bool {
+        self.model.equations.constraints.is_some()
     }
 
-    fn matrix(values: &[f64]) -> SMatrix<f64, N, N> {
-        SMatrix::from_row_slice(values)
+    fn vector(values: &[f64]) -> DVector<f64> {
+        DVector::from_column_slice(values)
     }
 
-    /// Evaluates a program with `outputs` values (sizes that const generics cannot
-    /// spell, like `N²`), into a vector.
+    /// The square matrix of the coordinates' size, from its entries row by row.
+    fn matrix(&self, values: &[f64]) -> DMatrix<f64> {
+        let n = self.model.equations.coordinates.len();
+        DMatrix::from_row_slice(n, n, values)
+    }
+
+    /// Evaluates a program at `(t, q, q̇)` into its outputs.
     fn run_dynamic(
         &self,
         program: &Program,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
     ) -> Vec<f64> {
         self.run_extended(program, t, q, qd, &[])
     }
@@ -197,18 +163,22 @@ impl<const N: usize, const K: usize, const J: usize> Interpreted<N, K, J> {
         &self,
         program: &Program,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
         extra: &[f64],
     ) -> Vec<f64> {
-        let inputs: Vec<f64> = std::iter::once(t)
+        let mut out = vec![0.0; program.outputs];
+        program.evaluate(&self.inputs(t, q, qd, extra), &mut out);
+        out
+    }
+
+    /// A program's inputs: `t`, `q`, `q̇`, the parameter values, then `extra`.
+    fn inputs(&self, t: f64, q: &DVector<f64>, qd: &DVector<f64>, extra: &[f64]) -> Vec<f64> {
+        std::iter::once(t)
             .chain(q.iter().copied())
             .chain(qd.iter().copied())
             .chain(self.values.iter().copied())
             .chain(extra.iter().copied())
-            .collect();
-        let mut out = vec![0.0; program.outputs];
-        program.evaluate(&inputs, &mut out);
-        out
+            .collect()
     }
 }

@@ -1,74 +1,22 @@
-//! The reduced model (Routh) as a [`ReducedSystem`]: its instantiation by retained and
-//! ignored coordinate counts, the reduced state of a full one, and the ignored coordinates'
-//! velocities.
-
-use std::sync::Arc;
+//! The reduced model (Routh) as a [`ReducedSystem`]: its system, the reduced state of a
+//! full one, and the ignored coordinates' velocities.
 
 use lagrange_core::ReducedSystem;
-use lagrange_core::nalgebra::SVector;
+use lagrange_core::nalgebra::{DVector, Dyn};
 use lagrange_symbolic::equations::{Equations, Reduced};
 use lagrange_symbolic::ir::Program;
 
-use lagrange_symbolic::equations::Layout;
-
-use super::{Interpreted, Model};
+use super::Interpreted;
 use crate::Failure;
 
-/// Work to do with a reduced model's system once its sizes are known.
-pub(crate) trait WithReducedSystem {
-    /// The work's result.
-    type Output;
-    /// Does the work.
-    fn call<const N: usize, const J: usize>(self, system: Interpreted<N, 0, J>) -> Self::Output;
-}
-
-/// [`with_system`] for the reduced model `reduced`, whose parameter `values` are the
-/// model's followed by the constant momenta; the system also gives the ignored
-/// coordinates' velocities (a [`ReducedSystem`]). Handles up to 4 retained and 2 ignored
-/// coordinates.
-pub(crate) fn with_reduced_system<W: WithReducedSystem>(
-    reduced: &Reduced,
-    values: &[f64],
-    work: W,
-) -> Result<W::Output, Failure> {
-    let equations = &reduced.equations;
-    if values.len() != equations.parameters.len() {
-        return Err(Failure(format!(
-            "the reduced {} takes {} parameter values, got {}",
-            equations.name,
-            equations.parameters.len(),
-            values.len()
-        )));
+impl Interpreted {
+    /// The system of the reduced model `reduced`, whose parameter `values` are the
+    /// model's followed by the constant momenta; it also gives the ignored coordinates'
+    /// velocities (a [`ReducedSystem`]).
+    pub(crate) fn reduced(reduced: &Reduced, values: &[f64]) -> Result<Interpreted, Failure> {
+        let ignored = (reduced.ignored.clone(), reduced.ignored_velocities.clone());
+        Interpreted::of(&reduced.equations, values, Some(ignored), "the reduced ")
     }
-    let model = Arc::new(Model {
-        info: equations.model_info(),
-        layout: Layout::of(equations),
-        equations: equations.clone(),
-        ignored: Some((reduced.ignored.clone(), reduced.ignored_velocities.clone())),
-    });
-    let values = values.to_vec();
-    let (n, j) = (equations.coordinates.len(), reduced.ignored.len());
-    macro_rules! dispatch {
-        ($(($n:literal, $j:literal)),*) => {
-            match (n, j) {
-                $(($n, $j) => Ok(work.call(Interpreted::<$n, 0, $j> { model, values })),)*
-                _ => Err(Failure(format!(
-                    "{}: the lagrange command runs reduced systems of up to 4 retained and 2 ignored coordinates (this one has {n} and {j}); run the full system, or use #[derive(Lagrangian)]",
-                    equations.name
-                ))),
-            }
-        };
-    }
-    dispatch!(
-        (1, 1),
-        (2, 1),
-        (3, 1),
-        (4, 1),
-        (1, 2),
-        (2, 2),
-        (3, 2),
-        (4, 2)
-    )
 }
 
 /// The reduced state (Routh) of a full state `(t, q, q̇)` of a model that ignores
@@ -115,27 +63,22 @@ impl ReducedState {
     }
 }
 
-impl<const N: usize, const J: usize> ReducedSystem<N, J> for Interpreted<N, 0, J> {
-    fn ignored_names(&self) -> [&str; J] {
-        std::array::from_fn(|i| self.ignored().0[i].as_str())
+impl ReducedSystem<Dyn, Dyn> for Interpreted {
+    fn ignored_names(&self) -> Vec<&str> {
+        self.ignored().0.iter().map(String::as_str).collect()
     }
 
-    fn ignored_velocities(
-        &self,
-        t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> SVector<f64, J> {
-        SVector::from(self.run::<J>(&self.ignored().1, t, q, qd))
+    fn ignored_velocities(&self, t: f64, q: &DVector<f64>, qd: &DVector<f64>) -> DVector<f64> {
+        DVector::from_vec(self.run_dynamic(&self.ignored().1, t, q, qd))
     }
 }
 
-impl<const N: usize, const J: usize> Interpreted<N, 0, J> {
+impl Interpreted {
     /// The ignored coordinates' names and velocities program.
     fn ignored(&self) -> &(Vec<String>, Program) {
         self.model
             .ignored
             .as_ref()
-            .expect("J > 0 only for reduced models")
+            .expect("only reduced models ignore coordinates")
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use lagrange_core::__private::{
     CONSISTENCY_TOLERANCE, dynamic_functions, solve_accelerations, unconstrained_jacobians,
 };
-use lagrange_core::nalgebra::{DMatrix, SMatrix, SVector};
+use lagrange_core::nalgebra::{DMatrix, DVector, Dyn};
 use lagrange_core::{
     AccelerationJacobians, ConstrainedSystem, ConstraintJacobians, DynamicFunctions, Error,
     LagrangianSystem, ModelInfo, ResidualJacobians,
@@ -16,7 +16,7 @@ use lagrange_symbolic::equations::layout;
 
 use super::Interpreted;
 
-impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Interpreted<N, K, J> {
+impl LagrangianSystem<Dyn> for Interpreted {
     fn info(&self) -> &ModelInfo {
         &self.model.info
     }
@@ -40,71 +40,71 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
         })
     }
 
-    fn mass_matrix(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SMatrix<f64, N, N> {
+    fn mass_matrix(&self, t: f64, q: &DVector<f64>, qd: &DVector<f64>) -> DMatrix<f64> {
         self.mass_matrix_and_forcing(t, q, qd).0
     }
 
-    fn forcing(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N> {
+    fn forcing(&self, t: f64, q: &DVector<f64>, qd: &DVector<f64>) -> DVector<f64> {
         self.mass_matrix_and_forcing(t, q, qd).1
     }
 
     fn mass_matrix_and_forcing(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> (SMatrix<f64, N, N>, SVector<f64, N>) {
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
+    ) -> (DMatrix<f64>, DVector<f64>) {
         let values = self.run_dynamic(&self.programs().dynamics, t, q, qd);
         let [mass, forcing] = self.layout().dynamics();
-        (Self::matrix(&values[mass]), Self::vector(&values[forcing]))
+        (self.matrix(&values[mass]), Self::vector(&values[forcing]))
     }
 
-    fn lagrangian(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64 {
+    fn lagrangian(&self, t: f64, q: &DVector<f64>, qd: &DVector<f64>) -> f64 {
         let [value] = self.run::<1>(&self.programs().lagrangian, t, q, qd);
         value
     }
 
-    fn energy(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64 {
+    fn energy(&self, t: f64, q: &DVector<f64>, qd: &DVector<f64>) -> f64 {
         let [value] = self.run::<1>(&self.programs().energy, t, q, qd);
         value
     }
 
-    fn jacobi_integral(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> f64 {
+    fn jacobi_integral(&self, t: f64, q: &DVector<f64>, qd: &DVector<f64>) -> f64 {
         let [value] = self.run::<1>(&self.programs().jacobi_integral, t, q, qd);
         value
     }
 
-    fn momenta(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N> {
-        Self::vector(&self.run::<N>(&self.programs().momenta, t, q, qd))
+    fn momenta(&self, t: f64, q: &DVector<f64>, qd: &DVector<f64>) -> DVector<f64> {
+        Self::vector(&self.run_dynamic(&self.programs().momenta, t, q, qd))
     }
 
-    fn momentum_rate(&self, t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>) -> SVector<f64, N> {
-        Self::vector(&self.run::<N>(&self.programs().momentum_rate, t, q, qd))
+    fn momentum_rate(&self, t: f64, q: &DVector<f64>, qd: &DVector<f64>) -> DVector<f64> {
+        Self::vector(&self.run_dynamic(&self.programs().momentum_rate, t, q, qd))
     }
 
     fn momentum_jacobian(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> SMatrix<f64, N, N> {
-        Self::matrix(&self.run_dynamic(&self.programs().momentum_jacobian, t, q, qd))
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
+    ) -> DMatrix<f64> {
+        self.matrix(&self.run_dynamic(&self.programs().momentum_jacobian, t, q, qd))
     }
 
     fn lagrangian_hessian(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> SMatrix<f64, N, N> {
-        Self::matrix(&self.run_dynamic(&self.programs().lagrangian_hessian, t, q, qd))
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
+    ) -> DMatrix<f64> {
+        self.matrix(&self.run_dynamic(&self.programs().lagrangian_hessian, t, q, qd))
     }
 
     fn dynamic_functions(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
     ) -> Option<DynamicFunctions> {
         let theorems = self.model.equations.theorems.as_ref()?;
         let values =
@@ -112,7 +112,7 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
         Some(dynamic_functions(values))
     }
 
-    fn drawing(&self, t: f64, q: &SVector<f64, N>) -> Vec<f64> {
+    fn drawing(&self, t: f64, q: &DVector<f64>) -> Vec<f64> {
         let Some(drawing) = &self.model.equations.drawing else {
             return Vec::new();
         };
@@ -122,9 +122,9 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
     fn balance(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-        qdd: &SVector<f64, N>,
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
+        qdd: &DVector<f64>,
     ) -> Vec<(f64, f64)> {
         let Some(theorems) = &self.model.equations.theorems else {
             return Vec::new();
@@ -140,27 +140,27 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
     fn residual_jacobians(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-        qdd: &SVector<f64, N>,
-    ) -> ResidualJacobians<N> {
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
+        qdd: &DVector<f64>,
+    ) -> ResidualJacobians<Dyn> {
         let program = &self.programs().residual_jacobians;
         let values = self.run_extended(program, t, q, qd, qdd.as_slice());
         let [coordinates, velocities, parameters] = self.layout().residual_jacobians();
         ResidualJacobians {
-            coordinates: Self::matrix(&values[coordinates]),
-            velocities: Self::matrix(&values[velocities]),
-            parameters: DMatrix::from_row_slice(N, self.values.len(), &values[parameters]),
+            coordinates: self.matrix(&values[coordinates]),
+            velocities: self.matrix(&values[velocities]),
+            parameters: DMatrix::from_row_slice(q.len(), self.values.len(), &values[parameters]),
         }
     }
 
     fn acceleration_jacobians(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> Result<AccelerationJacobians<N>, Error> {
-        if K == 0 {
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
+    ) -> Result<AccelerationJacobians<Dyn>, Error> {
+        if !self.constrained() {
             let qdd = self.accelerations(t, q, qd)?;
             let m = self.mass_matrix(t, q, qd);
             let r = self.residual_jacobians(t, q, qd, &qdd);
@@ -175,10 +175,10 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
     fn accelerations(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> Result<SVector<f64, N>, Error> {
-        if K == 0 {
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
+    ) -> Result<DVector<f64>, Error> {
+        if !self.constrained() {
             let (m, f) = self.mass_matrix_and_forcing(t, q, qd);
             solve_accelerations(m, f, t, q, qd)
         } else {
@@ -190,10 +190,10 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
     fn project(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> Result<Option<(SVector<f64, N>, SVector<f64, N>)>, Error> {
-        if K == 0 {
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
+    ) -> Result<Option<(DVector<f64>, DVector<f64>)>, Error> {
+        if !self.constrained() {
             Ok(None)
         } else {
             self.project_onto_constraints(t, q, qd).map(Some)
@@ -203,10 +203,10 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
     fn check_initial_state(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
     ) -> Result<(), Error> {
-        if K == 0 {
+        if !self.constrained() {
             Ok(())
         } else {
             self.check_consistent(t, q, qd, CONSISTENCY_TOLERANCE)
@@ -214,66 +214,73 @@ impl<const N: usize, const K: usize, const J: usize> LagrangianSystem<N> for Int
     }
 }
 
-impl<const N: usize, const K: usize, const J: usize> ConstrainedSystem<N, K>
-    for Interpreted<N, K, J>
-{
-    fn constraint_values(&self, t: f64, q: &SVector<f64, N>) -> SVector<f64, K> {
-        let values = self.run_dynamic(&self.constraints().values, t, q, &SVector::zeros());
-        SVector::from_column_slice(&values)
+impl ConstrainedSystem<Dyn, Dyn> for Interpreted {
+    fn constraint_values(&self, t: f64, q: &DVector<f64>) -> DVector<f64> {
+        let values = self.run_dynamic(&self.constraints().values, t, q, &q.map(|_| 0.0));
+        DVector::from_vec(values)
     }
 
-    fn constraint_jacobian(&self, t: f64, q: &SVector<f64, N>) -> SMatrix<f64, K, N> {
-        let values = self.run_dynamic(&self.constraints().jacobian, t, q, &SVector::zeros());
-        SMatrix::from_row_slice(&values)
+    fn constraint_jacobian(&self, t: f64, q: &DVector<f64>) -> DMatrix<f64> {
+        let values = self.run_dynamic(&self.constraints().jacobian, t, q, &q.map(|_| 0.0));
+        self.constraint_matrix(&values)
     }
 
-    fn constraint_time_derivative(&self, t: f64, q: &SVector<f64, N>) -> SVector<f64, K> {
-        let values = self.run_dynamic(&self.constraints().time_derivative, t, q, &SVector::zeros());
-        SVector::from_column_slice(&values)
+    fn constraint_time_derivative(&self, t: f64, q: &DVector<f64>) -> DVector<f64> {
+        let values = self.run_dynamic(&self.constraints().time_derivative, t, q, &q.map(|_| 0.0));
+        DVector::from_vec(values)
     }
 
     fn constraint_velocities(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> SVector<f64, K> {
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
+    ) -> DVector<f64> {
         let values = self.run_dynamic(&self.constraints().velocities, t, q, qd);
-        SVector::from_column_slice(&values)
+        DVector::from_vec(values)
     }
 
     fn constraint_jacobian_and_bias(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-    ) -> (SMatrix<f64, K, N>, SVector<f64, K>) {
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
+    ) -> (DMatrix<f64>, DVector<f64>) {
         let values = self.run_dynamic(&self.constraints().dynamics, t, q, qd);
         let [jacobian, bias] = self.layout().constraint_dynamics();
         (
-            SMatrix::from_row_slice(&values[jacobian]),
-            SVector::from_column_slice(&values[bias]),
+            self.constraint_matrix(&values[jacobian]),
+            DVector::from_column_slice(&values[bias]),
         )
     }
 
     fn constraint_jacobians(
         &self,
         t: f64,
-        q: &SVector<f64, N>,
-        qd: &SVector<f64, N>,
-        qdd: &SVector<f64, N>,
-        multipliers: &SVector<f64, K>,
-    ) -> ConstraintJacobians<N, K> {
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
+        qdd: &DVector<f64>,
+        multipliers: &DVector<f64>,
+    ) -> ConstraintJacobians<Dyn, Dyn> {
         let extra: Vec<f64> = qdd.iter().chain(multipliers.iter()).copied().collect();
         let values = self.run_extended(&self.constraints().jacobians, t, q, qd, &extra);
-        let m = self.values.len();
+        let (n, k, m) = (q.len(), multipliers.len(), self.values.len());
         let [sq, sv, sp, rq, rp] = self.layout().constraint_jacobians();
         ConstraintJacobians {
-            acceleration_coordinates: SMatrix::from_row_slice(&values[sq]),
-            acceleration_velocities: SMatrix::from_row_slice(&values[sv]),
-            acceleration_parameters: DMatrix::from_row_slice(K, m, &values[sp]),
-            reaction_coordinates: Self::matrix(&values[rq]),
-            reaction_parameters: DMatrix::from_row_slice(N, m, &values[rp]),
+            acceleration_coordinates: self.constraint_matrix(&values[sq]),
+            acceleration_velocities: self.constraint_matrix(&values[sv]),
+            acceleration_parameters: DMatrix::from_row_slice(k, m, &values[sp]),
+            reaction_coordinates: self.matrix(&values[rq]),
+            reaction_parameters: DMatrix::from_row_slice(n, m, &values[rp]),
         }
+    }
+}
+
+impl Interpreted {
+    /// A matrix of one row per constraint and one column per coordinate, from its
+    /// entries row by row.
+    fn constraint_matrix(&self, values: &[f64]) -> DMatrix<f64> {
+        let n = self.model.equations.coordinates.len();
+        DMatrix::from_row_slice(values.len() / n, n, values)
     }
 }

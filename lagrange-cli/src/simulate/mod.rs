@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use lagrange_core::nalgebra::SVector;
+use lagrange_core::nalgebra::{DVector, Dyn};
 use lagrange_core::{
     Controlled, Event, HtmlReport, LagrangianSystem, Simulation, Stopped, Trajectory,
 };
@@ -14,9 +14,7 @@ use lagrange_core::{
 use super::Failure;
 use super::file::ModelFile;
 use super::file::{Action, Direction, FileEvent, Target};
-use super::interpreted::{
-    Interpreted, ReducedState, WithReducedSystem, WithSystem, with_reduced_system, with_system,
-};
+use super::interpreted::{Interpreted, ReducedState};
 use super::signal::Signal;
 use output_paths::{check_distinct, check_writable};
 use settings::Settings;
@@ -118,24 +116,20 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
             reduced.ignored.join(", "),
             momenta.join(", ")
         );
-        return with_reduced_system(
-            reduced,
-            &state.values,
-            IntegrateReduced {
-                outputs: Outputs {
-                    args,
-                    path: &file.path,
-                    settings: &settings,
-                },
-                state: &state,
-                line,
+        let system = Interpreted::reduced(reduced, &state.values)?;
+        return IntegrateReduced {
+            outputs: Outputs {
+                args,
+                path: &file.path,
+                settings: &settings,
             },
-        )?;
+            state: &state,
+            line,
+        }
+        .call(system);
     }
-    with_system(
-        &derived.full,
-        &values,
-        Integrate {
+    let system = Interpreted::new(&derived.full, &values)?;
+    Integrate {
             outputs: Outputs {
                 args,
                 path: &file.path,
@@ -144,16 +138,16 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
             q0: &q0,
             qd0: &qd0,
             signals,
-            events,
-            values: &values,
-        },
-    )?
+        events,
+        values: &values,
+    }
+    .call(system)
 }
 
 /// What a run adds to its report besides what every run has (the reactions of a
 /// constrained system's constraints).
-type AddToReport<'a, const N: usize> =
-    dyn Fn(HtmlReport, &Trajectory<N>) -> Result<HtmlReport, lagrange_core::Error> + 'a;
+type AddToReport<'a> =
+    dyn Fn(HtmlReport, &Trajectory<Dyn>) -> Result<HtmlReport, lagrange_core::Error> + 'a;
 
 /// Arguments of `lagrange report`: a run with the file's settings, written as an HTML
 /// page.
@@ -218,10 +212,9 @@ struct IntegrateReduced<'a> {
     line: String,
 }
 
-impl WithReducedSystem for IntegrateReduced<'_> {
-    type Output = Result<(), Failure>;
-
-    fn call<const N: usize, const J: usize>(self, system: Interpreted<N, 0, J>) -> Self::Output {
+impl IntegrateReduced<'_> {
+    /// Integrates the reduced `system` and writes the outputs.
+    fn call(self, system: Interpreted) -> Result<(), Failure> {
         let Settings { t0, t_end, .. } = *self.outputs.settings;
         let mut bar = progress::Progress::new(t0, t_end);
         let result = self
@@ -230,9 +223,9 @@ impl WithReducedSystem for IntegrateReduced<'_> {
             .on_progress(|t| bar.update(t))
             .run_reduced(
                 t0,
-                SVector::from_column_slice(&self.state.q),
-                SVector::from_column_slice(&self.state.qd),
-                SVector::<f64, J>::from_column_slice(&self.state.ignored),
+                DVector::from_column_slice(&self.state.q),
+                DVector::from_column_slice(&self.state.qd),
+                DVector::from_column_slice(&self.state.ignored),
                 t_end,
             )
             .map_err(|error| Stopped {
@@ -245,7 +238,7 @@ impl WithReducedSystem for IntegrateReduced<'_> {
     }
 }
 
-/// The integration and its outputs, once the model's sizes are known.
+/// The integration and its outputs.
 struct Integrate<'a> {
     outputs: Outputs<'a>,
     q0: &'a [f64],
@@ -258,14 +251,13 @@ struct Integrate<'a> {
     values: &'a [f64],
 }
 
-impl WithSystem for Integrate<'_> {
-    type Output = Result<(), Failure>;
-
-    fn call<const N: usize, const K: usize>(self, system: Interpreted<N, K>) -> Self::Output {
+impl Integrate<'_> {
+    /// Integrates `system`, under the file's signals if any, and writes the outputs.
+    fn call(self, system: Interpreted) -> Result<(), Failure> {
         if self.signals.is_empty() {
             // The reactions of the constraints, for the report.
-            let forces = |report: HtmlReport, trajectory: &Trajectory<N>| {
-                if K == 0 {
+            let forces = |report: HtmlReport, trajectory: &Trajectory<Dyn>| {
+                if system.info().constraints.is_empty() {
                     Ok(report)
                 } else {
                     report.constraint_forces(trajectory, &system)
@@ -277,7 +269,7 @@ impl WithSystem for Integrate<'_> {
         let values = system.parameter_values();
         let inputs = system.info().inputs.to_vec();
         let signals = self.signals.clone();
-        let controller = move |t: f64, q: &SVector<f64, N>, qd: &SVector<f64, N>| {
+        let controller = move |t: f64, q: &DVector<f64>, qd: &DVector<f64>| {
             inputs
                 .iter()
                 .map(|&k| match signals.iter().find(|(i, _)| *i == k) {
@@ -290,14 +282,12 @@ impl WithSystem for Integrate<'_> {
             .map_err(|e| Failure(format!("{}: {e}", self.outputs.path.display())))?;
         self.integrate(&controlled, &|report, _| Ok(report))
     }
-}
 
-impl Integrate<'_> {
     /// Integrates `system` and writes the outputs.
-    fn integrate<S: LagrangianSystem<N>, const N: usize>(
+    fn integrate<S: LagrangianSystem<Dyn>>(
         &self,
         system: &S,
-        extra: &AddToReport<'_, N>,
+        extra: &AddToReport<'_>,
     ) -> Result<(), Failure> {
         let Settings { t0, t_end, .. } = *self.outputs.settings;
         let mut simulation = self.outputs.simulation(system);
@@ -309,8 +299,8 @@ impl Integrate<'_> {
             .on_progress(|t| bar.update(t))
             .run_keeping_partial(
                 t0,
-                SVector::from_column_slice(self.q0),
-                SVector::from_column_slice(self.qd0),
+                DVector::from_column_slice(self.q0),
+                DVector::from_column_slice(self.qd0),
                 t_end,
             );
         bar.finish();
@@ -321,10 +311,10 @@ impl Integrate<'_> {
 impl Outputs<'_> {
     /// The simulation of `system` with the settings' integrator and output interval,
     /// recording the action integrals if asked.
-    fn simulation<'s, S: LagrangianSystem<N>, const N: usize>(
+    fn simulation<'s, S: LagrangianSystem<Dyn>>(
         &self,
         system: &'s S,
-    ) -> Simulation<'s, S, N> {
+    ) -> Simulation<'s, S, Dyn> {
         let mut simulation = Simulation::new(system).integrator(self.settings.integrator());
         if self.args.action {
             simulation = simulation.record_action();
@@ -337,12 +327,12 @@ impl Outputs<'_> {
 
     /// Writes the CSV and the plot of a run of `system`, warns of drift, and prints the
     /// summary, after `line` (empty, or a line about the run).
-    fn report<S: LagrangianSystem<N>, const N: usize>(
+    fn report<S: LagrangianSystem<Dyn>>(
         &self,
         system: &S,
-        result: Result<Trajectory<N>, Stopped<N>>,
+        result: Result<Trajectory<Dyn>, Stopped<Dyn>>,
         line: &str,
-        extra: &AddToReport<'_, N>,
+        extra: &AddToReport<'_>,
     ) -> Result<(), Failure> {
         let path = self.path.display();
         let (trajectory, error) = match result {
@@ -402,11 +392,11 @@ impl Outputs<'_> {
 
 /// The runtime's event of a model file's `[[events]]` entry, its expressions reading the
 /// parameter `values`.
-fn core_event<'a, const N: usize>(event: &'a FileEvent, values: &'a [f64]) -> Event<'a, N> {
+fn core_event<'a>(event: &'a FileEvent, values: &'a [f64]) -> Event<'a, Dyn> {
     let when = &event.when;
     let core = Event::new(
         event.name.clone(),
-        move |t, q: &SVector<f64, N>, qd: &SVector<f64, N>| {
+        move |t, q: &DVector<f64>, qd: &DVector<f64>| {
             when.value(t, q.as_slice(), qd.as_slice(), values)
         },
     );
@@ -419,9 +409,9 @@ fn core_event<'a, const N: usize>(event: &'a FileEvent, values: &'a [f64]) -> Ev
         Action::Record => core,
         Action::Stop => core.stop(),
         Action::Reset(targets) => {
-            core.reset(move |t, q: &SVector<f64, N>, qd: &SVector<f64, N>| {
+            core.reset(move |t, q: &DVector<f64>, qd: &DVector<f64>| {
                 // Every new value is computed from the state before the reset.
-                let (mut q_after, mut qd_after) = (*q, *qd);
+                let (mut q_after, mut qd_after) = (q.clone(), qd.clone());
                 for (target, signal) in targets {
                     let value = signal.value(t, q.as_slice(), qd.as_slice(), values);
                     match *target {

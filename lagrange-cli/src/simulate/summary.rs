@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use lagrange_core::nalgebra::Dyn;
 use lagrange_core::{LagrangianSystem, Trajectory};
 
 use super::settings::Settings;
@@ -15,9 +16,9 @@ const DRIFT_WARNING: f64 = 1e-3;
 
 /// The balance laws of the general theorems along the run, or a line saying why they
 /// could not be evaluated; empty when no theorem's premise holds.
-pub(super) fn balance_summary<S: LagrangianSystem<N>, const N: usize>(
+pub(super) fn balance_summary<S: LagrangianSystem<Dyn>>(
     system: &S,
-    trajectory: &Trajectory<N>,
+    trajectory: &Trajectory<Dyn>,
 ) -> String {
     match trajectory.balance_laws(system) {
         Ok(laws) if laws.is_empty() => String::new(),
@@ -33,7 +34,7 @@ pub(super) fn balance_summary<S: LagrangianSystem<N>, const N: usize>(
 const LISTED_EVENTS: usize = 20;
 
 /// The events that fired, one line each (the first [`LISTED_EVENTS`]), or nothing.
-pub(super) fn event_summary<const N: usize>(trajectory: &Trajectory<N>) -> String {
+pub(super) fn event_summary(trajectory: &Trajectory<Dyn>) -> String {
     let events = trajectory.events();
     if events.is_empty() {
         return String::new();
@@ -61,7 +62,7 @@ pub(super) fn event_summary<const N: usize>(trajectory: &Trajectory<N>) -> Strin
 }
 
 /// Says on stderr which invariants drift by more than [`DRIFT_WARNING`].
-pub(super) fn warn_of_drift<const N: usize>(trajectory: &Trajectory<N>) {
+pub(super) fn warn_of_drift(trajectory: &Trajectory<Dyn>) {
     for invariant in trajectory.invariants() {
         let drift = invariant.scaled_drift();
         if drift.is_nan() || drift > DRIFT_WARNING {
@@ -80,9 +81,9 @@ pub(super) fn warn_of_drift<const N: usize>(trajectory: &Trajectory<N>) {
 
 /// The failure of a run that stopped early: where (the last recorded time) and why, and
 /// which files hold what it computed.
-pub(super) fn stopped<const N: usize>(
+pub(super) fn stopped(
     path: &str,
-    trajectory: &Trajectory<N>,
+    trajectory: &Trajectory<Dyn>,
     error: &lagrange_core::Error,
     written: &[String],
 ) -> Failure {
@@ -105,11 +106,11 @@ pub(super) fn stopped<const N: usize>(
 }
 
 /// What the run did: settings, step counts, the final state and the invariants' drift.
-pub(super) fn summary<const N: usize>(
+pub(super) fn summary(
     name: &str,
     path: &str,
     settings: &Settings,
-    trajectory: &Trajectory<N>,
+    trajectory: &Trajectory<Dyn>,
 ) -> String {
     let stats = trajectory.stats();
     let mut text = format!(

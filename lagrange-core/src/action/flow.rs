@@ -6,16 +6,18 @@
 
 use std::ops::{Add, Mul};
 
-use nalgebra::{SMatrix, SVector};
 use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
 
 use crate::error::Error;
+use crate::size::DimAllocator;
 use crate::system::LagrangianSystem;
 
 /// The augmented state at one time: the motion, its sensitivities and its actions.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Point<N: Dim> where DefaultAllocator: DimAllocator<N> {
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Point<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// Time.
     pub t: f64,
     /// `q`.
@@ -43,9 +45,12 @@ pub(super) struct Point<N: Dim> where DefaultAllocator: DimAllocator<N> {
 }
 
 /// The rates of the components of a [`Point`] (its `t` is the rate of time, 1).
-type Rates<N: Dim> = Point<N>;
+type Rates<N> = Point<N>;
 
-impl<N: Dim> Add for Point<N> where DefaultAllocator: DimAllocator<N> {
+impl<N: Dim> Add for Point<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     type Output = Self;
     fn add(self, r: Self) -> Self {
         Point {
@@ -66,7 +71,10 @@ impl<N: Dim> Add for Point<N> where DefaultAllocator: DimAllocator<N> {
     }
 }
 
-impl<N: Dim> Mul<f64> for Point<N> where DefaultAllocator: DimAllocator<N> {
+impl<N: Dim> Mul<f64> for Point<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     type Output = Self;
     fn mul(self, h: f64) -> Self {
         Point {
@@ -87,24 +95,32 @@ impl<N: Dim> Mul<f64> for Point<N> where DefaultAllocator: DimAllocator<N> {
     }
 }
 
-impl<N: Dim> Point<N> where DefaultAllocator: DimAllocator<N> {
+impl<N: Dim> Point<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// The start `(t₀, q₀, q̇₀)`: sensitivities the identity where they vary, actions zero.
     pub(super) fn start(t: f64, q: OVector<f64, N>, qd: OVector<f64, N>) -> Self {
-        let (zero, one) = (SMatrix::zeros(), SMatrix::identity());
+        let n = q.shape_generic().0;
+        let (zero, one) = (
+            OMatrix::zeros_generic(n, n),
+            OMatrix::identity_generic(n, n),
+        );
+        let zeros = OVector::zeros_generic(n, U1);
         Point {
             t,
             q,
             qd,
-            q_v: zero,
-            qd_v: one,
+            q_v: zero.clone(),
+            qd_v: one.clone(),
             q_q: one,
             qd_q: zero,
             s: 0.0,
             a: 0.0,
-            s_v: SVector::zeros(),
-            s_q: SVector::zeros(),
-            a_v: SVector::zeros(),
-            a_q: SVector::zeros(),
+            s_v: zeros.clone(),
+            s_q: zeros.clone(),
+            a_v: zeros.clone(),
+            a_q: zeros,
         }
     }
 
@@ -129,34 +145,34 @@ impl<N: Dim> Point<N> where DefaultAllocator: DimAllocator<N> {
         let m = system.mass_matrix(t, q, qd);
         // ∂(p·q̇)/∂q = (∂p/∂q)ᵀ q̇ and ∂(p·q̇)/∂q̇ = p + M q̇ (M = ∂p/∂q̇, symmetric).
         let pv_q = system.momentum_jacobian(t, q, qd).transpose() * qd;
-        let pv_qd = p + m * qd;
+        let pv_qd = &p + m * qd;
         let vary = |dq: &OMatrix<f64, N, N>, dqd: &OMatrix<f64, N, N>| {
-            j.coordinates * dq + j.velocities * dqd
+            &j.coordinates * dq + &j.velocities * dqd
         };
         Ok(Point {
             t: 1.0,
-            q: *qd,
-            qd: j.accelerations,
-            q_v: self.qd_v,
+            q: qd.clone(),
+            qd: j.accelerations.clone(),
+            q_v: self.qd_v.clone(),
             qd_v: vary(&self.q_v, &self.qd_v),
-            q_q: self.qd_q,
+            q_q: self.qd_q.clone(),
             qd_q: vary(&self.q_q, &self.qd_q),
             s: system.lagrangian(t, q, qd),
             a: p.dot(qd),
-            s_v: self.q_v.transpose() * l_q + self.qd_v.transpose() * p,
-            s_q: self.q_q.transpose() * l_q + self.qd_q.transpose() * p,
-            a_v: self.q_v.transpose() * pv_q + self.qd_v.transpose() * pv_qd,
-            a_q: self.q_q.transpose() * pv_q + self.qd_q.transpose() * pv_qd,
+            s_v: self.q_v.transpose() * &l_q + self.qd_v.transpose() * &p,
+            s_q: self.q_q.transpose() * &l_q + self.qd_q.transpose() * &p,
+            a_v: self.q_v.transpose() * &pv_q + self.qd_v.transpose() * &pv_qd,
+            a_q: self.q_q.transpose() * &pv_q + self.qd_q.transpose() * &pv_qd,
         })
     }
 
     /// One step of the classic Runge–Kutta method of order 4, of length `h`.
     pub(super) fn step<S: LagrangianSystem<N>>(&self, system: &S, h: f64) -> Result<Self, Error> {
         let k1 = self.rates(system)?;
-        let k2 = (*self + k1 * (0.5 * h)).rates(system)?;
-        let k3 = (*self + k2 * (0.5 * h)).rates(system)?;
-        let k4 = (*self + k3 * h).rates(system)?;
-        let mut next = *self + (k1 + (k2 + k3) * 2.0 + k4) * (h / 6.0);
+        let k2 = (self.clone() + k1.clone() * (0.5 * h)).rates(system)?;
+        let k3 = (self.clone() + k2.clone() * (0.5 * h)).rates(system)?;
+        let k4 = (self.clone() + k3.clone() * h).rates(system)?;
+        let mut next = self.clone() + (k1 + (k2 + k3) * 2.0 + k4) * (h / 6.0);
         next.t = self.t + h;
         Ok(next)
     }
@@ -170,13 +186,17 @@ pub(super) fn flow<S: LagrangianSystem<N>, N: Dim>(
     duration: f64,
     steps: usize,
     mut visit: impl FnMut(&Point<N>, &Point<N>) -> Result<(), Error>,
-) -> Result<Point<N>, Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<Point<N>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let h = duration / steps as f64;
+    let t0 = start.t;
     let mut point = start;
     for k in 1..=steps {
         let mut next = point.step(system, h)?;
         // The last step ends at the duration exactly, not at a sum of rounded steps.
-        next.t = start.t + if k == steps { duration } else { k as f64 * h };
+        next.t = t0 + if k == steps { duration } else { k as f64 * h };
         visit(&point, &next)?;
         point = next;
     }

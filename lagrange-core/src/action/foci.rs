@@ -4,20 +4,22 @@
 //! the energy condition, of the same Jacobian bordered by the velocity `q̇(t)` (a shift in
 //! time) and by `∂h/∂q̇₀` (the variations that keep the energy).
 
-use nalgebra::{DMatrix, SVector};
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+use nalgebra::{DMatrix, DefaultAllocator, Dim, OVector};
 
 use super::Condition;
 use super::flow::Point;
 use crate::error::Error;
+use crate::size::DimAllocator;
 use crate::system::LagrangianSystem;
 
 /// Bisections of a step that contains a focus.
 const BISECTIONS: usize = 60;
 
 /// The foci found along a motion, step by step.
-pub(super) struct Foci<'s, S, N: Dim> where DefaultAllocator: DimAllocator<N> {
+pub(super) struct Foci<'s, S, N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     system: &'s S,
     condition: Condition,
     /// `∂h/∂q̇₀`, for the energy condition.
@@ -28,7 +30,10 @@ pub(super) struct Foci<'s, S, N: Dim> where DefaultAllocator: DimAllocator<N> {
     pub times: Vec<f64>,
 }
 
-impl<'s, S: LagrangianSystem<N>, N: Dim> Foci<'s, S, N> where DefaultAllocator: DimAllocator<N> {
+impl<'s, S: LagrangianSystem<N>, N: Dim> Foci<'s, S, N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     pub(super) fn new(
         system: &'s S,
         condition: Condition,
@@ -45,16 +50,19 @@ impl<'s, S: LagrangianSystem<N>, N: Dim> Foci<'s, S, N> where DefaultAllocator: 
 
     /// The function whose zeros are the foci, at `point`.
     fn function(&self, point: &Point<N>) -> f64 {
+        let n = point.q.len();
         match self.condition {
             Condition::Time(_) => {
-                DMatrix::from_column_slice(N, N, point.q_v.as_slice()).determinant()
+                DMatrix::from_column_slice(n, n, point.q_v.as_slice()).determinant()
             }
             Condition::Energy(_) => {
-                let mut b = DMatrix::zeros(N + 1, N + 1);
-                b.view_mut((0, 0), (N, N)).copy_from(&point.q_v);
-                b.view_mut((0, N), (N, 1)).copy_from(&point.qd);
-                b.view_mut((N, 0), (1, N))
-                    .copy_from(&self.energy_gradient.transpose());
+                let mut b = DMatrix::zeros(n + 1, n + 1);
+                b.view_mut((0, 0), (n, n))
+                    .copy_from_slice(point.q_v.as_slice());
+                b.view_mut((0, n), (n, 1))
+                    .copy_from_slice(point.qd.as_slice());
+                b.view_mut((n, 0), (1, n))
+                    .copy_from_slice(self.energy_gradient.as_slice());
                 b.determinant()
             }
         }

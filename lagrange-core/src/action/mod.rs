@@ -24,11 +24,10 @@ mod shoot;
 #[cfg(test)]
 mod tests;
 
-use nalgebra::SVector;
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+use nalgebra::{DefaultAllocator, Dim, OVector};
 
 use crate::error::Error;
+use crate::size::DimAllocator;
 use crate::system::LagrangianSystem;
 
 pub use relations::Relation;
@@ -56,7 +55,10 @@ pub enum Condition {
 /// The natural motions of a conservative system from one configuration to another, in a
 /// given time or at a given energy (Thomson & Tait §327).
 #[derive(Debug, Clone)]
-pub struct Connect<'s, S, N: Dim> where DefaultAllocator: DimAllocator<N> {
+pub struct Connect<'s, S, N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     system: &'s S,
     t0: f64,
     from: OVector<f64, N>,
@@ -69,7 +71,10 @@ pub struct Connect<'s, S, N: Dim> where DefaultAllocator: DimAllocator<N> {
 /// A natural motion from `q₀` to `q₁`, with its actions, Hamilton's relations as computed
 /// and as expected, and the kinetic foci of `q₀` along it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Motion<N: Dim> where DefaultAllocator: DimAllocator<N> {
+pub struct Motion<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// The initial velocity `q̇₀` that sends the system from `q₀` to `q₁`.
     pub initial_velocity: OVector<f64, N>,
     /// The velocity `q̇₁` on arrival.
@@ -103,7 +108,10 @@ pub struct Motion<N: Dim> where DefaultAllocator: DimAllocator<N> {
     pub path: Vec<(f64, OVector<f64, N>, OVector<f64, N>)>,
 }
 
-impl<N: Dim> Motion<N> where DefaultAllocator: DimAllocator<N> {
+impl<N: Dim> Motion<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// Whether the action is least among the paths near this one (no kinetic focus
     /// between the ends, T&T §§327, 356), rather than only stationary (§328).
     pub fn is_least(&self) -> bool {
@@ -111,7 +119,10 @@ impl<N: Dim> Motion<N> where DefaultAllocator: DimAllocator<N> {
     }
 }
 
-impl<'s, S: LagrangianSystem<N>, N: Dim> Connect<'s, S, N> where DefaultAllocator: DimAllocator<N> {
+impl<'s, S: LagrangianSystem<N>, N: Dim> Connect<'s, S, N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// The motions of `system` from `from` to `to` in the time `time`.
     pub fn in_time(system: &'s S, from: OVector<f64, N>, to: OVector<f64, N>, time: f64) -> Self {
         Self::new(system, from, to, Condition::Time(time))

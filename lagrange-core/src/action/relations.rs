@@ -3,15 +3,14 @@
 //! energy, obtained by differentiating through the boundary-value problem, beside what the
 //! relations say they are.
 
-use nalgebra::{DMatrix, DVector, SVector};
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+use nalgebra::{DMatrix, DVector, DefaultAllocator, Dim, OVector, U1};
 
 use super::flow::{Point, flow};
 use super::foci::Foci;
 use super::shoot::Guess;
 use super::{Condition, Connect, Motion};
 use crate::error::Error;
+use crate::size::DimAllocator;
 use crate::system::LagrangianSystem;
 
 /// One of Hamilton's relations for a found motion.
@@ -66,24 +65,28 @@ pub(super) fn motion<S: LagrangianSystem<N>, N: Dim>(
     fine: Guess<N>,
     coarse: Guess<N>,
     steps: usize,
-) -> Result<Motion<N>, Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<Motion<N>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let system = c.system;
-    let (t0, q0, v) = (c.t0, c.from, fine.velocity);
+    let (t0, q0, v) = (c.t0, c.from.clone(), fine.velocity.clone());
+    let (n, dim) = (q0.len(), q0.shape_generic().0);
     // ∂h/∂q̇₀ = M q̇₀ and ∂h/∂q₀ = (∂p/∂q)ᵀ q̇₀ − ∂L/∂q, h = p·q̇ − L.
-    let h_v = system.mass_matrix(t0, &q0, &v) * v;
+    let h_v = system.mass_matrix(t0, &q0, &v) * &v;
     let h_q =
-        system.momentum_jacobian(t0, &q0, &v).transpose() * v - system.momentum_rate(t0, &q0, &v);
-    let mut foci = Foci::new(system, c.condition, h_v);
-    let mut path = vec![(t0, q0, v)];
-    let start = Point::start(t0, q0, v);
+        system.momentum_jacobian(t0, &q0, &v).transpose() * &v - system.momentum_rate(t0, &q0, &v);
+    let mut foci = Foci::new(system, c.condition, h_v.clone());
+    let mut path = vec![(t0, q0.clone(), v.clone())];
+    let start = Point::start(t0, q0.clone(), v.clone());
     let end = flow(system, start, fine.time, steps, |before, after| {
-        path.push((after.t, after.q, after.qd));
+        path.push((after.t, after.q.clone(), after.qd.clone()));
         foci.visit(before, after)
     })?;
     let tau = end.t;
     let coarse_end = flow(
         system,
-        Point::start(t0, q0, coarse.velocity),
+        Point::start(t0, q0.clone(), coarse.velocity.clone()),
         coarse.time,
         steps / 2,
         |_, _| Ok(()),
@@ -93,7 +96,7 @@ pub(super) fn motion<S: LagrangianSystem<N>, N: Dim>(
     let relative = |change: f64, size: f64| change / size.max(f64::MIN_POSITIVE);
     let actions = end.s.abs().max(end.a.abs());
     let accuracy = [
-        relative((fine.velocity - coarse.velocity).norm(), v.norm()),
+        relative((&fine.velocity - &coarse.velocity).norm(), v.norm()),
         relative((end.s - coarse_end.s).abs(), actions),
         relative((end.a - coarse_end.a).abs(), actions),
         relative((fine.time - coarse.time).abs(), fine.time),
@@ -107,7 +110,7 @@ pub(super) fn motion<S: LagrangianSystem<N>, N: Dim>(
     let names = &system.info().coordinates;
     let mut relations = Vec::new();
     let mut ends = |f: &str, by_end: &OVector<f64, N>, by_start: &OVector<f64, N>| {
-        for i in 0..N {
+        for i in 0..n {
             let q = &names[i];
             relations.push(Relation {
                 derivative: format!("∂{f}/∂{q}(τ)"),
@@ -116,7 +119,7 @@ pub(super) fn motion<S: LagrangianSystem<N>, N: Dim>(
                 expected: p1[i],
             });
         }
-        for i in 0..N {
+        for i in 0..n {
             let q = &names[i];
             relations.push(Relation {
                 derivative: format!("∂{f}/∂{q}(0)"),
@@ -126,15 +129,15 @@ pub(super) fn motion<S: LagrangianSystem<N>, N: Dim>(
             });
         }
     };
-    let phi_v = DMatrix::from_column_slice(N, N, end.q_v.as_slice());
+    let phi_v = DMatrix::from_column_slice(n, n, end.q_v.as_slice());
     match c.condition {
         Condition::Time(_) => {
             // S(q₀, q₁, τ) through q̇₀(q₀, q₁, τ): Φ_v dq̇₀ = dq₁ − Φ_q dq₀ − q̇₁ dτ.
             let scaled = &phi_v / (tau - t0);
             let r = DVector::from_column_slice(end.s_v.as_slice());
             let g = solve_transposed(phi_v, scaled, r)?;
-            let g = SVector::<f64, N>::from_column_slice(g.as_slice());
-            let by_start = end.s_q - end.q_q.transpose() * g;
+            let g = OVector::<f64, N>::from_column_slice_generic(dim, U1, g.as_slice());
+            let by_start = end.s_q - end.q_q.transpose() * &g;
             let by_time = system.lagrangian(tau, &q1, &v1) - g.dot(&v1);
             ends("S", &g, &by_start);
             relations.push(Relation {
@@ -154,24 +157,24 @@ pub(super) fn motion<S: LagrangianSystem<N>, N: Dim>(
         Condition::Energy(e) => {
             // A(q₀, q₁, E) through (q̇₀, τ): B (dq̇₀, dτ) = (dq₁ − Φ_q dq₀, dE − ∂h/∂q₀ dq₀),
             // B = [[Φ_v, q̇₁], [∂h/∂q̇₀ᵀ, 0]].
-            let mut b = DMatrix::zeros(N + 1, N + 1);
-            b.view_mut((0, 0), (N, N)).copy_from(&phi_v);
-            b.view_mut((0, N), (N, 1)).copy_from(&v1);
-            b.view_mut((N, 0), (1, N)).copy_from(&h_v.transpose());
+            let mut b = DMatrix::zeros(n + 1, n + 1);
+            b.view_mut((0, 0), (n, n)).copy_from(&phi_v);
+            b.view_mut((0, n), (n, 1)).copy_from_slice(v1.as_slice());
+            b.view_mut((n, 0), (1, n)).copy_from_slice(h_v.as_slice());
             let rate = system.momenta(tau, &q1, &v1).dot(&v1);
-            let r = DVector::from_iterator(N + 1, end.a_v.iter().copied().chain([rate]));
+            let r = DVector::from_iterator(n + 1, end.a_v.iter().copied().chain([rate]));
             let mut scaled = b.clone();
-            scaled.view_mut((0, 0), (N, N)).scale_mut(1.0 / (tau - t0));
+            scaled.view_mut((0, 0), (n, n)).scale_mut(1.0 / (tau - t0));
             scaled
-                .view_mut((0, N), (N, 1))
+                .view_mut((0, n), (n, 1))
                 .scale_mut(1.0 / v1.norm().max(f64::MIN_POSITIVE));
             scaled
-                .view_mut((N, 0), (1, N))
+                .view_mut((n, 0), (1, n))
                 .scale_mut(1.0 / h_v.norm().max(f64::MIN_POSITIVE));
             let g = solve_transposed(b, scaled, r)?;
-            let by_end = SVector::<f64, N>::from_column_slice(&g.as_slice()[..N]);
-            let by_energy = g[N];
-            let by_start = end.a_q - end.q_q.transpose() * by_end - h_q * by_energy;
+            let by_end = OVector::<f64, N>::from_column_slice_generic(dim, U1, &g.as_slice()[..n]);
+            let by_energy = g[n];
+            let by_start = end.a_q - end.q_q.transpose() * &by_end - h_q * by_energy;
             ends("A", &by_end, &by_start);
             relations.push(Relation {
                 derivative: "∂A/∂E".into(),
@@ -191,11 +194,12 @@ pub(super) fn motion<S: LagrangianSystem<N>, N: Dim>(
     let end_time = tau;
     foci.times
         .retain(|&t| t < end_time - 1e-9 * (end_time - t0));
+    let energy = system.jacobi_integral(t0, &q0, &v);
     Ok(Motion {
         initial_velocity: v,
         final_velocity: v1,
         time: tau - t0,
-        energy: system.jacobi_integral(t0, &q0, &v),
+        energy,
         principal: end.s,
         action: end.a,
         initial_momenta: p0,

@@ -2,14 +2,13 @@
 //! from several starts, with the exact Jacobian of the end point from the variational
 //! equations.
 
-use nalgebra::{DMatrix, DVector, SVector};
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+use nalgebra::{DMatrix, DVector, DefaultAllocator, Dim, OVector, U1};
 
 use super::flow::{Point, flow};
 use super::relations::motion;
 use super::{Condition, Connect, MAX_STEPS, Motion, SHOOTING_ITERATIONS};
 use crate::error::Error;
+use crate::size::DimAllocator;
 use crate::system::{Conserved, LagrangianSystem};
 
 /// Steps of the motion along which a start's times of passage are guessed.
@@ -30,15 +29,21 @@ const ROUGH_MATCH: f64 = 1e-4;
 const LINE_SEARCH: usize = 12;
 
 /// The unknowns of the shooting: `q̇₀`, and the time for the energy condition.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Guess<N: Dim> where DefaultAllocator: DimAllocator<N> {
+#[derive(Debug, Clone)]
+pub(super) struct Guess<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     pub velocity: OVector<f64, N>,
     pub time: f64,
 }
 
 pub(super) fn solve<S: LagrangianSystem<N>, N: Dim>(
     c: &Connect<'_, S, N>,
-) -> Result<Vec<Motion<N>>, Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<Vec<Motion<N>>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     applies(c)?;
     let starts = match c.starts.is_empty() {
         true => default_starts(c)?,
@@ -46,7 +51,7 @@ pub(super) fn solve<S: LagrangianSystem<N>, N: Dim>(
             let starts: Vec<Vec<Guess<N>>> = c
                 .starts
                 .iter()
-                .map(|&v| guess(c, v))
+                .map(|v| guess(c, v.clone()))
                 .collect::<Result<_, _>>()?;
             starts.into_iter().flatten().collect()
         }
@@ -60,16 +65,16 @@ pub(super) fn solve<S: LagrangianSystem<N>, N: Dim>(
         let rough = (c.steps / 8).max(ROUGH_STEPS.min(c.steps));
         let found = |x: &Guess<N>, tolerance: f64| {
             motions.iter().any(|m: &Motion<N>| {
-                (m.initial_velocity - x.velocity).norm() <= tolerance * (1.0 + x.velocity.norm())
+                (&m.initial_velocity - &x.velocity).norm() <= tolerance * (1.0 + x.velocity.norm())
                     && (m.time - x.time).abs() <= tolerance * x.time
             })
         };
-        let converged = converge(c, *start, rough).and_then(|x| {
+        let converged = converge(c, start.clone(), rough).and_then(|x| {
             if found(&x, ROUGH_MATCH) {
                 return Ok(None);
             }
             let coarse = converge(c, x, c.steps)?;
-            let fine = converge(c, coarse, 2 * c.steps)?;
+            let fine = converge(c, coarse.clone(), 2 * c.steps)?;
             Ok(Some((coarse, fine)))
         });
         let (coarse, fine) = match converged {
@@ -115,7 +120,10 @@ pub(super) fn solve<S: LagrangianSystem<N>, N: Dim>(
 }
 
 /// Refuses what the method does not cover, before any integration.
-fn applies<S: LagrangianSystem<N>, N: Dim>(c: &Connect<'_, S, N>) -> Result<(), Error> where DefaultAllocator: DimAllocator<N> {
+fn applies<S: LagrangianSystem<N>, N: Dim>(c: &Connect<'_, S, N>) -> Result<(), Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let info = c.system.info();
     let refuse = |why: String| Err(Error::InvalidInput(format!("{}: {why}", info.name)));
     if info.forced_or_dissipative {
@@ -157,15 +165,19 @@ fn applies<S: LagrangianSystem<N>, N: Dim>(c: &Connect<'_, S, N>) -> Result<(), 
 fn guess<S: LagrangianSystem<N>, N: Dim>(
     c: &Connect<'_, S, N>,
     v: OVector<f64, N>,
-) -> Result<Vec<Guess<N>>, Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<Vec<Guess<N>>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     match c.condition {
         Condition::Time(time) => Ok(vec![Guess { velocity: v, time }]),
         Condition::Energy(e) => {
             let (t0, q0) = (c.t0, &c.from);
             // h(λ v) = h₀ + λ² T₂(v) for the usual T: solve for λ.
-            let h0 = c.system.jacobi_integral(t0, q0, &SVector::zeros());
-            let m = c.system.mass_matrix(t0, q0, &SVector::zeros());
-            let t2 = 0.5 * v.dot(&(m * v));
+            let rest = OVector::zeros_generic(v.shape_generic().0, U1);
+            let h0 = c.system.jacobi_integral(t0, q0, &rest);
+            let m = c.system.mass_matrix(t0, q0, &rest);
+            let t2 = 0.5 * v.dot(&(m * &v));
             if t2.is_nan() || t2 <= 0.0 || e.is_nan() || e <= h0 {
                 return Err(Error::NoMotion(format!(
                     "at energy {e} no motion starts from {:?} with a velocity along {:?} (the potential there is {h0})",
@@ -174,9 +186,12 @@ fn guess<S: LagrangianSystem<N>, N: Dim>(
                 )));
             }
             let velocity = v * ((e - h0) / t2).sqrt();
-            Ok(passages(c, velocity)
+            Ok(passages(c, &velocity)
                 .into_iter()
-                .map(|time| Guess { velocity, time })
+                .map(|time| Guess {
+                    velocity: velocity.clone(),
+                    time,
+                })
                 .collect())
         }
     }
@@ -189,16 +204,19 @@ fn guess<S: LagrangianSystem<N>, N: Dim>(
 /// is a start's time of passage.
 fn passages<S: LagrangianSystem<N>, N: Dim>(
     c: &Connect<'_, S, N>,
-    velocity: OVector<f64, N>,
-) -> Vec<f64> where DefaultAllocator: DimAllocator<N> {
-    let distance = (c.to - c.from).norm();
+    velocity: &OVector<f64, N>,
+) -> Vec<f64>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let distance = (&c.to - &c.from).norm();
     let horizon = 4.0 * (distance / velocity.norm()).max(1.0);
     // (time, miss) at each step; a motion that leaves the domain before the horizon (a
     // singular mass matrix, a non-finite state) is searched up to where it went.
     let mut misses = Vec::with_capacity(APPROACH_STEPS);
-    let start = Point::start(c.t0, c.from, velocity);
+    let start = Point::start(c.t0, c.from.clone(), velocity.clone());
     let _ = flow(c.system, start, horizon, APPROACH_STEPS, |_, after| {
-        misses.push((after.t - c.t0, (after.q - c.to).norm()));
+        misses.push((after.t - c.t0, (&after.q - &c.to).norm()));
         Ok(())
     });
     let minima: Vec<(f64, f64)> = (0..misses.len())
@@ -228,18 +246,21 @@ fn passages<S: LagrangianSystem<N>, N: Dim>(
 /// reach the energy are left out.
 fn default_starts<S: LagrangianSystem<N>, N: Dim>(
     c: &Connect<'_, S, N>,
-) -> Result<Vec<Guess<N>>, Error> where DefaultAllocator: DimAllocator<N> {
-    let d = c.to - c.from;
+) -> Result<Vec<Guess<N>>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let d = &c.to - &c.from;
     let tau = match c.condition {
         Condition::Time(tau) => tau,
         Condition::Energy(_) => 1.0,
     };
-    let base = d / tau;
+    let base = &d / tau;
     let sigma = d.norm().max(1.0) / tau;
-    let mut velocities = vec![base];
-    for i in 0..N {
+    let mut velocities = vec![base.clone()];
+    for i in 0..base.len() {
         for k in [1.0, -1.0, 2.0, -2.0] {
-            let mut v = base;
+            let mut v = base.clone();
             v[i] += k * std::f64::consts::PI * sigma;
             velocities.push(v);
         }
@@ -263,25 +284,31 @@ fn residual<S: LagrangianSystem<N>, N: Dim>(
     c: &Connect<'_, S, N>,
     x: &Guess<N>,
     steps: usize,
-) -> Result<(DVector<f64>, DMatrix<f64>), Error> where DefaultAllocator: DimAllocator<N> {
-    let start = Point::start(c.t0, c.from, x.velocity);
+) -> Result<(DVector<f64>, DMatrix<f64>), Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let start = Point::start(c.t0, c.from.clone(), x.velocity.clone());
     let end = flow(c.system, start, x.time, steps, |_, _| Ok(()))?;
-    let miss = end.q - c.to;
+    let miss = &end.q - &c.to;
+    let n = miss.len();
     Ok(match c.condition {
         Condition::Time(_) => (
             DVector::from_column_slice(miss.as_slice()),
-            DMatrix::from_column_slice(N, N, end.q_v.as_slice()),
+            DMatrix::from_column_slice(n, n, end.q_v.as_slice()),
         ),
         Condition::Energy(e) => {
             let (t0, q0, v) = (c.t0, &c.from, &x.velocity);
             let h = c.system.jacobi_integral(t0, q0, v);
             // ∂h/∂q̇₀ = M q̇₀.
             let w = c.system.mass_matrix(t0, q0, v) * v;
-            let f = DVector::from_iterator(N + 1, miss.iter().copied().chain([h - e]));
-            let mut j = DMatrix::zeros(N + 1, N + 1);
-            j.view_mut((0, 0), (N, N)).copy_from(&end.q_v);
-            j.view_mut((0, N), (N, 1)).copy_from(&end.qd);
-            j.view_mut((N, 0), (1, N)).copy_from(&w.transpose());
+            let f = DVector::from_iterator(n + 1, miss.iter().copied().chain([h - e]));
+            let mut j = DMatrix::zeros(n + 1, n + 1);
+            j.view_mut((0, 0), (n, n))
+                .copy_from_slice(end.q_v.as_slice());
+            j.view_mut((0, n), (n, 1))
+                .copy_from_slice(end.qd.as_slice());
+            j.view_mut((n, 0), (1, n)).copy_from_slice(w.as_slice());
             (f, j)
         }
     })
@@ -290,8 +317,12 @@ fn residual<S: LagrangianSystem<N>, N: Dim>(
 /// Why Newton's method may stall: said when the end point hardly depends on the
 /// initial velocity (the smallest singular value of `∂q(τ)/∂q̇₀` below `10⁻⁶ τ`), as
 /// at a kinetic focus of the start, where the motions from `q₀` all meet.
-fn near_focus<N: Dim>(j: &DMatrix<f64>, x: &Guess<N>) -> &'static str where DefaultAllocator: DimAllocator<N> {
-    let end = j.view((0, 0), (N, N)).into_owned();
+fn near_focus<N: Dim>(j: &DMatrix<f64>, x: &Guess<N>) -> &'static str
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let n = x.velocity.len();
+    let end = j.view((0, 0), (n, n)).into_owned();
     let smallest = end.singular_values().min();
     if smallest < 1e-6 * x.time {
         " (∂q(τ)/∂q̇₀ is nearly singular: the end point is at or near a kinetic focus of the start, where the motions from q₀ meet, and other end points are out of reach)"
@@ -306,7 +337,10 @@ fn converge<S: LagrangianSystem<N>, N: Dim>(
     c: &Connect<'_, S, N>,
     mut x: Guess<N>,
     steps: usize,
-) -> Result<Guess<N>, Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<Guess<N>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let scale = 1.0 + c.from.norm() + c.to.norm();
     let tolerance = 1e-12 * scale;
     let (mut f, mut j) = residual(c, &x, steps)?;
@@ -328,12 +362,13 @@ fn converge<S: LagrangianSystem<N>, N: Dim>(
         let mut lambda = 1.0;
         let mut accepted = None;
         for _ in 0..LINE_SEARCH {
-            let mut trial = x;
-            for i in 0..N {
+            let mut trial = x.clone();
+            let n = trial.velocity.len();
+            for i in 0..n {
                 trial.velocity[i] -= lambda * delta[i];
             }
             if let Condition::Energy(_) = c.condition {
-                trial.time -= lambda * delta[N];
+                trial.time -= lambda * delta[n];
             }
             if trial.time > 0.0
                 && let Ok((ft, jt)) = residual(c, &trial, steps)

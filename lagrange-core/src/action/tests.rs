@@ -4,9 +4,7 @@
 
 use std::f64::consts::PI;
 
-use nalgebra::Vector1;
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+use nalgebra::{U1, Vector1};
 
 use super::*;
 use crate::test_systems::{CartesianPendulum, DoubleIntegrator, Oscillator};
@@ -28,14 +26,17 @@ fn one(x: f64) -> Vector1<f64> {
 }
 
 /// The error of a search expected to fail (a `Motion` is too long to print).
-fn failure<N: Dim>(result: Result<Vec<Motion<N>>, Error>) -> Error where DefaultAllocator: DimAllocator<N> {
+fn failure<N: Dim>(result: Result<Vec<Motion<N>>, Error>) -> Error
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     match result {
         Ok(motions) => panic!("expected an error, found {} motions", motions.len()),
         Err(e) => e,
     }
 }
 
-fn relation<'m>(motion: &'m Motion<1>, derivative: &str) -> &'m Relation {
+fn relation<'m>(motion: &'m Motion<U1>, derivative: &str) -> &'m Relation {
     motion
         .relations
         .iter()

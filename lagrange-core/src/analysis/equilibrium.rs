@@ -1,11 +1,10 @@
 //! Equilibria: states at rest with no acceleration, `q̈(t, q, 0) = 0`, found by Newton's
 //! method with the exact `∂q̈/∂q`.
 
-use nalgebra::{DMatrix, DVector, SVector};
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::{ConstraintAllocator, DimAllocator};
+use nalgebra::{DMatrix, DVector, DefaultAllocator, Dim, OVector, U1};
 
 use crate::error::Error;
+use crate::size::{ConstraintAllocator, DimAllocator};
 use crate::system::ConstrainedSystem;
 use crate::system::LagrangianSystem;
 
@@ -43,7 +42,10 @@ pub fn equilibrium<S: LagrangianSystem<N>, N: Dim>(
     system: &S,
     t: f64,
     guess: &OVector<f64, N>,
-) -> Result<OVector<f64, N>, Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<OVector<f64, N>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let info = system.info();
     if !info.constraints.is_empty() {
         return Err(Error::InvalidInput(format!(
@@ -51,12 +53,13 @@ pub fn equilibrium<S: LagrangianSystem<N>, N: Dim>(
             info.name
         )));
     }
-    let rest = SVector::zeros();
-    newton(t, *guess, |q| {
+    let n = guess.len();
+    let rest = OVector::zeros_generic(guess.shape_generic().0, U1);
+    newton(t, guess.clone(), |q| {
         let jacobians = system.acceleration_jacobians(t, q, &rest)?;
         Ok((
             DVector::from_column_slice(jacobians.accelerations.as_slice()),
-            DMatrix::from_column_slice(N, N, jacobians.coordinates.as_slice()),
+            DMatrix::from_column_slice(n, n, jacobians.coordinates.as_slice()),
         ))
     })
 }
@@ -78,27 +81,33 @@ pub fn constrained_equilibrium<S: ConstrainedSystem<N, K>, N: Dim, K: Dim>(
     system: &S,
     t: f64,
     guess: &OVector<f64, N>,
-) -> Result<OVector<f64, N>, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
-    let rest = SVector::zeros();
+) -> Result<OVector<f64, N>, Error>
+where
+    DefaultAllocator: ConstraintAllocator<N, K>,
+{
+    let (n, k) = (guess.len(), system.constraint_dimension().value());
+    let rest = OVector::zeros_generic(guess.shape_generic().0, U1);
     let (start, _) = system.project_onto_constraints(t, guess, &rest)?;
     let q = newton(t, start, |q| {
         let jacobians = system.acceleration_jacobians(t, q, &rest)?;
         let g = system.constraint_values(t, q);
         let j = system.constraint_jacobian(t, q);
         let residual = DVector::from_iterator(
-            N + K,
+            n + k,
             jacobians.accelerations.iter().chain(g.iter()).copied(),
         );
-        let mut matrix = DMatrix::zeros(N + K, N);
+        let mut matrix = DMatrix::zeros(n + k, n);
         matrix
-            .view_mut((0, 0), (N, N))
-            .copy_from(&jacobians.coordinates);
-        matrix.view_mut((N, 0), (K, N)).copy_from(&j);
+            .view_mut((0, 0), (n, n))
+            .copy_from_slice(jacobians.coordinates.as_slice());
+        matrix
+            .view_mut((n, 0), (k, n))
+            .copy_from_slice(j.as_slice());
         Ok((residual, matrix))
     })?;
     let moving = system.constraint_time_derivative(t, &q);
     let j = system.constraint_jacobian(t, &q);
-    for i in 0..K {
+    for i in 0..k {
         let scale = j.row(i).norm() * (1.0 + q.norm());
         if moving[i].abs() > RESIDUAL_TOLERANCE * scale {
             let constraint = system
@@ -128,7 +137,10 @@ fn newton<N: Dim>(
     t: f64,
     mut q: OVector<f64, N>,
     evaluate: impl Fn(&OVector<f64, N>) -> Result<(DVector<f64>, DMatrix<f64>), Error>,
-) -> Result<OVector<f64, N>, Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<OVector<f64, N>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let failure = |q: &OVector<f64, N>, residual: f64, iterations, reason| Error::NoEquilibrium {
         t,
         q: q.as_slice().to_vec(),
@@ -156,11 +168,11 @@ fn newton<N: Dim>(
                 "Newton's method did not converge",
             ));
         }
-        let step = least_squares(jacobian, &residual)
+        let step = least_squares(q.shape_generic().0, jacobian, &residual)
             .ok_or_else(|| failure(&q, size, iteration, "the Newton step is not finite"))?;
         let stalled = |q: &OVector<f64, N>| {
             if size <= RESIDUAL_TOLERANCE * scale {
-                Ok(*q)
+                Ok(q.clone())
             } else {
                 Err(failure(
                     q,
@@ -171,14 +183,14 @@ fn newton<N: Dim>(
             }
         };
         let step: OVector<f64, N> = step;
-        let step = step * (radius / step.norm()).min(1.0);
+        let step = &step * (radius / step.norm()).min(1.0);
         let decreasing = (0..LINE_SEARCH)
-            .map(|halvings| step * 0.5f64.powi(halvings as i32))
-            .find(|trial| evaluate(&(q - trial)).is_ok_and(|(r, _)| r.norm() < size));
+            .map(|halvings| &step * 0.5f64.powi(halvings as i32))
+            .find(|trial| evaluate(&(&q - trial)).is_ok_and(|(r, _)| r.norm() < size));
         let Some(step) = decreasing else {
             return stalled(&q);
         };
-        q -= step;
+        q -= &step;
         iteration += 1;
         if step.norm() <= STEP_TOLERANCE * (1.0 + q.norm()) {
             let (residual, jacobian) = evaluate(&q)?;
@@ -198,15 +210,15 @@ fn newton<N: Dim>(
     }
 }
 
-/// The minimum-norm least-squares solution of `matrix x = rhs`, by SVD.
-fn least_squares<N: Dim>(
-    matrix: DMatrix<f64>,
-    rhs: &DVector<f64>,
-) -> Option<OVector<f64, N>> where DefaultAllocator: DimAllocator<N> {
-    let svd = nalgebra::SVD::try_new(matrix, true, true, f64::EPSILON, 0)?;
+/// The minimum-norm least-squares solution of `matrix x = rhs`, by SVD, of size `n`.
+fn least_squares<N: Dim>(n: N, matrix: DMatrix<f64>, rhs: &DVector<f64>) -> Option<OVector<f64, N>>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let svd = matrix.try_svd(true, true, f64::EPSILON, 0)?;
     let largest = svd.singular_values.max();
     let x = svd.solve(rhs, RANK_TOLERANCE * largest).ok()?;
-    let x = SVector::<f64, N>::from_column_slice(x.as_slice());
+    let x = OVector::from_column_slice_generic(n, U1, x.as_slice());
     x.iter().all(|v| v.is_finite()).then_some(x)
 }
 
@@ -214,6 +226,7 @@ fn least_squares<N: Dim>(
 mod tests {
     use super::*;
     use crate::test_systems::{CartPole, CartesianPendulum, DoubleIntegrator, DoublePendulum};
+    use nalgebra::SVector;
     use std::f64::consts::PI;
 
     fn double() -> DoublePendulum {

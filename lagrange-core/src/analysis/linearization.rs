@@ -1,11 +1,10 @@
 //! The first-order system `x = (q, q̇)`, `ẋ = F(t, x, u)` linearized at a state, and the
 //! stability its eigenvalues decide.
 
-use nalgebra::{Complex, DMatrix, DVector, SMatrix, SVector};
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::{ConstraintAllocator, DimAllocator};
+use nalgebra::{Complex, DMatrix, DVector, DefaultAllocator, Dim, OVector};
 
 use crate::error::Error;
+use crate::size::{ConstraintAllocator, DimAllocator};
 use crate::system::ConstrainedSystem;
 use crate::system::LagrangianSystem;
 
@@ -66,14 +65,20 @@ pub fn linearize<S: LagrangianSystem<N>, N: Dim>(
     t: f64,
     q: &OVector<f64, N>,
     qd: &OVector<f64, N>,
-) -> Result<Linearization, Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<Linearization, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let jacobians = system.acceleration_jacobians(t, q, qd)?;
     let inputs = &system.info().inputs;
-    let mut a = DMatrix::zeros(2 * N, 2 * N);
-    a.view_mut((0, N), (N, N)).fill_with_identity();
-    a.view_mut((N, 0), (N, N)).copy_from(&jacobians.coordinates);
-    a.view_mut((N, N), (N, N)).copy_from(&jacobians.velocities);
-    let mut b = DMatrix::zeros(2 * N, inputs.len());
+    let n = q.len();
+    let mut a = DMatrix::zeros(2 * n, 2 * n);
+    a.view_mut((0, n), (n, n)).fill_with_identity();
+    a.view_mut((n, 0), (n, n))
+        .copy_from_slice(jacobians.coordinates.as_slice());
+    a.view_mut((n, n), (n, n))
+        .copy_from_slice(jacobians.velocities.as_slice());
+    let mut b = DMatrix::zeros(2 * n, inputs.len());
     for (column, &input) in inputs.iter().enumerate() {
         if input >= jacobians.parameters.ncols() {
             return Err(Error::InvalidInput(format!(
@@ -82,11 +87,11 @@ pub fn linearize<S: LagrangianSystem<N>, N: Dim>(
                 jacobians.parameters.ncols()
             )));
         }
-        b.view_mut((N, column), (N, 1))
+        b.view_mut((n, column), (n, 1))
             .copy_from(&jacobians.parameters.column(input));
     }
     let rate = DVector::from_iterator(
-        2 * N,
+        2 * n,
         qd.iter().chain(jacobians.accelerations.iter()).copied(),
     );
     Ok(Linearization {
@@ -123,7 +128,10 @@ pub fn linearize_constrained<S: ConstrainedSystem<N, K>, N: Dim, K: Dim>(
     t: f64,
     q: &OVector<f64, N>,
     qd: &OVector<f64, N>,
-) -> Result<Linearization, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
+) -> Result<Linearization, Error>
+where
+    DefaultAllocator: ConstraintAllocator<N, K>,
+{
     // A state off its constraints has no tangent space of the motion; the tolerance is
     // the one initial states are held to.
     system.check_consistent(t, q, qd, crate::system::constrained::CONSISTENCY_TOLERANCE)?;
@@ -133,35 +141,42 @@ pub fn linearize_constrained<S: ConstrainedSystem<N, K>, N: Dim, K: Dim>(
     let j = system.constraint_jacobian(t, q);
     let info = &system.info().constraints;
     let on_velocities = |i: usize| info.get(i).is_some_and(|c| c.on_velocities);
-    let holonomic: Vec<usize> = (0..K).filter(|&i| !on_velocities(i)).collect();
+    let (n, k) = (q.len(), j.nrows());
+    let holonomic: Vec<usize> = (0..k).filter(|&i| !on_velocities(i)).collect();
     // ∂e/∂q of the velocity constraints, by the five-point central difference
     // (8 (e₊₁ − e₋₁) − (e₊₂ − e₋₂)) / 12h: truncation h⁴, round-off ε/h, h = ε^(1/5).
-    let mut velocity_gradient = SMatrix::<f64, K, N>::zeros();
-    for c in 0..N {
+    let mut velocity_gradient = DMatrix::zeros(k, n);
+    for c in 0..n {
         let h = f64::EPSILON.powf(0.2) * (1.0 + q[c].abs());
         let shifted = |steps: f64| {
-            let mut at = *q;
+            let mut at = q.clone();
             at[c] += steps * h;
             system.constraint_velocities(t, &at, qd)
         };
         let difference =
             ((shifted(1.0) - shifted(-1.0)) * 8.0 - (shifted(2.0) - shifted(-2.0))) / (12.0 * h);
-        velocity_gradient.set_column(c, &difference);
+        velocity_gradient
+            .column_mut(c)
+            .copy_from_slice(difference.as_slice());
     }
-    let mut rows = DMatrix::zeros(K + holonomic.len(), 2 * N);
-    for i in 0..K {
+    // The K-row matrices as dynamic ones, to be copied into the rows by views.
+    let j = DMatrix::from_column_slice(k, n, j.as_slice());
+    let acceleration_velocities =
+        DMatrix::from_column_slice(k, n, s.acceleration_velocities.as_slice());
+    let mut rows = DMatrix::zeros(k + holonomic.len(), 2 * n);
+    for i in 0..k {
         let by_q = if on_velocities(i) {
             velocity_gradient.row(i).into_owned()
         } else {
-            s.acceleration_velocities.row(i) * 0.5
+            acceleration_velocities.row(i) * 0.5
         };
-        rows.view_mut((i, 0), (1, N)).copy_from(&by_q);
-        rows.view_mut((i, N), (1, N)).copy_from(&j.row(i));
+        rows.view_mut((i, 0), (1, n)).copy_from(&by_q);
+        rows.view_mut((i, n), (1, n)).copy_from(&j.row(i));
     }
     for (r, &i) in holonomic.iter().enumerate() {
-        rows.view_mut((K + r, 0), (1, N)).copy_from(&j.row(i));
+        rows.view_mut((k + r, 0), (1, n)).copy_from(&j.row(i));
     }
-    let dimension = 2 * N - K - holonomic.len();
+    let dimension = 2 * n - k - holonomic.len();
     linearization.tangent =
         Some(
             null_space(rows, dimension).ok_or_else(|| Error::DependentConstraints {
@@ -242,15 +257,21 @@ mod tests {
         CartPole, CartesianPendulum, DoublePendulum, Pendulum, central_differences,
     };
     use lagrange_common::SplitMix64;
+    use nalgebra::{SVector, U1};
     use std::f64::consts::PI;
 
     /// `F(t, x, p)` with `x = (q, q̇)` as one vector, for the finite differences.
-    fn rate<S: LagrangianSystem<N>, N: Dim>(system: &S, t: f64, x: &[f64]) -> Vec<f64> where DefaultAllocator: DimAllocator<N> {
+    fn rate<S: LagrangianSystem<N>, N: Dim>(system: &S, t: f64, x: &[f64]) -> Vec<f64>
+    where
+        DefaultAllocator: DimAllocator<N>,
+    {
+        let size = system.dimension();
+        let n = size.value();
         let (q, qd) = (
-            SVector::<f64, N>::from_column_slice(&x[..N]),
-            SVector::<f64, N>::from_column_slice(&x[N..2 * N]),
+            OVector::<f64, N>::from_column_slice_generic(size, U1, &x[..n]),
+            OVector::<f64, N>::from_column_slice_generic(size, U1, &x[n..2 * n]),
         );
-        let model = system.with_parameter_values(&x[2 * N..]).unwrap();
+        let model = system.with_parameter_values(&x[2 * n..]).unwrap();
         let qdd = model.accelerations(t, &q, &qd).unwrap();
         qd.iter().chain(qdd.iter()).copied().collect()
     }
@@ -269,10 +290,13 @@ mod tests {
     fn check_at_random_states<S: LagrangianSystem<N>, N: Dim>(
         system: &S,
         states: impl Fn(&mut SplitMix64) -> (OVector<f64, N>, OVector<f64, N>),
-    ) where DefaultAllocator: DimAllocator<N> {
+    ) where
+        DefaultAllocator: DimAllocator<N>,
+    {
         let mut rng = SplitMix64::new(11);
         for _ in 0..20 {
             let (q, qd) = states(&mut rng);
+            let n = q.len();
             let t = rng.uniform(&(0.0..1.0));
             let x: Vec<f64> = q
                 .iter()
@@ -285,16 +309,16 @@ mod tests {
             assert!(linearization.rate.norm() > 1e-3, "an equilibrium was drawn");
             assert_close(
                 &linearization.a,
-                &reference.columns(0, 2 * N).into_owned(),
+                &reference.columns(0, 2 * n).into_owned(),
                 1e-6,
             );
             let jacobians = system.acceleration_jacobians(t, &q, &qd).unwrap();
-            let parameters = reference.view((N, 2 * N), (N, x.len() - 2 * N));
+            let parameters = reference.view((n, 2 * n), (n, x.len() - 2 * n));
             assert_close(&jacobians.parameters, &parameters.into_owned(), 1e-6);
             for (column, &input) in system.info().inputs.iter().enumerate() {
                 assert_close(
                     &linearization.b.columns(column, 1).into_owned(),
-                    &reference.columns(2 * N + input, 1).into_owned(),
+                    &reference.columns(2 * n + input, 1).into_owned(),
                     1e-6,
                 );
             }

@@ -2,12 +2,11 @@
 
 use std::f64::consts::TAU;
 
-use nalgebra::{DMatrix, DVector, SMatrix, SVector};
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::{ConstraintAllocator, DimAllocator};
+use nalgebra::{DMatrix, DVector, DefaultAllocator, Dim, Dyn, OMatrix, OVector, U1};
 
 use super::linearization::null_space;
 use crate::error::Error;
+use crate::size::{ConstraintAllocator, DimAllocator};
 use crate::system::ConstrainedSystem;
 use crate::system::LagrangianSystem;
 
@@ -19,8 +18,11 @@ const EIGEN_ITERATIONS: usize = 10_000;
 const ROUND_OFF: f64 = 1e-9;
 
 /// One normal mode: the motion `q = q₀ + a v cos(ω t + φ)` of the linearized equations.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct NormalMode<N: Dim> where DefaultAllocator: DimAllocator<N> {
+#[derive(Debug, Clone, PartialEq)]
+pub struct NormalMode<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// `ω²`, an eigenvalue of `K v = ω² M v`; negative along an unstable direction (the
     /// motion there grows like `e^{√(−ω²) t}`).
     pub omega_squared: f64,
@@ -29,7 +31,19 @@ pub struct NormalMode<N: Dim> where DefaultAllocator: DimAllocator<N> {
     pub shape: OVector<f64, N>,
 }
 
-impl<N: Dim> NormalMode<N> where DefaultAllocator: DimAllocator<N> {
+/// Copied, as its vectors are, when the size is fixed by the type.
+impl<N: Dim> Copy for NormalMode<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+    OVector<f64, N>: Copy,
+{
+}
+
+
+impl<N: Dim> NormalMode<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// The angular frequency `ω = √(ω²)`; `None` when `ω² < 0` (no oscillation).
     pub fn frequency(&self) -> Option<f64> {
         (self.omega_squared >= 0.0).then(|| self.omega_squared.sqrt())
@@ -62,22 +76,25 @@ pub fn normal_modes<S: LagrangianSystem<N>, N: Dim>(
     system: &S,
     t: f64,
     q: &OVector<f64, N>,
-) -> Result<Vec<NormalMode<N>>, Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<Vec<NormalMode<N>>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let refuse = refusal(&system.info().name, q);
     if !system.info().constraints.is_empty() {
         return Err(refuse(
             "the model is constrained: use `constrained_normal_modes`".to_string(),
         ));
     }
-    let rest = SVector::zeros();
+    let rest = OVector::zeros_generic(q.shape_generic().0, U1);
     let (m, f) = system.mass_matrix_and_forcing(t, q, &rest);
-    let r = system.residual_jacobians(t, q, &rest, &SVector::zeros());
+    let r = system.residual_jacobians(t, q, &rest, &rest);
     let problem = Problem {
         mass: dynamic(&m),
         stiffness: dynamic(&r.coordinates),
         velocity_terms: dynamic(&r.velocities),
         force: DVector::from_column_slice(f.as_slice()),
-        basis: DMatrix::identity(N, N),
+        basis: DMatrix::identity(q.len(), q.len()),
     };
     problem.solve(t, q, refuse)
 }
@@ -98,7 +115,9 @@ pub fn constrained_normal_modes<S, N: Dim, K: Dim>(
     q: &OVector<f64, N>,
 ) -> Result<Vec<NormalMode<N>>, Error>
 where
-    S: ConstrainedSystem<N, K>, DefaultAllocator: ConstraintAllocator<N, K> {
+    S: ConstrainedSystem<N, K>,
+    DefaultAllocator: ConstraintAllocator<N, K>,
+{
     let refuse = refusal(&system.info().name, q);
     if let Some(c) = system.info().constraints.iter().find(|c| c.on_velocities) {
         return Err(refuse(format!(
@@ -106,7 +125,7 @@ where
             c.text
         )));
     }
-    let rest = SVector::zeros();
+    let rest = OVector::zeros_generic(q.shape_generic().0, U1);
     let j = system.constraint_jacobian(t, q);
     let moving = system.constraint_time_derivative(t, q);
     if moving.norm() > ROUND_OFF * j.norm() * (1.0 + q.norm()) {
@@ -117,10 +136,10 @@ where
     }
     let motion = system.constrained_motion(t, q, &rest)?;
     let (m, f) = system.mass_matrix_and_forcing(t, q, &rest);
-    let zero = SVector::zeros();
-    let r = system.residual_jacobians(t, q, &rest, &zero);
-    let s = system.constraint_jacobians(t, q, &rest, &zero, &motion.multipliers);
-    let basis = null_space(DMatrix::from_column_slice(K, N, j.as_slice()), N - K)
+    let r = system.residual_jacobians(t, q, &rest, &rest);
+    let s = system.constraint_jacobians(t, q, &rest, &rest, &motion.multipliers);
+    let (k, n) = j.shape();
+    let basis = null_space(DMatrix::from_column_slice(k, n, j.as_slice()), n - k)
         .ok_or_else(|| refuse("the constraints are not independent here".to_string()))?;
     let problem = Problem {
         mass: dynamic(&m),
@@ -133,13 +152,19 @@ where
 }
 
 /// The error of a refusal for the model `name` at `q`.
-fn refusal<N: Dim>(name: &str, q: &OVector<f64, N>) -> impl Fn(String) -> Error where DefaultAllocator: DimAllocator<N> {
+fn refusal<N: Dim>(name: &str, q: &OVector<f64, N>) -> impl Fn(String) -> Error
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let at = format!("`{name}` at q = {:?}", q.as_slice());
     move |why| Error::NoNormalModes(format!("{at}: {why}"))
 }
 
-fn dynamic<N: Dim>(x: &OMatrix<f64, N, N>) -> DMatrix<f64> where DefaultAllocator: DimAllocator<N> {
-    DMatrix::from_column_slice(N, N, x.as_slice())
+fn dynamic<N: Dim>(x: &OMatrix<f64, N, N>) -> DMatrix<f64>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    DMatrix::from_column_slice(x.nrows(), x.ncols(), x.as_slice())
 }
 
 /// `K v = ω² M v` restricted to the columns of `basis`, with the checks that make it the
@@ -161,7 +186,10 @@ impl Problem {
         t: f64,
         q: &OVector<f64, N>,
         refuse: impl Fn(String) -> Error,
-    ) -> Result<Vec<NormalMode<N>>, Error> where DefaultAllocator: DimAllocator<N> {
+    ) -> Result<Vec<NormalMode<N>>, Error>
+    where
+        DefaultAllocator: DimAllocator<N>,
+    {
         let use_eigenvalues = "use the eigenvalues of `linearize(…).a`";
         let z = &self.basis;
         let project = |x: &DMatrix<f64>| z.transpose() * x * z;
@@ -192,7 +220,9 @@ impl Problem {
         }
         let symmetric = |x: DMatrix<f64>| (&x + x.transpose()) * 0.5;
         let (m, k) = (symmetric(m), symmetric(k));
-        let l = nalgebra::Cholesky::new(m)
+        // The factorizations' sizes are named: with bounds on `N` in scope, inference
+        // would take `N` for them.
+        let l = nalgebra::Cholesky::<f64, Dyn>::new(m)
             .ok_or_else(|| refuse("the mass matrix is not positive definite".to_string()))?
             .l();
         // L⁻¹ K L⁻ᵀ = L⁻¹ (L⁻¹ K)ᵀ for a symmetric K.
@@ -200,12 +230,15 @@ impl Problem {
             .solve_lower_triangular(&k)
             .and_then(|x| l.solve_lower_triangular(&x.transpose()))
             .ok_or_else(|| refuse("the mass matrix is singular".to_string()))?;
-        let eigen =
-            nalgebra::SymmetricEigen::try_new(symmetric(reduced), f64::EPSILON, EIGEN_ITERATIONS)
-                .ok_or(Error::NoConvergence {
-                t,
-                iterations: EIGEN_ITERATIONS,
-            })?;
+        let eigen = nalgebra::SymmetricEigen::<f64, Dyn>::try_new(
+            symmetric(reduced),
+            f64::EPSILON,
+            EIGEN_ITERATIONS,
+        )
+        .ok_or(Error::NoConvergence {
+            t,
+            iterations: EIGEN_ITERATIONS,
+        })?;
         let lt = l.transpose();
         let mut modes = Vec::with_capacity(eigen.eigenvalues.len());
         for (i, &omega_squared) in eigen.eigenvalues.iter().enumerate() {
@@ -222,7 +255,11 @@ impl Problem {
             };
             modes.push(NormalMode {
                 omega_squared,
-                shape: SVector::from_iterator(shape.iter().map(|x| x * sign)),
+                shape: OVector::from_iterator_generic(
+                    q.shape_generic().0,
+                    U1,
+                    shape.iter().map(|x| x * sign),
+                ),
             });
         }
         modes.sort_by(|a, b| a.omega_squared.total_cmp(&b.omega_squared));
@@ -234,7 +271,7 @@ impl Problem {
 mod tests {
     use super::*;
     use crate::test_systems::{CartesianPendulum, DoublePendulum, Pendulum};
-    use nalgebra::Vector2;
+    use nalgebra::{SVector, Vector2};
     use std::f64::consts::{PI, SQRT_2};
 
     #[test]

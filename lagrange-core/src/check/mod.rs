@@ -22,21 +22,23 @@
 
 use std::ops::Range;
 
-use nalgebra::SVector;
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+use lagrange_common::SplitMix64;
+use nalgebra::{DefaultAllocator, Dim, OVector, U1};
 
 use crate::error::Error;
+use crate::size::DimAllocator;
 use crate::system::{FromParameterValues, LagrangianSystem};
-use lagrange_common::SplitMix64;
 
 mod outcome;
 
 pub use outcome::{CheckReport, EquationReport, Witness};
 
 /// A state at which the residuals are evaluated.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Sample<N: Dim> where DefaultAllocator: DimAllocator<N> {
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// Time.
     pub t: f64,
     /// Generalized coordinates.
@@ -147,7 +149,9 @@ impl Check {
         residuals: impl FnMut(&S, &Sample<N>) -> Vec<f64>,
     ) -> Result<CheckReport, Error>
     where
-        S: FromParameterValues<N>, DefaultAllocator: DimAllocator<N> {
+        S: FromParameterValues<N>,
+        DefaultAllocator: DimAllocator<N>,
+    {
         let prototype = S::from_parameter_values(&vec![1.0; S::PARAMETER_COUNT])?;
         self.run_on(&prototype, residuals)
     }
@@ -166,13 +170,16 @@ impl Check {
         mut residuals: impl FnMut(&S, &Sample<N>) -> Vec<f64>,
     ) -> Result<CheckReport, Error>
     where
-        S: LagrangianSystem<N>, DefaultAllocator: DimAllocator<N> {
+        S: LagrangianSystem<N>,
+        DefaultAllocator: DimAllocator<N>,
+    {
         if self.samples == 0 {
             return Err(Error::InvalidInput(
                 "a check needs at least one sample".into(),
             ));
         }
         let info = prototype.info();
+        let n = prototype.dimension();
         let coordinates: Vec<&str> = info.coordinates.iter().map(|c| c.as_ref()).collect();
         let parameters: Vec<&str> = info.parameters.iter().map(|p| p.as_ref()).collect();
         let q_ranges = resolve(
@@ -194,8 +201,8 @@ impl Check {
             let values: Vec<f64> = p_ranges.iter().map(|r| rng.uniform(r)).collect();
             let system = prototype.with_parameter_values(&values)?;
             let t = rng.uniform(&self.time);
-            let q = SVector::from_fn(|i, _| rng.uniform(&q_ranges[i]));
-            let qd = SVector::from_fn(|i, _| rng.uniform(&qd_ranges[i]));
+            let q = OVector::from_fn_generic(n, U1, |i, _| rng.uniform(&q_ranges[i]));
+            let qd = OVector::from_fn_generic(n, U1, |i, _| rng.uniform(&qd_ranges[i]));
             let Ok(qdd) = system.accelerations(t, &q, &qd) else {
                 skipped += 1;
                 continue;
@@ -205,27 +212,27 @@ impl Check {
             let r0 = residuals(
                 &system,
                 &Sample {
-                    qdd: SVector::zeros(),
-                    ..sample
+                    qdd: OVector::zeros_generic(n, U1),
+                    ..sample.clone()
                 },
             );
             let r2 = residuals(
                 &system,
                 &Sample {
-                    qdd: qdd * 2.0,
-                    ..sample
+                    qdd: &sample.qdd * 2.0,
+                    ..sample.clone()
                 },
             );
             // The coefficients |A_ik| of each acceleration, from unit probes.
-            let probes: Vec<Vec<f64>> = (0..N)
+            let probes: Vec<Vec<f64>> = (0..n.value())
                 .map(|k| {
-                    let mut unit = qdd;
+                    let mut unit = sample.qdd.clone();
                     unit[k] += 1.0;
                     residuals(
                         &system,
                         &Sample {
                             qdd: unit,
-                            ..sample
+                            ..sample.clone()
                         },
                     )
                 })
@@ -253,16 +260,16 @@ impl Check {
             informative.resize(m, false);
             let (independent, nonzero) = independent_rows(&rows, &scales);
             // Full rank: more equations than coordinates may recombine each other.
-            let full = independent.len() == m.min(N);
+            let full = independent.len() == m.min(n.value());
             for i in if full { nonzero } else { independent } {
                 informative[i] = true;
             }
             let witness = || Witness {
                 sample: index,
                 t,
-                q: q.as_slice().to_vec(),
-                qd: qd.as_slice().to_vec(),
-                qdd: qdd.as_slice().to_vec(),
+                q: sample.q.as_slice().to_vec(),
+                qd: sample.qd.as_slice().to_vec(),
+                qdd: sample.qdd.as_slice().to_vec(),
                 parameters: values.clone(),
             };
             for i in 0..m {
@@ -378,11 +385,13 @@ fn resolve(
 
 #[cfg(test)]
 mod tests {
+    use nalgebra::U2;
+
     use super::*;
     use crate::test_systems::{Oscillator, Pendulum, PolarParticle};
 
     /// `l θ̈ + g sin θ = 0`: the pendulum's equation divided by `m l`.
-    fn pendulum(sys: &Pendulum, s: &Sample<1>) -> Vec<f64> {
+    fn pendulum(sys: &Pendulum, s: &Sample<U1>) -> Vec<f64> {
         vec![sys.l * s.qdd[0] + sys.g * s.q[0].sin()]
     }
 
@@ -394,7 +403,7 @@ mod tests {
             .parameter("m", 1.0..3.0)
             .time(0.0..5.0)
             .samples(500)
-            .run::<Pendulum, 1>(pendulum)
+            .run::<Pendulum, U1>(pendulum)
             .unwrap();
         assert_eq!((report.evaluated, report.skipped), (500, 0));
         assert_eq!(report.equations.len(), 1);
@@ -405,7 +414,7 @@ mod tests {
     #[test]
     fn wrong_sign_fails() {
         let report = Check::new()
-            .run::<Pendulum, 1>(|sys, s| vec![sys.l * s.qdd[0] - sys.g * s.q[0].sin()])
+            .run::<Pendulum, U1>(|sys, s| vec![sys.l * s.qdd[0] - sys.g * s.q[0].sin()])
             .unwrap();
         // r = l θ̈* − g sin θ = −2 g sin θ against a scale of 2 |g sin θ| + l.
         assert!(report.worst > 0.5, "{report}");
@@ -423,7 +432,7 @@ mod tests {
         // r̈ − r φ̇² = 0 and r φ̈ + 2 ṙ φ̇ = 0, then their sum and difference.
         let report = Check::new()
             .coordinate("r", 0.5..2.0)
-            .run::<PolarParticle, 2>(|_, s| {
+            .run::<PolarParticle, U2>(|_, s| {
                 let (r, rd, phid) = (s.q[0], s.qd[0], s.qd[1]);
                 let e1 = s.qdd[0] - r * phid * phid;
                 let e2 = r * s.qdd[1] + 2.0 * rd * phid;
@@ -438,7 +447,7 @@ mod tests {
     fn one_wrong_equation_among_several_is_named() {
         let report = Check::new()
             .coordinate("r", 0.5..2.0)
-            .run::<PolarParticle, 2>(|_, s| {
+            .run::<PolarParticle, U2>(|_, s| {
                 let (r, rd, phid) = (s.q[0], s.qd[0], s.qd[1]);
                 vec![s.qdd[0] - r * phid * phid, r * s.qdd[1] + rd * phid]
             })
@@ -456,12 +465,12 @@ mod tests {
             .coordinate("x", 0.0..0.0)
             .velocity("x", 0.0..0.0);
         let report = rest
-            .run::<Oscillator, 1>(|sys, s| vec![sys.m * s.qdd[0] + sys.k * s.q[0]])
+            .run::<Oscillator, U1>(|sys, s| vec![sys.m * s.qdd[0] + sys.k * s.q[0]])
             .unwrap();
         assert_eq!(report.worst, 0.0);
         // A spurious constant is measured against the inertia coefficient m ∈ [0.5, 2).
         let report = rest
-            .run::<Oscillator, 1>(|sys, s| vec![sys.m * s.qdd[0] + sys.k * s.q[0] + 1e-3])
+            .run::<Oscillator, U1>(|sys, s| vec![sys.m * s.qdd[0] + sys.k * s.q[0] + 1e-3])
             .unwrap();
         assert!(
             report.worst > 1e-3 / 2.1 && report.worst < 1e-3 / 0.5,
@@ -478,7 +487,7 @@ mod tests {
             .parameter("m", 1.0..3.0)
             .time(4.0..5.0)
             .samples(50)
-            .run::<Pendulum, 1>(|sys, s| {
+            .run::<Pendulum, U1>(|sys, s| {
                 seen.push((sys.m, sys.l, s.t, s.q[0], s.qd[0]));
                 pendulum(sys, s)
             })
@@ -493,7 +502,7 @@ mod tests {
         let worst = |seed| {
             Check::new()
                 .seed(seed)
-                .run::<Pendulum, 1>(|sys, s| vec![s.qdd[0] + sys.g * s.q[0].sin()])
+                .run::<Pendulum, U1>(|sys, s| vec![s.qdd[0] + sys.g * s.q[0].sin()])
                 .unwrap()
                 .worst
         };
@@ -506,13 +515,13 @@ mod tests {
         // At r = 0 the polar mass matrix diag(m, m r²) is singular.
         let result = Check::new()
             .coordinate("r", 0.0..0.0)
-            .run::<PolarParticle, 2>(|_, s| vec![s.qdd[0]]);
+            .run::<PolarParticle, U2>(|_, s| vec![s.qdd[0]]);
         assert!(matches!(result, Err(Error::CheckFailed(_))), "{result:?}");
     }
 
     #[test]
     fn bad_settings_are_rejected() {
-        let residual = |sys: &Pendulum, s: &Sample<1>| pendulum(sys, s);
+        let residual = |sys: &Pendulum, s: &Sample<U1>| pendulum(sys, s);
         let cases = [
             Check::new().coordinate("phi", 0.0..1.0),
             Check::new().velocity("x", 0.0..1.0),
@@ -524,18 +533,18 @@ mod tests {
             Check::new().all_velocities(2.0..1.0),
         ];
         for check in cases {
-            let result = check.run::<Pendulum, 1>(residual);
+            let result = check.run::<Pendulum, U1>(residual);
             assert!(matches!(result, Err(Error::InvalidInput(_))), "{check:?}");
         }
         let mut calls = 0;
-        let result = Check::new().run::<Pendulum, 1>(|_, _| {
+        let result = Check::new().run::<Pendulum, U1>(|_, _| {
             calls += 1;
             vec![0.0; 1 + calls / 3]
         });
         assert!(matches!(result, Err(Error::InvalidInput(_))));
-        let empty = Check::new().run::<Pendulum, 1>(|_, _| Vec::new());
+        let empty = Check::new().run::<Pendulum, U1>(|_, _| Vec::new());
         assert!(matches!(empty, Err(Error::InvalidInput(_))));
-        let report = Check::new().run::<Pendulum, 1>(pendulum).unwrap();
+        let report = Check::new().run::<Pendulum, U1>(pendulum).unwrap();
         assert!(matches!(
             report.assert_below(f64::NAN),
             Err(Error::InvalidInput(_))
@@ -544,7 +553,7 @@ mod tests {
 
     #[test]
     fn references_without_accelerations_are_named() {
-        type Residuals = fn(&PolarParticle, &Sample<2>) -> Vec<f64>;
+        type Residuals = fn(&PolarParticle, &Sample<U2>) -> Vec<f64>;
         let cases: [(Residuals, Vec<usize>); 4] = [
             // `0 = 0` passes with residual 0 unless refused.
             (
@@ -578,14 +587,14 @@ mod tests {
         for (residuals, expected) in cases {
             let report = Check::new()
                 .coordinate("r", 0.5..2.0)
-                .run::<PolarParticle, 2>(residuals)
+                .run::<PolarParticle, U2>(residuals)
                 .unwrap();
             assert_eq!(report.uninformative, expected, "{report}");
         }
         // Both equations of motion, in any combination, pass.
         let report = Check::new()
             .coordinate("r", 0.5..2.0)
-            .run::<PolarParticle, 2>(|_, s| {
+            .run::<PolarParticle, U2>(|_, s| {
                 let radial = s.qdd[0] - s.q[0] * s.qd[1].powi(2);
                 let angular = s.q[0] * s.qdd[1] + 2.0 * s.qd[0] * s.qd[1];
                 vec![radial + angular, radial - angular]

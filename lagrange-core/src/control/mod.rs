@@ -3,13 +3,13 @@
 //! through a zero-order hold ([`Simulation::run_sampled`](crate::Simulation::run_sampled)).
 
 use std::borrow::Cow;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
-use nalgebra::{DMatrix, SMatrix, SVector};
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+use nalgebra::{DMatrix, DefaultAllocator, Dim, OMatrix, OVector, U1};
 
 use crate::error::Error;
+use crate::size::DimAllocator;
 use crate::solve::{AccelerationJacobians, ResidualJacobians};
 use crate::system::{Conserved, LagrangianSystem, ModelInfo};
 
@@ -28,15 +28,23 @@ mod sampled;
 /// fail return the error, so a run stops with it.
 ///
 /// [`accelerations`]: LagrangianSystem::accelerations
-pub struct Controlled<S, C, N: Dim> where DefaultAllocator: DimAllocator<N> {
+pub struct Controlled<S, C, N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     system: S,
     controller: Arc<C>,
     parameters: Vec<f64>,
     held: Option<Vec<f64>>,
     info: ModelInfo,
+    /// The size of the states the controller reads.
+    size: PhantomData<N>,
 }
 
-impl<S, C, N: Dim> std::fmt::Debug for Controlled<S, C, N> where DefaultAllocator: DimAllocator<N> {
+impl<S, C, N: Dim> std::fmt::Debug for Controlled<S, C, N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Controlled")
             .field("model", &self.info.name)
@@ -48,7 +56,9 @@ impl<S, C, N: Dim> std::fmt::Debug for Controlled<S, C, N> where DefaultAllocato
 impl<S, C, N: Dim> Controlled<S, C, N>
 where
     S: LagrangianSystem<N>,
-    C: Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> Vec<f64>, DefaultAllocator: DimAllocator<N> {
+    C: Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> Vec<f64>,
+    DefaultAllocator: DimAllocator<N>,
+{
     /// `system` with its inputs set by `controller`, which returns one value per input in
     /// the order of [`ModelInfo::inputs`]. Errors with [`Error::InvalidInput`] when the
     /// model has no inputs. The closed loop declares no conserved integral, cyclic
@@ -76,6 +86,7 @@ where
             controller: Arc::new(controller),
             held: None,
             info,
+            size: PhantomData,
         })
     }
 
@@ -142,6 +153,7 @@ where
             parameters: self.parameters.clone(),
             held: Some(values),
             info: self.info.clone(),
+            size: PhantomData,
         })
     }
 
@@ -154,11 +166,12 @@ where
         velocities: &mut OMatrix<f64, N, N>,
         inputs: &mut DMatrix<f64>,
     ) {
+        let n = coordinates.nrows();
         for (k, &input) in self.inputs().iter().enumerate() {
-            for j in 0..N {
-                for i in 0..N {
+            for j in 0..n {
+                for i in 0..n {
                     coordinates[(i, j)] += inputs[(i, input)] * du[(k, j)];
-                    velocities[(i, j)] += inputs[(i, input)] * du[(k, N + j)];
+                    velocities[(i, j)] += inputs[(i, input)] * du[(k, n + j)];
                 }
             }
             inputs.column_mut(input).fill(0.0);
@@ -202,19 +215,19 @@ where
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
     ) -> Result<DMatrix<f64>, Error> {
-        let count = self.inputs().len();
-        let mut jacobian = DMatrix::zeros(count, 2 * N);
+        let (count, n) = (self.inputs().len(), q.len());
+        let mut jacobian = DMatrix::zeros(count, 2 * n);
         if self.held.is_some() {
             return Ok(jacobian);
         }
         // The step that balances truncation (h²) and round-off (ε/h) errors.
         let relative = f64::EPSILON.cbrt();
-        for j in 0..2 * N {
-            let (mut qp, mut qdp, mut qm, mut qdm) = (*q, *qd, *q, *qd);
-            let (value, plus, minus) = if j < N {
+        for j in 0..2 * n {
+            let (mut qp, mut qdp, mut qm, mut qdm) = (q.clone(), qd.clone(), q.clone(), qd.clone());
+            let (value, plus, minus) = if j < n {
                 (q[j], &mut qp[j], &mut qm[j])
             } else {
-                (qd[j - N], &mut qdp[j - N], &mut qdm[j - N])
+                (qd[j - n], &mut qdp[j - n], &mut qdm[j - n])
             };
             let h = relative * (1.0 + value.abs());
             *plus += h;
@@ -232,7 +245,9 @@ where
 impl<S, C, N: Dim> LagrangianSystem<N> for Controlled<S, C, N>
 where
     S: LagrangianSystem<N>,
-    C: Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> Vec<f64>, DefaultAllocator: DimAllocator<N> {
+    C: Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> Vec<f64>,
+    DefaultAllocator: DimAllocator<N>,
+{
     fn info(&self) -> &ModelInfo {
         &self.info
     }
@@ -250,15 +265,14 @@ where
             parameters: values.to_vec(),
             held: self.held.clone(),
             info: self.info.clone(),
+            size: PhantomData,
         })
     }
     fn mass_matrix(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OMatrix<f64, N, N> {
-        self.eval(t, q, qd, SMatrix::repeat(f64::NAN), |s| {
-            s.mass_matrix(t, q, qd)
-        })
+        self.eval(t, q, qd, nan_matrix(q), |s| s.mass_matrix(t, q, qd))
     }
     fn forcing(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OVector<f64, N> {
-        self.eval(t, q, qd, SVector::repeat(f64::NAN), |s| s.forcing(t, q, qd))
+        self.eval(t, q, qd, nan_vector(q), |s| s.forcing(t, q, qd))
     }
     fn mass_matrix_and_forcing(
         &self,
@@ -266,7 +280,7 @@ where
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
     ) -> (OMatrix<f64, N, N>, OVector<f64, N>) {
-        let nan = (SMatrix::repeat(f64::NAN), SVector::repeat(f64::NAN));
+        let nan = (nan_matrix(q), nan_vector(q));
         self.eval(t, q, qd, nan, |s| s.mass_matrix_and_forcing(t, q, qd))
     }
     fn lagrangian(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> f64 {
@@ -279,12 +293,10 @@ where
         self.eval(t, q, qd, f64::NAN, |s| s.jacobi_integral(t, q, qd))
     }
     fn momenta(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OVector<f64, N> {
-        self.eval(t, q, qd, SVector::repeat(f64::NAN), |s| s.momenta(t, q, qd))
+        self.eval(t, q, qd, nan_vector(q), |s| s.momenta(t, q, qd))
     }
     fn momentum_rate(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OVector<f64, N> {
-        self.eval(t, q, qd, SVector::repeat(f64::NAN), |s| {
-            s.momentum_rate(t, q, qd)
-        })
+        self.eval(t, q, qd, nan_vector(q), |s| s.momentum_rate(t, q, qd))
     }
     /// The model's `∂p/∂q` at the inputs of the state (the inputs held: the closed loop
     /// has no conserved integral, so the integrators that need this refuse it).
@@ -294,9 +306,7 @@ where
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
     ) -> OMatrix<f64, N, N> {
-        self.eval(t, q, qd, SMatrix::repeat(f64::NAN), |s| {
-            s.momentum_jacobian(t, q, qd)
-        })
+        self.eval(t, q, qd, nan_matrix(q), |s| s.momentum_jacobian(t, q, qd))
     }
     /// The model's `∂²L/∂q∂q` at the inputs of the state (the inputs held, as for
     /// [`momentum_jacobian`](Self::momentum_jacobian)).
@@ -306,9 +316,7 @@ where
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
     ) -> OMatrix<f64, N, N> {
-        self.eval(t, q, qd, SMatrix::repeat(f64::NAN), |s| {
-            s.lagrangian_hessian(t, q, qd)
-        })
+        self.eval(t, q, qd, nan_matrix(q), |s| s.lagrangian_hessian(t, q, qd))
     }
     /// The closed loop's: the model's, plus `∂r/∂u ∂u/∂x` by the chain rule, with the
     /// controller's derivatives `∂u/∂x` by central differences (the controller is a
@@ -324,9 +332,9 @@ where
     ) -> ResidualJacobians<N> {
         let (Ok(model), Ok(du)) = (self.at(t, q, qd), self.input_jacobian(t, q, qd)) else {
             return ResidualJacobians {
-                coordinates: SMatrix::repeat(f64::NAN),
-                velocities: SMatrix::repeat(f64::NAN),
-                parameters: DMatrix::repeat(N, self.parameters.len(), f64::NAN),
+                coordinates: nan_matrix(q),
+                velocities: nan_matrix(q),
+                parameters: DMatrix::repeat(q.len(), self.parameters.len(), f64::NAN),
             };
         };
         let mut r = model.residual_jacobians(t, q, qd, qdd);
@@ -383,11 +391,28 @@ where
     }
 }
 
+/// NaN in every entry of a vector of the size of `q`.
+fn nan_vector<N: Dim>(q: &OVector<f64, N>) -> OVector<f64, N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    OVector::repeat_generic(q.shape_generic().0, U1, f64::NAN)
+}
+
+/// NaN in every entry of a square matrix of the size of `q`.
+fn nan_matrix<N: Dim>(q: &OVector<f64, N>) -> OMatrix<f64, N, N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let n = q.shape_generic().0;
+    OMatrix::repeat_generic(n, n, f64::NAN)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    use nalgebra::{Matrix4, RowVector4, Vector4};
+    use nalgebra::{Matrix4, RowVector4, SVector, Vector4};
 
     use crate::analysis::{linearize, normal_modes};
     use crate::run::Simulation;

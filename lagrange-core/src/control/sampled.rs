@@ -1,17 +1,19 @@
 //! The zero-order hold: a controller sampled at fixed instants, its output held between
 //! them, as a digital controller acts on a continuous plant.
 
-use nalgebra::SVector;
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+use nalgebra::{DefaultAllocator, Dim, OVector};
 
 use super::Controlled;
 use crate::error::Error;
 use crate::integrate::{State, Stats};
 use crate::run::{Simulation, Trajectory};
+use crate::size::DimAllocator;
 use crate::system::LagrangianSystem;
 
-impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator: DimAllocator<N> {
+impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// Runs the system with its inputs set by `controller` through a zero-order hold: the
     /// controller is evaluated at the sample instants `t0 + k·period` and its output held
     /// until the next one. The run goes period by period, so that no integration step
@@ -57,8 +59,8 @@ impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator
                 )));
             }
         }
-        self.integrator
-            .check_arguments(t0, State::new(q0, qd0), t_end)?;
+        let initial = State::new(q0, qd0);
+        self.integrator.check_arguments(t0, &initial, t_end)?;
         let periods = ((t_end - t0) / period).ceil();
         if periods > self.max_steps as f64 {
             return Err(Error::InvalidInput(format!(
@@ -71,7 +73,7 @@ impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator
             .with_parameter_values(&self.system.parameter_values())?;
         let closed = Controlled::new(model, controller)?;
         let mut trajectory = Trajectory::new(&closed, self.record_action)?;
-        let (mut q, mut qd) = (q0, qd0);
+        let State { mut q, mut qd } = initial;
         for k in 0_usize.. {
             let start = t0 + k as f64 * period;
             let next = t0 + (k + 1) as f64 * period;
@@ -95,7 +97,7 @@ impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator
                 max_events: self.max_events,
                 record_action: self.record_action,
             };
-            let run = simulation.run(start, q, qd, end)?;
+            let run = simulation.run(start, q.clone(), qd.clone(), end)?;
             if let Some((_, q_end, qd_end)) = run.last() {
                 (q, qd) = (q_end, qd_end);
             }
@@ -112,6 +114,8 @@ impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator
 #[cfg(test)]
 mod tests {
     use std::cell::Cell;
+
+    use nalgebra::SVector;
 
     use super::*;
     use crate::integrate::Integrator;

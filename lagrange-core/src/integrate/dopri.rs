@@ -3,11 +3,12 @@
 //! Equations I*, 2nd ed., §II.4–II.6).
 
 use std::ops::ControlFlow;
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+
+use nalgebra::{DefaultAllocator, Dim};
 
 use super::{Rhs, State, Step};
 use crate::error::Error;
+use crate::size::DimAllocator;
 use crate::system::LagrangianSystem;
 
 /// What the adaptive integration needs besides the problem.
@@ -70,7 +71,10 @@ const BETA: f64 = 0.04;
 const ALPHA: f64 = 0.2 - 0.75 * BETA;
 
 /// One attempted step.
-struct Trial<N: Dim> where DefaultAllocator: DimAllocator<N> {
+struct Trial<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     y: State<N>,
     f: State<N>,
     err: State<N>,
@@ -88,7 +92,10 @@ pub(super) fn integrate<S: LagrangianSystem<N>, N: Dim>(
     y0: State<N>,
     t_end: f64,
     mut on_step: impl FnMut(&Step<N>) -> Result<ControlFlow<()>, Error>,
-) -> Result<(), Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<(), Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let (mut t, mut y) = (t0, y0);
     let mut f = rhs.eval(t, &y)?;
     let mut h = match settings.h0 {
@@ -122,10 +129,17 @@ pub(super) fn integrate<S: LagrangianSystem<N>, N: Dim>(
             accepted += 1;
             // Drift control of constrained systems: continue from the projected state.
             let (y_end, f_end) = match rhs.project(t_new, &trial.y)? {
-                Some(projected) => (projected, rhs.eval(t_new, &projected)?),
+                Some(projected) => {
+                    let f_projected = rhs.eval(t_new, &projected)?;
+                    (projected, f_projected)
+                }
                 None => (trial.y, trial.f),
             };
-            let step = Step::new((t, y, f), (t_new, y_end, f_end), trial.correction);
+            let step = Step::new(
+                (t, y, f),
+                (t_new, y_end.clone(), f_end.clone()),
+                trial.correction,
+            );
             // The action integrals by the 5th-order weights, as further components of the
             // state that no stage reads and the error norm leaves out.
             // Their continuous extension takes the stage weights of the state's (the last
@@ -168,24 +182,28 @@ fn attempt<S: LagrangianSystem<N>, N: Dim>(
     k1: &State<N>,
     h: f64,
     t_new: f64,
-) -> Result<Trial<N>, Error> where DefaultAllocator: DimAllocator<N> {
-    let (y, k1) = (*y, *k1);
+) -> Result<Trial<N>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let k2 = rhs.eval(t + C2 * h, &(y + k1 * (A21 * h)))?;
-    let y3 = y + (k1 * A31 + k2 * A32) * h;
+    let y3 = y + (k1 * A31 + &k2 * A32) * h;
     let k3 = rhs.eval(t + C3 * h, &y3)?;
-    let y4 = y + (k1 * A41 + k2 * A42 + k3 * A43) * h;
+    let y4 = y + (k1 * A41 + &k2 * A42 + &k3 * A43) * h;
     let k4 = rhs.eval(t + C4 * h, &y4)?;
-    let y5 = y + (k1 * A51 + k2 * A52 + k3 * A53 + k4 * A54) * h;
+    let y5 = y + (k1 * A51 + &k2 * A52 + &k3 * A53 + &k4 * A54) * h;
     let k5 = rhs.eval(t + C5 * h, &y5)?;
-    let y6 = y + (k1 * A61 + k2 * A62 + k3 * A63 + k4 * A64 + k5 * A65) * h;
+    let y6 = y + (k1 * A61 + &k2 * A62 + &k3 * A63 + &k4 * A64 + &k5 * A65) * h;
     let k6 = rhs.eval(t_new, &y6)?;
-    let y_new = y + (k1 * A71 + k3 * A73 + k4 * A74 + k5 * A75 + k6 * A76) * h;
+    let y_new = y + (k1 * A71 + &k3 * A73 + &k4 * A74 + &k5 * A75 + &k6 * A76) * h;
     let k7 = rhs.eval(t_new, &y_new)?;
+    let err = (k1 * E1 + &k3 * E3 + &k4 * E4 + &k5 * E5 + &k6 * E6 + &k7 * E7) * h;
+    let correction = (k1 * D1 + &k3 * D3 + &k4 * D4 + &k5 * D5 + &k6 * D6 + &k7 * D7) * h;
     Ok(Trial {
         y: y_new,
         f: k7,
-        err: (k1 * E1 + k3 * E3 + k4 * E4 + k5 * E5 + k6 * E6 + k7 * E7) * h,
-        correction: (k1 * D1 + k3 * D3 + k4 * D4 + k5 * D5 + k6 * D6 + k7 * D7) * h,
+        err,
+        correction,
         stages: [
             (t + C3 * h, y3),
             (t + C4 * h, y4),
@@ -196,12 +214,10 @@ fn attempt<S: LagrangianSystem<N>, N: Dim>(
 }
 
 /// RMS over the components of `err / (atol + rtol·max(|y|, |y_new|))`.
-fn error_norm<N: Dim>(
-    settings: &Settings,
-    y: &State<N>,
-    y_new: &State<N>,
-    err: &State<N>,
-) -> f64 where DefaultAllocator: DimAllocator<N> {
+fn error_norm<N: Dim>(settings: &Settings, y: &State<N>, y_new: &State<N>, err: &State<N>) -> f64
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let sum: f64 = y
         .components()
         .zip(y_new.components())
@@ -211,7 +227,7 @@ fn error_norm<N: Dim>(
             (e / scale).powi(2)
         })
         .sum();
-    (sum / (2 * N).max(1) as f64).sqrt()
+    (sum / (2 * y.q.len()).max(1) as f64).sqrt()
 }
 
 /// Hairer's starting step: make an explicit Euler step's local error about `0.01` in the
@@ -222,14 +238,17 @@ fn initial_step<S: LagrangianSystem<N>, N: Dim>(
     t: f64,
     y: &State<N>,
     f0: &State<N>,
-) -> Result<f64, Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<f64, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let norm = |v: &State<N>| {
         let sum: f64 = v
             .components()
             .zip(y.components())
             .map(|(v, y)| (v / (settings.atol + settings.rtol * y.abs())).powi(2))
             .sum();
-        (sum / (2 * N).max(1) as f64).sqrt()
+        (sum / (2 * y.q.len()).max(1) as f64).sqrt()
     };
     let (d0, d1) = (norm(y), norm(f0));
     let h = if d0 < 1e-5 || d1 < 1e-5 {
@@ -238,8 +257,8 @@ fn initial_step<S: LagrangianSystem<N>, N: Dim>(
         0.01 * d0 / d1
     }
     .min(settings.h_max);
-    let f1 = rhs.eval(t + h, &(*y + *f0 * h))?;
-    let d2 = norm(&(f1 - *f0)) / h;
+    let f1 = rhs.eval(t + h, &(y + f0 * h))?;
+    let d2 = norm(&(f1 - f0)) / h;
     let d = d1.max(d2);
     let h1 = if d <= 1e-15 {
         (h * 1e-3).max(1e-6)

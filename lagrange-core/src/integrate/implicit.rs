@@ -19,12 +19,11 @@
 
 use std::ops::ControlFlow;
 
-use nalgebra::{DMatrix, DVector, SVector};
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+use nalgebra::{DMatrix, DVector, DefaultAllocator, Dim, OVector, U1};
 
 use super::{ActionIntegrals, FixedSteps, Rhs, State, Step};
 use crate::error::Error;
+use crate::size::DimAllocator;
 use crate::solve::NEWTON_ITERATIONS;
 use crate::solve::linalg;
 use crate::system::LagrangianSystem;
@@ -90,7 +89,7 @@ fn newton(t: f64, mut update: impl FnMut() -> Result<(f64, f64), Error>) -> Resu
 
 /// One step of a one-step map on the canonical variables: `q_{k+1}`, `p_{k+1}`, and the
 /// increment of the action integrals over the step.
-type Advanced<N: Dim> = (OVector<f64, N>, OVector<f64, N>, ActionIntegrals);
+type Advanced<N> = (OVector<f64, N>, OVector<f64, N>, ActionIntegrals);
 
 /// Runs a one-step map `(t, t_next, q, q̇, p, carried) → (q_{k+1}, p_{k+1}, ΔA, ΔS)` on
 /// the canonical variables over `steps` (the increments only where `carried` says the run
@@ -110,7 +109,10 @@ fn drive<S: LagrangianSystem<N>, N: Dim>(
         &OVector<f64, N>,
         bool,
     ) -> Result<Advanced<N>, Error>,
-) -> Result<(), Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<(), Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let system = rhs.system;
     if !system.info().constraints.is_empty() {
         return Err(Error::InvalidInput(format!(
@@ -125,13 +127,15 @@ fn drive<S: LagrangianSystem<N>, N: Dim>(
     let mut y = y0;
     let mut p = system.momenta(steps.t0, &y.q, &y.qd);
     let mut f = rhs.eval(steps.t0, &y)?;
-    let zero = State::new(SVector::zeros(), SVector::zeros());
+    let n = y.q.shape_generic().0;
+    let zero = State::new(OVector::zeros_generic(n, U1), OVector::zeros_generic(n, U1));
     let mut g = None;
     for (t, t_next) in steps.iter() {
         let (q1, p1, increment) = advance(system, t, t_next, &y, &p, rhs.action.is_some())?;
-        let y1 = State::new(q1, system.velocities(t_next, &q1, &p1)?);
+        let qd1 = system.velocities(t_next, &q1, &p1)?;
+        let y1 = State::new(q1, qd1);
         let f1 = rhs.eval(t_next, &y1)?;
-        let step = Step::new((t, y, f), (t_next, y1, f1), zero);
+        let step = Step::new((t, y, f), (t_next, y1.clone(), f1.clone()), zero.clone());
         let (step, g1) =
             rhs.carry_action(step, g, |_, _, _| [increment, ActionIntegrals::default()]);
         if on_step(&step)?.is_break() {
@@ -149,7 +153,10 @@ pub(super) fn gauss<S: LagrangianSystem<N>, N: Dim>(
     steps: &FixedSteps,
     y0: State<N>,
     on_step: impl FnMut(&Step<N>) -> Result<ControlFlow<()>, Error>,
-) -> Result<(), Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<(), Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let tableau = gauss_legendre(stages)?;
     let s = stages;
     drive(
@@ -160,11 +167,12 @@ pub(super) fn gauss<S: LagrangianSystem<N>, N: Dim>(
         on_step,
         |system, t, t_next, y, p, carried| {
             let h = t_next - t;
+            let (dim, n) = (y.q.shape_generic().0, y.q.len());
             let times: Vec<f64> = tableau.c.iter().map(|c| t + c * h).collect();
             let stage_q = |v: &[OVector<f64, N>], i: usize| {
-                (0..s).fold(y.q, |acc, j| acc + v[j] * (h * tableau.a[i][j]))
+                (0..s).fold(y.q.clone(), |acc, j| acc + &v[j] * (h * tableau.a[i][j]))
             };
-            let mut v: Vec<OVector<f64, N>> = vec![y.qd; s];
+            let mut v: Vec<OVector<f64, N>> = vec![y.qd.clone(); s];
             newton(t, || {
                 let q: Vec<_> = (0..s).map(|i| stage_q(&v, i)).collect();
                 // Each generated function once per stage.
@@ -180,22 +188,24 @@ pub(super) fn gauss<S: LagrangianSystem<N>, N: Dim>(
                 let rate: Vec<_> = (0..s)
                     .map(|j| system.momentum_rate(times[j], &q[j], &v[j]))
                     .collect();
-                let mut residual = DVector::zeros(s * N);
-                let mut jacobian = DMatrix::zeros(s * N, s * N);
+                let mut residual = DVector::zeros(s * n);
+                let mut jacobian = DMatrix::zeros(s * n, s * n);
                 for i in 0..s {
                     let g = (0..s).fold(system.momenta(times[i], &q[i], &v[i]) - p, |acc, j| {
-                        acc - rate[j] * (h * tableau.a[i][j])
+                        acc - &rate[j] * (h * tableau.a[i][j])
                     });
-                    residual.rows_mut(i * N, N).copy_from(&g);
+                    residual.rows_mut(i * n, n).copy_from_slice(g.as_slice());
                     for l in 0..s {
-                        let mut block = (pq[i] - pq[l].transpose()) * (h * tableau.a[i][l]);
+                        let mut block = (&pq[i] - pq[l].transpose()) * (h * tableau.a[i][l]);
                         for (j, hj) in hess.iter().enumerate() {
                             block -= hj * (h * h * tableau.a[i][j] * tableau.a[j][l]);
                         }
                         if i == l {
-                            block += mass[i];
+                            block += &mass[i];
                         }
-                        jacobian.view_mut((i * N, l * N), (N, N)).copy_from(&block);
+                        jacobian
+                            .view_mut((i * n, l * n), (n, n))
+                            .copy_from_slice(block.as_slice());
                     }
                 }
                 let delta = jacobian
@@ -203,7 +213,11 @@ pub(super) fn gauss<S: LagrangianSystem<N>, N: Dim>(
                     .solve(&residual)
                     .ok_or_else(|| Error::singular(t, y.q.as_slice(), y.qd.as_slice()))?;
                 for (i, vi) in v.iter_mut().enumerate() {
-                    *vi -= SVector::<f64, N>::from_iterator(delta.rows(i * N, N).iter().copied());
+                    *vi -= OVector::<f64, N>::from_iterator_generic(
+                        dim,
+                        U1,
+                        delta.rows(i * n, n).iter().copied(),
+                    );
                 }
                 Ok((
                     delta.norm(),
@@ -211,8 +225,8 @@ pub(super) fn gauss<S: LagrangianSystem<N>, N: Dim>(
                 ))
             })?;
             let q: Vec<_> = (0..s).map(|i| stage_q(&v, i)).collect();
-            let q1 = (0..s).fold(y.q, |acc, j| acc + v[j] * (h * tableau.b[j]));
-            let p1 = (0..s).fold(*p, |acc, j| {
+            let q1 = (0..s).fold(y.q.clone(), |acc, j| acc + &v[j] * (h * tableau.b[j]));
+            let p1 = (0..s).fold(p.clone(), |acc, j| {
                 acc + system.momentum_rate(times[j], &q[j], &v[j]) * (h * tableau.b[j])
             });
             let increment =
@@ -233,7 +247,10 @@ pub(super) fn variational<S: LagrangianSystem<N>, N: Dim>(
     steps: &FixedSteps,
     y0: State<N>,
     on_step: impl FnMut(&Step<N>) -> Result<ControlFlow<()>, Error>,
-) -> Result<(), Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<(), Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     drive(
         rhs,
         "variational",
@@ -246,9 +263,9 @@ pub(super) fn variational<S: LagrangianSystem<N>, N: Dim>(
             // Unknown: the discrete velocity w, with q_{k+1} = q_k + h w and midpoint
             // m = q_k + h w / 2 (solving for w rather than q_{k+1} keeps the Newton system
             // scaled like M, not M / h, so the momenta stay conserved to round-off).
-            let mut w = y.qd;
+            let mut w = y.qd.clone();
             newton(t, || {
-                let m = y.q + w * (0.5 * h);
+                let m = &y.q + &w * (0.5 * h);
                 // D₁L_d(q_k, q_{k+1}) = h/2 ∂L/∂q − ∂L/∂q̇ at (m, w); the equation is p_k + D₁L_d = 0.
                 let residual =
                     p + system.momentum_rate(tm, &m, &w) * (0.5 * h) - system.momenta(tm, &m, &w);
@@ -259,10 +276,10 @@ pub(super) fn variational<S: LagrangianSystem<N>, N: Dim>(
                     - system.mass_matrix(tm, &m, &w);
                 let delta = linalg::solve_general(jacobian, residual)
                     .ok_or_else(|| Error::singular(t, y.q.as_slice(), y.qd.as_slice()))?;
-                w -= delta;
+                w -= &delta;
                 Ok((delta.norm(), 1.0 + w.norm()))
             })?;
-            let m = y.q + w * (0.5 * h);
+            let m = &y.q + &w * (0.5 * h);
             // p_{k+1} = D₂L_d(q_k, q_{k+1}) = h/2 ∂L/∂q + ∂L/∂q̇ at (m, w).
             let p1 = system.momentum_rate(tm, &m, &w) * (0.5 * h) + system.momenta(tm, &m, &w);
             // S gains L_d(q_k, q_{k+1}) = h L(m, w), and A its partner h p(m, w)·w.
@@ -271,7 +288,7 @@ pub(super) fn variational<S: LagrangianSystem<N>, N: Dim>(
             } else {
                 ActionIntegrals::default()
             };
-            Ok((y.q + w * h, p1, increment))
+            Ok((&y.q + w * h, p1, increment))
         },
     )
 }
@@ -279,21 +296,25 @@ pub(super) fn variational<S: LagrangianSystem<N>, N: Dim>(
 #[cfg(test)]
 mod tests {
     use crate::integrate::{Integrator, State};
+    use crate::size::DimAllocator;
     use crate::test_systems::{Oscillator, Pendulum, PolarParticle};
-    use nalgebra::{Vector1, Vector2};
+    use nalgebra::{DefaultAllocator, Dim, U1, U2, Vector1, Vector2};
 
     /// Final (t, y) of a run.
     fn run<S: crate::LagrangianSystem<N>, N: Dim>(
         integrator: Integrator,
         system: &S,
-        y0: State<N>,
+        y0: &State<N>,
         t_end: f64,
         mut each: impl FnMut(&State<N>),
-    ) -> State<N> where DefaultAllocator: DimAllocator<N> {
-        let mut last = y0;
+    ) -> State<N>
+    where
+        DefaultAllocator: DimAllocator<N>,
+    {
+        let mut last = y0.clone();
         integrator
-            .run(system, 0.0, y0, t_end, 10_000_000, |s| {
-                last = s.end();
+            .run(system, 0.0, y0.clone(), t_end, 10_000_000, |s| {
+                last = s.end().clone();
                 each(&last);
             })
             .unwrap();
@@ -305,7 +326,7 @@ mod tests {
         let osc = Oscillator { m: 1.0, k: 4.0 };
         let y0 = State::new(Vector1::new(1.0), Vector1::new(0.0));
         let t = 2.0;
-        let y = run(integrator, &osc, y0, t, |_| {});
+        let y = run(integrator, &osc, &y0, t, |_| {});
         (y.q[0] - (2.0 * t).cos()).abs() + (y.qd[0] + 2.0 * (2.0 * t).sin()).abs()
     }
 
@@ -338,7 +359,7 @@ mod tests {
         let a = run(
             Integrator::Variational { dt: 0.01 },
             &pendulum,
-            y0,
+            &y0,
             5.0,
             |_| {},
         );
@@ -348,7 +369,7 @@ mod tests {
                 stages: 1,
             },
             &pendulum,
-            y0,
+            &y0,
             5.0,
             |_| {},
         );
@@ -366,7 +387,7 @@ mod tests {
             g: 9.81,
         };
         let y0 = State::new(Vector1::new(2.5), Vector1::new(0.0));
-        let energy = |y: &State<1>| {
+        let energy = |y: &State<U1>| {
             use crate::LagrangianSystem;
             pendulum.energy(0.0, &y.q, &y.qd)
         };
@@ -374,7 +395,7 @@ mod tests {
         let dt = 0.05;
         let worst = |integrator: Integrator, t_end: f64| {
             let mut worst = 0.0f64;
-            run(integrator, &pendulum, y0, t_end, |y| {
+            run(integrator, &pendulum, &y0, t_end, |y| {
                 worst = worst.max((energy(y) - e0).abs())
             });
             worst
@@ -404,13 +425,13 @@ mod tests {
     fn cyclic_momentum_is_conserved_to_round_off() {
         let particle = PolarParticle { m: 1.5 };
         let y0 = State::new(Vector2::new(1.0, 0.0), Vector2::new(0.3, 0.8));
-        let p_phi = |y: &State<2>| particle.m * y.q[0] * y.q[0] * y.qd[1];
+        let p_phi = |y: &State<U2>| particle.m * y.q[0] * y.q[0] * y.qd[1];
         let p0 = p_phi(&y0);
         let mut worst = 0.0f64;
         run(
             Integrator::Variational { dt: 0.01 },
             &particle,
-            y0,
+            &y0,
             20.0,
             |y| worst = worst.max((p_phi(y) - p0).abs()),
         );

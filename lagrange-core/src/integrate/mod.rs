@@ -16,11 +16,13 @@
 //! to its own order, and leaves them out of its error control, so that the steps are those
 //! of a run without them.
 
+use std::marker::PhantomData;
 use std::ops::{AddAssign, ControlFlow};
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+
+use nalgebra::{DefaultAllocator, Dim};
 
 use crate::error::Error;
+use crate::size::DimAllocator;
 use crate::system::LagrangianSystem;
 
 mod dopri;
@@ -112,7 +114,10 @@ impl Integrator {
         t_end: f64,
         max_steps: usize,
         mut on_step: impl FnMut(&Step<N>),
-    ) -> Result<Stats, Error> where DefaultAllocator: DimAllocator<N> {
+    ) -> Result<Stats, Error>
+    where
+        DefaultAllocator: DimAllocator<N>,
+    {
         let (stats, outcome) = self.run_counted(system, (t0, y0, None), t_end, max_steps, |step| {
             on_step(step);
             ControlFlow::Continue(())
@@ -131,8 +136,11 @@ impl Integrator {
         t_end: f64,
         max_steps: usize,
         mut on_step: impl FnMut(&Step<N>) -> ControlFlow<()>,
-    ) -> (Stats, Result<(), Error>) where DefaultAllocator: DimAllocator<N> {
-        if let Err(e) = self.check_arguments(t0, y0, t_end) {
+    ) -> (Stats, Result<(), Error>)
+    where
+        DefaultAllocator: DimAllocator<N>,
+    {
+        if let Err(e) = self.check_arguments(t0, &y0, t_end) {
             return (Stats::default(), Err(e));
         }
         let mut rhs = Rhs {
@@ -182,9 +190,12 @@ impl Integrator {
     pub(crate) fn check_arguments<N: Dim>(
         &self,
         t0: f64,
-        y0: State<N>,
+        y0: &State<N>,
         t_end: f64,
-    ) -> Result<(), Error> where DefaultAllocator: DimAllocator<N> {
+    ) -> Result<(), Error>
+    where
+        DefaultAllocator: DimAllocator<N>,
+    {
         self.validate()?;
         if !t0.is_finite() || !t_end.is_finite() {
             return Err(Error::InvalidInput(format!(
@@ -316,15 +327,24 @@ fn fixed_steps(t0: f64, t_end: f64, dt: f64, max_steps: usize) -> Result<FixedSt
 pub const UNRESOLVED_JUMP: f64 = 0.1;
 
 /// The per-step check of the conserved integral (see [`UNRESOLVED_JUMP`]).
-struct StepGuard<'a, S, N: Dim> where DefaultAllocator: DimAllocator<N> {
+struct StepGuard<'a, S, N> {
     system: &'a S,
     /// The integral and the size of its terms at the end of the last accepted step.
     last: Option<(f64, f64)>,
+    /// The size of the states checked.
+    size: PhantomData<N>,
 }
 
-impl<'a, S: LagrangianSystem<N>, N: Dim> StepGuard<'a, S, N> where DefaultAllocator: DimAllocator<N> {
+impl<'a, S: LagrangianSystem<N>, N: Dim> StepGuard<'a, S, N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     fn new(system: &'a S, t0: f64, y0: &State<N>) -> Self {
-        let mut guard = StepGuard { system, last: None };
+        let mut guard = StepGuard {
+            system,
+            last: None,
+            size: PhantomData,
+        };
         guard.last = guard.integral(t0, y0);
         guard
     }
@@ -342,7 +362,7 @@ impl<'a, S: LagrangianSystem<N>, N: Dim> StepGuard<'a, S, N> where DefaultAlloca
             return Ok(());
         };
         let (t1, y1) = (step.end_time(), step.end());
-        let Some((after, size_after)) = self.integral(t1, &y1) else {
+        let Some((after, size_after)) = self.integral(t1, y1) else {
             return Ok(());
         };
         let jump = (after - before).abs();
@@ -371,19 +391,23 @@ struct Rhs<'a, S> {
 impl<S> Rhs<'_, S> {
     fn eval<N: Dim>(&mut self, t: f64, y: &State<N>) -> Result<State<N>, Error>
     where
-        S: LagrangianSystem<N>, DefaultAllocator: DimAllocator<N> {
+        S: LagrangianSystem<N>,
+        DefaultAllocator: DimAllocator<N>,
+    {
         if !y.is_finite() {
             return Err(Error::NonFiniteState { t });
         }
         self.stats.evaluations += 1;
         let qdd = self.system.accelerations(t, &y.q, &y.qd)?;
-        Ok(State::new(y.qd, qdd))
+        Ok(State::new(y.qd.clone(), qdd))
     }
 
     /// The integrands of the action integrals at `(t, y)`: `p·q̇` and `L`.
     fn action_rates<N: Dim>(&self, t: f64, y: &State<N>) -> ActionIntegrals
     where
-        S: LagrangianSystem<N>, DefaultAllocator: DimAllocator<N> {
+        S: LagrangianSystem<N>,
+        DefaultAllocator: DimAllocator<N>,
+    {
         ActionIntegrals::rates(self.system, t, &y.q, &y.qd)
     }
 
@@ -399,12 +423,14 @@ impl<S> Rhs<'_, S> {
         quadrature: impl FnOnce(&Self, ActionIntegrals, ActionIntegrals) -> [ActionIntegrals; 2],
     ) -> (Step<N>, Option<ActionIntegrals>)
     where
-        S: LagrangianSystem<N>, DefaultAllocator: DimAllocator<N> {
+        S: LagrangianSystem<N>,
+        DefaultAllocator: DimAllocator<N>,
+    {
         let Some(a0) = self.action else {
             return (step, None);
         };
-        let g0 = g0.unwrap_or_else(|| self.action_rates(step.start_time(), &step.start()));
-        let g1 = self.action_rates(step.end_time(), &step.end());
+        let g0 = g0.unwrap_or_else(|| self.action_rates(step.start_time(), step.start()));
+        let g1 = self.action_rates(step.end_time(), step.end());
         let [increment, correction] = quadrature(self, g0, g1);
         let a1 = a0 + increment;
         self.action = Some(a1);
@@ -414,7 +440,9 @@ impl<S> Rhs<'_, S> {
     /// The system's projection of `y` onto its constraints, if it has any.
     fn project<N: Dim>(&self, t: f64, y: &State<N>) -> Result<Option<State<N>>, Error>
     where
-        S: LagrangianSystem<N>, DefaultAllocator: DimAllocator<N> {
+        S: LagrangianSystem<N>,
+        DefaultAllocator: DimAllocator<N>,
+    {
         Ok(self
             .system
             .project(t, &y.q, &y.qd)?
@@ -426,20 +454,20 @@ impl<S> Rhs<'_, S> {
 mod tests {
     use super::*;
     use crate::test_systems::{BlowUp, Oscillator};
-    use nalgebra::Vector1;
+    use nalgebra::{U1, Vector1};
 
     /// Harmonic oscillator with ω = 2 from x = 1, ẋ = 0: x(t) = cos 2t.
-    fn oscillator() -> (Oscillator, State<1>) {
+    fn oscillator() -> (Oscillator, State<U1>) {
         let sys = Oscillator { m: 1.0, k: 4.0 };
         (sys, State::new(Vector1::new(1.0), Vector1::new(0.0)))
     }
 
-    fn final_state(integrator: Integrator, t_end: f64) -> (f64, State<1>, Stats) {
+    fn final_state(integrator: Integrator, t_end: f64) -> (f64, State<U1>, Stats) {
         let (sys, y0) = oscillator();
-        let mut last = (0.0, y0);
+        let mut last = (0.0, y0.clone());
         let stats = integrator
             .run(&sys, 0.0, y0, t_end, 1_000_000, |s| {
-                last = (s.end_time(), s.end())
+                last = (s.end_time(), s.end().clone())
             })
             .unwrap();
         (last.0, last.1, stats)
@@ -534,7 +562,7 @@ mod tests {
         let sys = BlowUp;
         let y0 = State::new(Vector1::new(1.0), Vector1::new(0.0));
         let err = Integrator::default()
-            .run(&sys, 0.0, y0, 10.0, 1_000_000, |_| {})
+            .run(&sys, 0.0, y0.clone(), 10.0, 1_000_000, |_| {})
             .unwrap_err();
         assert!(
             matches!(
@@ -561,7 +589,9 @@ mod tests {
     fn step_budget_is_enforced() {
         let (sys, y0) = oscillator();
         for integrator in [Integrator::default(), Integrator::Rk4 { dt: 1e-3 }] {
-            let err = integrator.run(&sys, 0.0, y0, 10.0, 50, |_| {}).unwrap_err();
+            let err = integrator
+                .run(&sys, 0.0, y0.clone(), 10.0, 50, |_| {})
+                .unwrap_err();
             assert!(
                 matches!(err, Error::MaxStepsExceeded { steps: 50, .. }),
                 "{err}"
@@ -592,7 +622,9 @@ mod tests {
             },
         ];
         for integrator in bad {
-            let err = integrator.run(&sys, 0.0, y0, 1.0, 100, |_| {}).unwrap_err();
+            let err = integrator
+                .run(&sys, 0.0, y0.clone(), 1.0, 100, |_| {})
+                .unwrap_err();
             assert!(
                 matches!(err, Error::InvalidInput(_)),
                 "{integrator:?}: {err}"
@@ -601,8 +633,8 @@ mod tests {
         let nan = State::new(Vector1::new(f64::NAN), Vector1::new(0.0));
         let integrator = Integrator::default();
         for (t0, y, t_end) in [
-            (0.0, y0, 0.0),
-            (1.0, y0, 0.0),
+            (0.0, y0.clone(), 0.0),
+            (1.0, y0.clone(), 0.0),
             (0.0, nan, 1.0),
             (f64::NAN, y0, 1.0),
         ] {

@@ -4,22 +4,38 @@
 
 use std::ops::{Add, Mul, Sub};
 
-use nalgebra::SVector;
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+use nalgebra::{DefaultAllocator, Dim, OVector};
 
+use crate::size::DimAllocator;
 use crate::system::LagrangianSystem;
 
 /// A point `(q, q̇)` of the first-order state space (also used for its time derivative).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct State<N: Dim> where DefaultAllocator: DimAllocator<N> {
+///
+/// The arithmetic takes states by value or by reference, as nalgebra's vectors do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct State<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// Generalized coordinates.
     pub q: OVector<f64, N>,
     /// Generalized velocities.
     pub qd: OVector<f64, N>,
 }
 
-impl<N: Dim> State<N> where DefaultAllocator: DimAllocator<N> {
+/// Copied, as its vectors are, when the size is fixed by the type.
+impl<N: Dim> Copy for State<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+    OVector<f64, N>: Copy,
+{
+}
+
+
+impl<N: Dim> State<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// The state `(q, q̇)`.
     pub fn new(q: OVector<f64, N>, qd: OVector<f64, N>) -> Self {
         State { q, qd }
@@ -36,24 +52,71 @@ impl<N: Dim> State<N> where DefaultAllocator: DimAllocator<N> {
     }
 }
 
-impl<N: Dim> Add for State<N> where DefaultAllocator: DimAllocator<N> {
-    type Output = Self;
-    fn add(self, rhs: Self) -> Self {
-        State::new(self.q + rhs.q, self.qd + rhs.qd)
-    }
+/// `Add` and `Sub` for every pairing of owned and borrowed states, componentwise.
+macro_rules! state_operator {
+    ($trait:ident, $method:ident, $op:tt) => {
+        impl<N: Dim> $trait for State<N>
+        where
+            DefaultAllocator: DimAllocator<N>,
+        {
+            type Output = State<N>;
+            fn $method(self, rhs: Self) -> State<N> {
+                State::new(self.q $op rhs.q, self.qd $op rhs.qd)
+            }
+        }
+
+        impl<N: Dim> $trait<&State<N>> for State<N>
+        where
+            DefaultAllocator: DimAllocator<N>,
+        {
+            type Output = State<N>;
+            fn $method(self, rhs: &State<N>) -> State<N> {
+                State::new(self.q $op &rhs.q, self.qd $op &rhs.qd)
+            }
+        }
+
+        impl<N: Dim> $trait<State<N>> for &State<N>
+        where
+            DefaultAllocator: DimAllocator<N>,
+        {
+            type Output = State<N>;
+            fn $method(self, rhs: State<N>) -> State<N> {
+                State::new(&self.q $op rhs.q, &self.qd $op rhs.qd)
+            }
+        }
+
+        impl<N: Dim> $trait<&State<N>> for &State<N>
+        where
+            DefaultAllocator: DimAllocator<N>,
+        {
+            type Output = State<N>;
+            fn $method(self, rhs: &State<N>) -> State<N> {
+                State::new(&self.q $op &rhs.q, &self.qd $op &rhs.qd)
+            }
+        }
+    };
 }
 
-impl<N: Dim> Sub for State<N> where DefaultAllocator: DimAllocator<N> {
-    type Output = Self;
-    fn sub(self, rhs: Self) -> Self {
-        State::new(self.q - rhs.q, self.qd - rhs.qd)
-    }
-}
+state_operator!(Add, add, +);
+state_operator!(Sub, sub, -);
 
-impl<N: Dim> Mul<f64> for State<N> where DefaultAllocator: DimAllocator<N> {
-    type Output = Self;
-    fn mul(self, rhs: f64) -> Self {
+impl<N: Dim> Mul<f64> for State<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    type Output = State<N>;
+    fn mul(self, rhs: f64) -> State<N> {
         State::new(self.q * rhs, self.qd * rhs)
+    }
+}
+
+impl<N: Dim> Mul<f64> for &State<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    type Output = State<N>;
+    fn mul(self, rhs: f64) -> State<N> {
+        State::new(&self.q * rhs, &self.qd * rhs)
     }
 }
 
@@ -76,7 +139,10 @@ impl ActionIntegrals {
         t: f64,
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
-    ) -> Self where DefaultAllocator: DimAllocator<N> {
+    ) -> Self
+    where
+        DefaultAllocator: DimAllocator<N>,
+    {
         ActionIntegrals {
             action: system.momenta(t, q, qd).dot(qd),
             principal: system.lagrangian(t, q, qd),
@@ -114,23 +180,38 @@ impl Mul<f64> for ActionIntegrals {
     }
 }
 
+impl Add<ActionIntegrals> for &ActionIntegrals {
+    type Output = ActionIntegrals;
+    fn add(self, rhs: ActionIntegrals) -> ActionIntegrals {
+        *self + rhs
+    }
+}
+
+impl Mul<f64> for &ActionIntegrals {
+    type Output = ActionIntegrals;
+    fn mul(self, rhs: f64) -> ActionIntegrals {
+        *self * rhs
+    }
+}
+
 /// The coefficients of `y(θ) = r₀ + θ(r₁ + (1−θ)(r₂ + θ(r₃ + (1−θ) r₄)))`: the cubic
 /// Hermite interpolant from the values `y0`, `y1` and slopes `f0`, `f1` at the ends of a
 /// step of length `h`, plus the quartic correction `r4`.
 fn extension<T>(h: f64, (y0, f0): (T, T), (y1, f1): (T, T), r4: T) -> [T; 5]
 where
-    T: Copy + Add<Output = T> + Sub<Output = T> + Mul<f64, Output = T>,
+    T: Clone + Add<Output = T> + Sub<Output = T> + Mul<f64, Output = T>,
 {
-    let dy = y1 - y0;
-    let r2 = f0 * h - dy;
-    let r3 = dy - f1 * h - r2;
+    let dy = y1 - y0.clone();
+    let r2 = f0 * h - dy.clone();
+    let r3 = dy.clone() - f1 * h - r2.clone();
     [y0, dy, r2, r3, r4]
 }
 
 /// The value of the extension with coefficients `r` at `θ`.
-fn extended<T>([r0, r1, r2, r3, r4]: [T; 5], theta: f64) -> T
+fn extended<T>([r0, r1, r2, r3, r4]: &[T; 5], theta: f64) -> T
 where
-    T: Copy + Add<Output = T> + Mul<f64, Output = T>,
+    T: Mul<f64, Output = T>,
+    for<'a> &'a T: Add<T, Output = T> + Mul<f64, Output = T>,
 {
     let theta1 = 1.0 - theta;
     r0 + (r1 + (r2 + (r3 + r4 * theta1) * theta) * theta1) * theta
@@ -140,8 +221,11 @@ where
 ///
 /// The extension is `y(θ) = r₀ + θ(r₁ + (1−θ)(r₂ + θ(r₃ + (1−θ) r₄)))`, `θ = (t − t0)/(t1 − t0)`:
 /// cubic Hermite interpolation plus, for Dormand–Prince, the quartic correction `r₄`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Step<N: Dim> where DefaultAllocator: DimAllocator<N> {
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     t0: f64,
     t1: f64,
     y1: State<N>,
@@ -150,7 +234,19 @@ pub struct Step<N: Dim> where DefaultAllocator: DimAllocator<N> {
     action: Option<(ActionIntegrals, [ActionIntegrals; 5])>,
 }
 
-impl<N: Dim> Step<N> where DefaultAllocator: DimAllocator<N> {
+/// Copied, as its vectors are, when the size is fixed by the type.
+impl<N: Dim> Copy for Step<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+    OVector<f64, N>: Copy,
+{
+}
+
+
+impl<N: Dim> Step<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// The Hermite part of the extension, from the end points and their derivatives `f0`, `f1`,
     /// plus the correction `r4` (zero for plain Hermite interpolation).
     pub(super) fn new(
@@ -161,8 +257,8 @@ impl<N: Dim> Step<N> where DefaultAllocator: DimAllocator<N> {
         Step {
             t0,
             t1,
+            r: extension(t1 - t0, (y0, f0), (y1.clone(), f1), r4),
             y1,
-            r: extension(t1 - t0, (y0, f0), (y1, f1), r4),
             action: None,
         }
     }
@@ -193,18 +289,18 @@ impl<N: Dim> Step<N> where DefaultAllocator: DimAllocator<N> {
     }
 
     /// State at the start of the step.
-    pub fn start(&self) -> State<N> {
-        self.r[0]
+    pub fn start(&self) -> &State<N> {
+        &self.r[0]
     }
 
     /// State at the end of the step.
-    pub fn end(&self) -> State<N> {
-        self.y1
+    pub fn end(&self) -> &State<N> {
+        &self.y1
     }
 
     /// The state at `t`, meant for `t` within the step (outside it, this extrapolates).
     pub fn interpolate(&self, t: f64) -> State<N> {
-        extended(self.r, (t - self.t0) / (self.t1 - self.t0))
+        extended(&self.r, (t - self.t0) / (self.t1 - self.t0))
     }
 
     /// The action integrals at `t` within the step, if the run records them; at the end
@@ -214,6 +310,6 @@ impl<N: Dim> Step<N> where DefaultAllocator: DimAllocator<N> {
         if t == self.t1 {
             return Some(end);
         }
-        Some(extended(r, (t - self.t0) / (self.t1 - self.t0)))
+        Some(extended(&r, (t - self.t0) / (self.t1 - self.t0)))
     }
 }

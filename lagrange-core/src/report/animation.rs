@@ -3,10 +3,11 @@
 //! page here, so that the page only plays the frames back.
 
 use std::fmt::Write as _;
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+
+use nalgebra::{DefaultAllocator, Dim};
 
 use crate::run::Trajectory;
+use crate::size::DimAllocator;
 use crate::system::{LagrangianSystem, PointKind};
 
 use super::{escape, json_string};
@@ -89,7 +90,10 @@ pub(super) fn thinned(len: usize) -> Vec<usize> {
 pub(super) fn build<N: Dim, S: LagrangianSystem<N>>(
     trajectory: &Trajectory<N>,
     system: &S,
-) -> Result<Animation, String> where DefaultAllocator: DimAllocator<N> {
+) -> Result<Animation, String>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let info = system.info();
     let Some(drawing) = &info.drawing else {
         return Err(

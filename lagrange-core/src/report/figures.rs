@@ -2,13 +2,14 @@
 //! drift as a series, and a whole run plotted as one SVG image.
 
 use std::fmt::Write as _;
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+
+use nalgebra::{DefaultAllocator, Dim};
 
 use super::Series;
 use super::markup::escape;
 use super::plot::{self, Curve, Scale};
 use crate::run::{Invariant, RELATIVE_FLOOR, Trajectory};
+use crate::size::DimAllocator;
 
 /// A plot with its title and its text alternative.
 pub(super) struct Figure {
@@ -105,7 +106,10 @@ pub(super) fn drift_series(inv: &Invariant) -> Series {
     }
 }
 
-impl<N: Dim> Trajectory<N> where DefaultAllocator: DimAllocator<N> {
+impl<N: Dim> Trajectory<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// The plot of the run as one SVG image under `title`: every coordinate against `t`
     /// above, and below each integral's drift on a log scale (relative where its initial
     /// value is not 0, measured from the latest reset), left out when the run records no

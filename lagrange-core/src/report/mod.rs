@@ -11,12 +11,13 @@ mod markup;
 mod plot;
 
 use std::fmt::Write as _;
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::{ConstraintAllocator, DimAllocator};
 use std::path::Path;
+
+use nalgebra::{DefaultAllocator, Dim};
 
 use crate::error::Error;
 use crate::run::{Invariant, Trajectory};
+use crate::size::{ConstraintAllocator, DimAllocator};
 use crate::system::ConstrainedSystem;
 use crate::system::{LagrangianSystem, ModelInfo};
 
@@ -54,10 +55,10 @@ impl HtmlReport {
     /// The report of `trajectory`, a run of `system`: the animation's frames are placed
     /// by the system now; the action integrals are plotted where the run recorded them
     /// ([`Simulation::record_action`](crate::Simulation::record_action)).
-    pub fn new<N: Dim, S: LagrangianSystem<N>>(
-        trajectory: &Trajectory<N>,
-        system: &S,
-    ) -> Self where DefaultAllocator: DimAllocator<N> {
+    pub fn new<N: Dim, S: LagrangianSystem<N>>(trajectory: &Trajectory<N>, system: &S) -> Self
+    where
+        DefaultAllocator: DimAllocator<N>,
+    {
         let coordinates = trajectory
             .coordinates()
             .iter()
@@ -137,9 +138,13 @@ impl HtmlReport {
         mut self,
         trajectory: &Trajectory<N>,
         system: &S,
-    ) -> Result<Self, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
-        let mut multipliers = vec![Vec::with_capacity(trajectory.len()); K];
-        let mut reactions = vec![Vec::with_capacity(trajectory.len()); K];
+    ) -> Result<Self, Error>
+    where
+        DefaultAllocator: ConstraintAllocator<N, K>,
+    {
+        let k = system.constraint_dimension().value();
+        let mut multipliers = vec![Vec::with_capacity(trajectory.len()); k];
+        let mut reactions = vec![Vec::with_capacity(trajectory.len()); k];
         let mut undefined = 0;
         for ((&t, q), qd) in trajectory
             .times()
@@ -150,7 +155,7 @@ impl HtmlReport {
             let motion = system.constrained_motion(t, q, qd);
             undefined += usize::from(motion.is_err());
             let j = system.constraint_jacobian(t, q);
-            for i in 0..K {
+            for i in 0..k {
                 let lambda = motion.as_ref().map_or(f64::NAN, |m| m.multipliers[i]);
                 multipliers[i].push(lambda);
                 reactions[i].push((lambda * j.row(i).norm()).abs());
@@ -433,7 +438,10 @@ impl HtmlReport {
     }
 }
 
-impl<N: Dim> Trajectory<N> where DefaultAllocator: DimAllocator<N> {
+impl<N: Dim> Trajectory<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// Writes the [`HtmlReport`] of this run of `system` to the file at `path`: the model
     /// and its equations, the conserved quantities, plots and an animation. For a
     /// constrained system, [`HtmlReport::constraint_forces`] adds the reactions.
@@ -452,10 +460,10 @@ mod tests {
     use crate::run::Simulation;
     use crate::system::Formula;
     use crate::test_systems::Pendulum;
-    use nalgebra::SVector;
+    use nalgebra::{SVector, U1};
 
     /// A pendulum and one second of its swing.
-    fn swing() -> (Pendulum, Trajectory<1>) {
+    fn swing() -> (Pendulum, Trajectory<U1>) {
         let pendulum = Pendulum {
             m: 1.0,
             l: 1.0,

@@ -4,19 +4,21 @@
 
 use std::ops::ControlFlow;
 
-use nalgebra::SVector;
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+use nalgebra::{DefaultAllocator, Dim, OVector};
 
 use super::event::{Crossing, Occurrence, Watch};
 use super::simulation::{Simulation, Stopped};
 use super::trajectory::Trajectory;
 use crate::error::Error;
 use crate::integrate::{ActionIntegrals, State, Stats, Step};
+use crate::size::DimAllocator;
 use crate::system::LagrangianSystem;
 
 /// What [`Simulation::drive`] reports.
-pub(super) enum Output<'a, N: Dim> where DefaultAllocator: DimAllocator<N> {
+pub(super) enum Output<'a, N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// A state to record, with the action integrals there when the run carries them;
     /// `step` is the step it lies in (`None` for the initial state and the state a reset
     /// restarts from).
@@ -31,7 +33,10 @@ pub(super) enum Output<'a, N: Dim> where DefaultAllocator: DimAllocator<N> {
 }
 
 /// Why an integration pass ended before `t_end`.
-enum Cut<N: Dim> where DefaultAllocator: DimAllocator<N> {
+enum Cut<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// A stop event fired.
     Stop,
     /// A reset event fired: the run goes on from `y` at `t`, with the action integrals
@@ -45,7 +50,10 @@ enum Cut<N: Dim> where DefaultAllocator: DimAllocator<N> {
     Failed(Error),
 }
 
-impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator: DimAllocator<N> {
+impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// Validates, integrates and hands every output time and every finished step to
     /// `handle`, which records into the trajectory; watches the events, records them and
     /// stops or restarts the integration at them. On a failure after the start, the
@@ -74,15 +82,15 @@ impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator
             }
         }
         let y0 = State::new(q0, qd0);
-        self.integrator.check_arguments(t0, y0, t_end)?;
-        self.system.check_initial_state(t0, &q0, &qd0)?;
+        self.integrator.check_arguments(t0, &y0, t_end)?;
+        self.system.check_initial_state(t0, &y0.q, &y0.qd)?;
         let mut trajectory = Trajectory::new(self.system, self.record_action)?;
         let action0 = self.record_action.then(ActionIntegrals::default);
         handle(
             &mut trajectory,
             Output::Sample {
                 t: t0,
-                y: y0,
+                y: y0.clone(),
                 action: action0,
                 step: None,
             },
@@ -111,8 +119,8 @@ impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator
                     let terminal = crossings
                         .last()
                         .filter(|c| self.events[c.index].is_terminal())
-                        .copied();
-                    let end = terminal.map_or(step.end_time(), |c| c.t);
+                        .cloned();
+                    let end = terminal.as_ref().map_or(step.end_time(), |c| c.t);
                     let mut sample = |t: f64, y: State<N>| {
                         handle(
                             &mut trajectory,
@@ -125,7 +133,7 @@ impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator
                         )
                     };
                     match self.output_interval {
-                        None if terminal.is_none() => sample(step.end_time(), step.end()),
+                        None if terminal.is_none() => sample(step.end_time(), step.end().clone()),
                         None => {}
                         Some(dt) => {
                             // Output times closer to `t_end` than this are taken as `t_end` itself.
@@ -145,7 +153,7 @@ impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator
                                 next += 1;
                             }
                             if terminal.is_none() && step.end_time() >= t_end {
-                                sample(t_end, step.end());
+                                sample(t_end, step.end().clone());
                             }
                         }
                     }
@@ -155,7 +163,8 @@ impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator
                     handle(&mut trajectory, Output::StepDone { step, end });
                     self.report_progress(end);
                     for c in crossings {
-                        match self.fire(&mut trajectory, c, step.action_at(c.t)) {
+                        let action = step.action_at(c.t);
+                        match self.fire(&mut trajectory, c, action) {
                             Ok(None) => {}
                             Ok(Some(next_cut)) => {
                                 cut = Some(next_cut);
@@ -182,7 +191,7 @@ impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator
                 (Ok(()), Some(Cut::Reset { t, y, action })) if t < t_end => {
                     let sample = Output::Sample {
                         t,
-                        y,
+                        y: y.clone(),
                         action,
                         step: None,
                     };
@@ -220,7 +229,7 @@ impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator
         }
         let event = &self.events[c.index];
         let after = event.apply(c.t, &c.y)?;
-        if let Some(after) = after {
+        if let Some(after) = &after {
             self.system
                 .check_initial_state(c.t, &after.q, &after.qd)
                 .map_err(|error| Error::Event {
@@ -229,6 +238,15 @@ impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator
                     problem: format!("its reset gives an inadmissible state: {error}"),
                 })?;
         }
+        let cut = match &after {
+            Some(y) => Some(Cut::Reset {
+                t: c.t,
+                y: y.clone(),
+                action,
+            }),
+            None if event.stops() => Some(Cut::Stop),
+            None => None,
+        };
         trajectory.push_event(Occurrence {
             index: c.index,
             name: event.name().to_string(),
@@ -237,10 +255,6 @@ impl<S: LagrangianSystem<N>, N: Dim> Simulation<'_, S, N> where DefaultAllocator
             qd: c.y.qd,
             after,
         });
-        Ok(match after {
-            Some(y) => Some(Cut::Reset { t: c.t, y, action }),
-            None if event.stops() => Some(Cut::Stop),
-            None => None,
-        })
+        Ok(cut)
     }
 }

@@ -4,7 +4,7 @@
 //! integrator's under a zero-order hold; and a run that records them takes the same steps
 //! to the same numbers as one that does not.
 
-use nalgebra::Vector1;
+use nalgebra::{U1, Vector1};
 
 use crate::integrate::Integrator;
 use crate::run::{Event, Simulation, Trajectory};
@@ -24,7 +24,7 @@ fn oscillator_integrals(t: f64) -> (f64, f64) {
 }
 
 /// The largest error of the recorded `A` and `S` against the closed forms.
-fn oscillator_error(trajectory: &Trajectory<1>) -> f64 {
+fn oscillator_error(trajectory: &Trajectory<U1>) -> f64 {
     let (a, s) = (
         trajectory.action().unwrap(),
         trajectory.principal_function().unwrap(),
@@ -40,7 +40,7 @@ fn oscillator_error(trajectory: &Trajectory<1>) -> f64 {
         .fold(0.0, f64::max)
 }
 
-fn oscillator_run(integrator: Integrator, t_end: f64) -> Trajectory<1> {
+fn oscillator_run(integrator: Integrator, t_end: f64) -> Trajectory<U1> {
     let (q, qd) = state([1.0], [0.0]);
     Simulation::new(&OSC)
         .integrator(integrator)

@@ -3,15 +3,14 @@
 use std::fmt;
 use std::sync::Mutex;
 
-use nalgebra::SVector;
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+use nalgebra::{DefaultAllocator, Dim, OVector, U1};
 
 use super::drive::Output;
 use super::event::Event;
 use super::trajectory::Trajectory;
 use crate::error::Error;
 use crate::integrate::{Integrator, Step};
+use crate::size::{ConstraintAllocator, DimAllocator};
 use crate::system::{LagrangianSystem, ReducedSystem};
 
 /// Step budget (accepted and rejected steps) unless [`Simulation::max_steps`] says otherwise.
@@ -31,14 +30,20 @@ pub const DEFAULT_MAX_EVENTS: usize = 100_000;
 /// the last step that passed the integrator's checks (`None` when the run never started,
 /// e.g. on invalid input).
 #[derive(Debug)]
-pub struct Stopped<N: Dim> where DefaultAllocator: DimAllocator<N> {
+pub struct Stopped<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// Why the run stopped.
     pub error: Error,
     /// What it recorded before (boxed: an error stays small).
     pub partial: Option<Box<Trajectory<N>>>,
 }
 
-impl<N: Dim> From<Error> for Stopped<N> where DefaultAllocator: DimAllocator<N> {
+impl<N: Dim> From<Error> for Stopped<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     fn from(error: Error) -> Self {
         Stopped {
             error,
@@ -47,13 +52,19 @@ impl<N: Dim> From<Error> for Stopped<N> where DefaultAllocator: DimAllocator<N> 
     }
 }
 
-impl<N: Dim> fmt::Display for Stopped<N> where DefaultAllocator: DimAllocator<N> {
+impl<N: Dim> fmt::Display for Stopped<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.error.fmt(f)
     }
 }
 
-impl<N: Dim> std::error::Error for Stopped<N> where DefaultAllocator: DimAllocator<N> {
+impl<N: Dim> std::error::Error for Stopped<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.error)
     }
@@ -71,7 +82,10 @@ impl fmt::Debug for Progress<'_> {
 /// An integration of `system`, configured by chaining:
 /// `Simulation::new(&sys).integrator(Integrator::Rk4 { dt: 1e-3 }).output_interval(0.1).run(..)`.
 #[derive(Debug)]
-pub struct Simulation<'a, S, N: Dim> where DefaultAllocator: DimAllocator<N> {
+pub struct Simulation<'a, S, N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     pub(crate) system: &'a S,
     pub(crate) integrator: Integrator,
     pub(crate) output_interval: Option<f64>,
@@ -82,7 +96,10 @@ pub struct Simulation<'a, S, N: Dim> where DefaultAllocator: DimAllocator<N> {
     pub(crate) record_action: bool,
 }
 
-impl<'a, S: LagrangianSystem<N>, N: Dim> Simulation<'a, S, N> where DefaultAllocator: DimAllocator<N> {
+impl<'a, S: LagrangianSystem<N>, N: Dim> Simulation<'a, S, N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// A simulation with the default integrator (Dormand–Prince, `rtol = atol = 1e-10`),
     /// recording every accepted step.
     pub fn new(system: &'a S) -> Self {
@@ -205,6 +222,7 @@ impl<'a, S: LagrangianSystem<N>, N: Dim> Simulation<'a, S, N> where DefaultAlloc
     ) -> Result<Trajectory<N>, Error>
     where
         S: ReducedSystem<N, K>,
+        DefaultAllocator: ConstraintAllocator<N, K>,
     {
         if !chi0.iter().all(|x| x.is_finite()) {
             return Err(Error::InvalidInput(format!(
@@ -213,12 +231,13 @@ impl<'a, S: LagrangianSystem<N>, N: Dim> Simulation<'a, S, N> where DefaultAlloc
             )));
         }
         let system = self.system;
+        let k = chi0.shape_generic().0;
         // ∫ χ̇ dt from the start of `step` to `t`.
         let integral = |step: &Step<N>, t: f64| {
             let (a, half) = (0.5 * (step.start_time() + t), 0.5 * (t - step.start_time()));
             GAUSS_3
                 .iter()
-                .fold(SVector::<f64, K>::zeros(), |acc, &(x, w)| {
+                .fold(OVector::<f64, K>::zeros_generic(k, U1), |acc, &(x, w)| {
                     let tau = a + half * x;
                     let y = step.interpolate(tau);
                     acc + system.ignored_velocities(tau, &y.q, &y.qd) * (w * half)
@@ -229,7 +248,7 @@ impl<'a, S: LagrangianSystem<N>, N: Dim> Simulation<'a, S, N> where DefaultAlloc
             .drive(t0, q0, qd0, t_end, |trajectory, output| match output {
                 Output::Sample { t, y, action, step } => {
                     trajectory.push(system, t, &y, action);
-                    let value = step.map_or(chi, |step| chi + integral(step, t));
+                    let value = step.map_or_else(|| chi.clone(), |step| &chi + integral(step, t));
                     trajectory.push_ignored(value.as_slice());
                 }
                 Output::StepDone { step, end } => chi += integral(step, end),
@@ -258,7 +277,7 @@ mod tests {
     /// ω = 2, x(t) = cos 2t.
     const OSC: Oscillator = Oscillator { m: 0.5, k: 2.0 };
 
-    fn max_error(traj: &Trajectory<1>) -> f64 {
+    fn max_error(traj: &Trajectory<U1>) -> f64 {
         traj.times()
             .iter()
             .zip(traj.q().iter().zip(traj.qd()))
@@ -270,11 +289,11 @@ mod tests {
             .fold(0.0, f64::max)
     }
 
-    fn one() -> SVector<f64, 1> {
+    fn one() -> Vector1<f64> {
         Vector1::new(1.0)
     }
 
-    fn zero() -> SVector<f64, 1> {
+    fn zero() -> Vector1<f64> {
         Vector1::new(0.0)
     }
 

@@ -4,14 +4,13 @@ use std::fmt::Write as _;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use nalgebra::SVector;
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+use nalgebra::{DefaultAllocator, Dim, OVector};
 
 use super::balance::Balance;
 use super::event::Occurrence;
 use crate::error::Error;
 use crate::integrate::{ActionIntegrals, State, Stats};
+use crate::size::DimAllocator;
 use crate::system::{Conserved, LagrangianSystem};
 use crate::system::{DynamicFunctions, Theorem};
 
@@ -91,7 +90,10 @@ fn integral_value<N: Dim, S: LagrangianSystem<N>>(
     t: f64,
     y: &State<N>,
     functions: Option<DynamicFunctions>,
-) -> f64 where DefaultAllocator: DimAllocator<N> {
+) -> f64
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     match theorem {
         Theorem::KineticEnergy => system.energy(t, &y.q, &y.qd),
         other => functions.map_or(f64::NAN, |f| f.of(other)),
@@ -100,7 +102,10 @@ fn integral_value<N: Dim, S: LagrangianSystem<N>>(
 
 /// The recorded solution of a [`Simulation`](crate::Simulation).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Trajectory<N: Dim> where DefaultAllocator: DimAllocator<N> {
+pub struct Trajectory<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     coordinates: Vec<String>,
     times: Vec<f64>,
     q: Vec<OVector<f64, N>>,
@@ -116,7 +121,10 @@ pub struct Trajectory<N: Dim> where DefaultAllocator: DimAllocator<N> {
     stats: Stats,
 }
 
-impl<N: Dim> Trajectory<N> where DefaultAllocator: DimAllocator<N> {
+impl<N: Dim> Trajectory<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// An empty trajectory with the invariants `S` declares, and the action integrals if
     /// `record_action`.
     pub(crate) fn new<S: LagrangianSystem<N>>(
@@ -125,13 +133,14 @@ impl<N: Dim> Trajectory<N> where DefaultAllocator: DimAllocator<N> {
     ) -> Result<Self, Error> {
         let info = system.info();
         let names = &info.coordinates;
+        let n = system.dimension().value();
         let conserved = info.conserved.name().map(str::to_string);
         let cyclic = info
             .cyclic
             .iter()
             .map(|&i| {
                 names.get(i).map(|name| format!("p_{name}")).ok_or_else(|| {
-                    Error::InvalidInput(format!("cyclic coordinate index {i} is not below {N}"))
+                    Error::InvalidInput(format!("cyclic coordinate index {i} is not below {n}"))
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -173,8 +182,8 @@ impl<N: Dim> Trajectory<N> where DefaultAllocator: DimAllocator<N> {
         action: Option<ActionIntegrals>,
     ) {
         self.times.push(t);
-        self.q.push(y.q);
-        self.qd.push(y.qd);
+        self.q.push(y.q.clone());
+        self.qd.push(y.qd.clone());
         if let Some((a, s)) = &mut self.action {
             a.push(action.map_or(f64::NAN, |v| v.action));
             s.push(action.map_or(f64::NAN, |v| v.principal));
@@ -300,8 +309,8 @@ impl<N: Dim> Trajectory<N> where DefaultAllocator: DimAllocator<N> {
     pub(crate) fn append(&mut self, piece: Trajectory<N>) {
         let skip = usize::from(!self.is_empty());
         self.times.extend(piece.times.iter().skip(skip));
-        self.q.extend(piece.q.iter().skip(skip));
-        self.qd.extend(piece.qd.iter().skip(skip));
+        self.q.extend(piece.q.into_iter().skip(skip));
+        self.qd.extend(piece.qd.into_iter().skip(skip));
         for (mine, theirs) in self.invariants.iter_mut().zip(piece.invariants) {
             let offset = mine.values.len() - skip;
             mine.restarts.extend(
@@ -365,8 +374,13 @@ impl<N: Dim> Trajectory<N> where DefaultAllocator: DimAllocator<N> {
     }
 
     /// The last recorded point `(t, q, q̇)`.
+    #[allow(clippy::type_complexity)]
     pub fn last(&self) -> Option<(f64, OVector<f64, N>, OVector<f64, N>)> {
-        Some((*self.times.last()?, *self.q.last()?, *self.qd.last()?))
+        Some((
+            *self.times.last()?,
+            self.q.last()?.clone(),
+            self.qd.last()?.clone(),
+        ))
     }
 
     /// Number of recorded points.
@@ -477,8 +491,9 @@ impl<N: Dim> Trajectory<N> where DefaultAllocator: DimAllocator<N> {
 mod tests {
     use super::*;
     use crate::test_systems::{PolarParticle, state};
+    use nalgebra::{SVector, U2};
 
-    fn polar_trajectory() -> Trajectory<2> {
+    fn polar_trajectory() -> Trajectory<U2> {
         let sys = PolarParticle { m: 2.0 };
         let mut traj = Trajectory::new(&sys, false).unwrap();
         for k in 0..5 {

@@ -36,6 +36,16 @@ pub struct ConstrainedMotion<N: Dim, K: Dim> where DefaultAllocator: ConstraintA
     pub multipliers: OVector<f64, K>,
 }
 
+/// Copied, as its vectors are, when the size is fixed by the type.
+impl<N: Dim, K: Dim> Copy for ConstrainedMotion<N, K>
+where
+    DefaultAllocator: ConstraintAllocator<N, K>,
+    OVector<f64, N>: Copy,
+    OVector<f64, K>: Copy,
+{
+}
+
+
 /// A system with `K` holonomic constraints; the derive implements it for models with
 /// `constraint = "…"` keys, and makes their `accelerations` the constrained ones. The
 /// constraints' text and whether each is scleronomic are in

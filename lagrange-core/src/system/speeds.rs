@@ -11,12 +11,11 @@
 //! The accelerations are those of the multipliers' formulation
 //! ([`ConstrainedSystem::constrained_motion`]), from a smaller and symmetric system.
 
-use nalgebra::{DMatrix, DVector, SMatrix, SVector};
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::{ConstraintAllocator, DimAllocator};
+use nalgebra::{DMatrix, DVector, DefaultAllocator, Dim, OMatrix, OVector, U1};
 
 use super::ConstrainedSystem;
 use crate::error::Error;
+use crate::size::ConstraintAllocator;
 
 /// A choice of independent speeds for a constrained system of `N` coordinates and `K`
 /// constraints: the velocities of `N − K` coordinates, the other `K` solved from the
@@ -62,15 +61,16 @@ impl IndependentSpeeds {
             }
             chosen.push(index);
         }
-        if chosen.len() + K != N {
+        let (n, k) = (system.dimension().value(), system.constraint_dimension().value());
+        if chosen.len() + k != n {
             return Err(Error::InvalidInput(format!(
-                "`{}` has {N} coordinates and {K} constraints: {} independent speeds, not {}",
+                "`{}` has {n} coordinates and {k} constraints: {} independent speeds, not {}",
                 info.name,
-                N - K,
+                n - k,
                 chosen.len()
             )));
         }
-        let dependent = (0..N).filter(|i| !chosen.contains(i)).collect();
+        let dependent = (0..n).filter(|i| !chosen.contains(i)).collect();
         Ok(IndependentSpeeds {
             independent: chosen,
             dependent,
@@ -112,7 +112,7 @@ impl IndependentSpeeds {
     ) -> Result<DMatrix<f64>, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
         let b = self.basis(system, t, q)?.basis;
         let m = system.mass_matrix(t, q, qd);
-        let m = DMatrix::from_fn(N, N, |r, c| m[(r, c)]);
+        let m = DMatrix::from_column_slice(m.nrows(), m.ncols(), m.as_slice());
         Ok(b.transpose() * m * &b)
     }
 
@@ -130,7 +130,7 @@ impl IndependentSpeeds {
         let (j, c) = system.constraint_jacobian_and_bias(t, q, qd);
         // w: zero independent accelerations, the dependent ones from J_d w_d = −c.
         let (b, w) = self.completed(system, t, q, &j, -c)?;
-        let m = DMatrix::from_fn(N, N, |r, k| m[(r, k)]);
+        let m = DMatrix::from_column_slice(m.nrows(), m.ncols(), m.as_slice());
         let f = DVector::from_column_slice(f.as_slice());
         let inertia = b.transpose() * &m * &b;
         let speeds = inertia
@@ -139,20 +139,24 @@ impl IndependentSpeeds {
             .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))?;
         let accelerations = b * speeds + w;
         if accelerations.iter().all(|x| x.is_finite()) {
-            Ok(SVector::from_column_slice(accelerations.as_slice()))
+            Ok(OVector::from_column_slice_generic(
+                q.shape_generic().0,
+                U1,
+                accelerations.as_slice(),
+            ))
         } else {
             Err(Error::singular(t, q.as_slice(), qd.as_slice()))
         }
     }
 
-    /// An error unless this choice was made for a system of `N` coordinates and `K`
+    /// An error unless this choice was made for a system of `n` coordinates and `k`
     /// constraints.
-    fn fits<N: Dim, K: Dim>(&self) -> Result<(), Error> where DefaultAllocator: ConstraintAllocator<N, K> {
-        if self.independent.len() + K == N && self.dependent.len() == K {
+    fn fits(&self, n: usize, k: usize) -> Result<(), Error> {
+        if self.independent.len() + k == n && self.dependent.len() == k {
             Ok(())
         } else {
             Err(Error::InvalidInput(format!(
-                "{} independent and {} dependent speeds used with a system of {N} coordinates and {K} constraints",
+                "{} independent and {} dependent speeds used with a system of {n} coordinates and {k} constraints",
                 self.independent.len(),
                 self.dependent.len()
             )))
@@ -172,35 +176,38 @@ impl IndependentSpeeds {
         j: &OMatrix<f64, K, N>,
         rest: OVector<f64, K>,
     ) -> Result<(DMatrix<f64>, DVector<f64>), Error> where DefaultAllocator: ConstraintAllocator<N, K> {
-        self.fits::<N, K>()?;
+        let (n, k) = (j.ncols(), j.nrows());
+        self.fits(n, k)?;
         let unsolvable = || self.unsolvable(system, t, q);
-        let lu = DMatrix::from_fn(K, K, |r, c| j[(r, self.dependent[c])]).lu();
+        let lu = DMatrix::from_fn(k, k, |r, c| j[(r, self.dependent[c])]).lu();
         let scale = j.amax();
         let pivots = lu.u();
         let tiny = |p: f64| p.is_nan() || p.abs() <= 1e-12 * scale;
-        if (0..K).any(|i| tiny(pivots[(i, i)])) {
+        if (0..k).any(|i| tiny(pivots[(i, i)])) {
             return Err(unsolvable());
         }
         // The right-hand sides −J_i and `rest` together.
-        let mut rhs = DMatrix::zeros(K, N - K + 1);
+        let mut rhs = DMatrix::zeros(k, n - k + 1);
         for (column, &i) in self.independent.iter().enumerate() {
-            rhs.set_column(column, &-j.column(i));
+            for row in 0..k {
+                rhs[(row, column)] = -j[(row, i)];
+            }
         }
-        rhs.set_column(N - K, &rest);
+        rhs.column_mut(n - k).copy_from_slice(rest.as_slice());
         let solved = lu
             .solve(&rhs)
             .filter(|x| x.iter().all(|v| v.is_finite()))
             .ok_or_else(unsolvable)?;
-        let mut basis = DMatrix::zeros(N, N - K);
-        let mut completion = DVector::zeros(N);
+        let mut basis = DMatrix::zeros(n, n - k);
+        let mut completion = DVector::zeros(n);
         for (column, &i) in self.independent.iter().enumerate() {
             basis[(i, column)] = 1.0;
         }
         for (row, &d) in self.dependent.iter().enumerate() {
             basis
                 .row_mut(d)
-                .copy_from(&solved.view((row, 0), (1, N - K)));
-            completion[d] = solved[(row, N - K)];
+                .copy_from(&solved.view((row, 0), (1, n - k)));
+            completion[d] = solved[(row, n - k)];
         }
         Ok((basis, completion))
     }

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use nalgebra::{DMatrix, Matrix1, Matrix2, Vector1, Vector2};
+use nalgebra::{DMatrix, Matrix1, Matrix2, U1, U2, Vector1, Vector2};
 
 use super::params;
 use crate::error::Error;
@@ -14,7 +14,7 @@ pub(crate) struct PolarParticle {
     pub m: f64,
 }
 
-impl LagrangianSystem<2> for PolarParticle {
+impl LagrangianSystem<U2> for PolarParticle {
     fn info(&self) -> &ModelInfo {
         const INFO: ModelInfo = ModelInfo {
             name: Cow::Borrowed("PolarParticle"),
@@ -79,7 +79,7 @@ impl LagrangianSystem<2> for PolarParticle {
         q: &Vector2<f64>,
         qd: &Vector2<f64>,
         qdd: &Vector2<f64>,
-    ) -> ResidualJacobians<2> {
+    ) -> ResidualJacobians<U2> {
         // r₀ = m r̈ − m r φ̇², r₁ = m r² φ̈ + 2 m r ṙ φ̇.
         let m = self.m;
         let (r, rd, phid, rdd, phidd) = (q[0], qd[0], qd[1], qdd[0], qdd[1]);
@@ -105,7 +105,7 @@ impl LagrangianSystem<2> for PolarParticle {
     }
 }
 
-impl FromParameterValues<2> for PolarParticle {
+impl FromParameterValues<U2> for PolarParticle {
     const PARAMETER_COUNT: usize = 1;
     fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
         let [m] = params(values)?;
@@ -120,7 +120,7 @@ pub(crate) struct RadialFall {
     pub mu: f64,
 }
 
-impl LagrangianSystem<1> for RadialFall {
+impl LagrangianSystem<U1> for RadialFall {
     fn info(&self) -> &ModelInfo {
         const INFO: ModelInfo = ModelInfo {
             name: Cow::Borrowed("RadialFall"),
@@ -180,7 +180,7 @@ impl LagrangianSystem<1> for RadialFall {
         q: &Vector1<f64>,
         _: &Vector1<f64>,
         qdd: &Vector1<f64>,
-    ) -> ResidualJacobians<1> {
+    ) -> ResidualJacobians<U1> {
         // r = m r̈ + μ m / r².
         let (m, mu, r) = (self.m, self.mu, q[0]);
         ResidualJacobians {
@@ -191,7 +191,7 @@ impl LagrangianSystem<1> for RadialFall {
     }
 }
 
-impl FromParameterValues<1> for RadialFall {
+impl FromParameterValues<U1> for RadialFall {
     const PARAMETER_COUNT: usize = 2;
     fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
         let [m, mu] = params(values)?;

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use nalgebra::{DMatrix, Matrix1, Vector1};
+use nalgebra::{DMatrix, Matrix1, U1, Vector1};
 
 use super::params;
 use crate::error::Error;
@@ -15,7 +15,7 @@ pub(crate) struct Ball {
     pub g: f64,
 }
 
-impl LagrangianSystem<1> for Ball {
+impl LagrangianSystem<U1> for Ball {
     fn info(&self) -> &ModelInfo {
         const INFO: ModelInfo = ModelInfo {
             name: Cow::Borrowed("Ball"),
@@ -75,7 +75,7 @@ impl LagrangianSystem<1> for Ball {
         _: &Vector1<f64>,
         _: &Vector1<f64>,
         qdd: &Vector1<f64>,
-    ) -> ResidualJacobians<1> {
+    ) -> ResidualJacobians<U1> {
         // r = m ÿ + m g: ∂r/∂m = ÿ + g, ∂r/∂g = m.
         ResidualJacobians {
             coordinates: Matrix1::zeros(),
@@ -85,7 +85,7 @@ impl LagrangianSystem<1> for Ball {
     }
 }
 
-impl FromParameterValues<1> for Ball {
+impl FromParameterValues<U1> for Ball {
     const PARAMETER_COUNT: usize = 2;
     fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
         let [m, g] = params(values)?;

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use nalgebra::{DMatrix, Matrix1, Vector1};
+use nalgebra::{DMatrix, Matrix1, U1, Vector1};
 
 use super::params;
 use crate::error::Error;
@@ -15,7 +15,7 @@ pub(crate) struct Oscillator {
     pub k: f64,
 }
 
-impl LagrangianSystem<1> for Oscillator {
+impl LagrangianSystem<U1> for Oscillator {
     fn info(&self) -> &ModelInfo {
         const INFO: ModelInfo = ModelInfo {
             name: Cow::Borrowed("Oscillator"),
@@ -75,7 +75,7 @@ impl LagrangianSystem<1> for Oscillator {
         q: &Vector1<f64>,
         _: &Vector1<f64>,
         qdd: &Vector1<f64>,
-    ) -> ResidualJacobians<1> {
+    ) -> ResidualJacobians<U1> {
         // r = m ẍ + k x.
         ResidualJacobians {
             coordinates: Matrix1::new(self.k),
@@ -85,7 +85,7 @@ impl LagrangianSystem<1> for Oscillator {
     }
 }
 
-impl FromParameterValues<1> for Oscillator {
+impl FromParameterValues<U1> for Oscillator {
     const PARAMETER_COUNT: usize = 2;
     fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
         let [m, k] = params(values)?;
@@ -99,7 +99,7 @@ pub(crate) struct DoubleIntegrator {
     pub u: f64,
 }
 
-impl LagrangianSystem<1> for DoubleIntegrator {
+impl LagrangianSystem<U1> for DoubleIntegrator {
     fn info(&self) -> &ModelInfo {
         const INFO: ModelInfo = ModelInfo {
             name: Cow::Borrowed("DoubleIntegrator"),
@@ -160,7 +160,7 @@ impl LagrangianSystem<1> for DoubleIntegrator {
         _: &Vector1<f64>,
         _: &Vector1<f64>,
         qdd: &Vector1<f64>,
-    ) -> ResidualJacobians<1> {
+    ) -> ResidualJacobians<U1> {
         // r = m ẍ − u.
         ResidualJacobians {
             coordinates: Matrix1::zeros(),
@@ -173,7 +173,7 @@ impl LagrangianSystem<1> for DoubleIntegrator {
 /// `q̈ = q²` (`L = ½ q̇² + q³/3`): from `q = 1`, `q̇ = 0` it blows up at a finite time.
 pub(crate) struct BlowUp;
 
-impl LagrangianSystem<1> for BlowUp {
+impl LagrangianSystem<U1> for BlowUp {
     fn info(&self) -> &ModelInfo {
         const INFO: ModelInfo = ModelInfo {
             name: Cow::Borrowed("BlowUp"),
@@ -233,7 +233,7 @@ impl LagrangianSystem<1> for BlowUp {
         q: &Vector1<f64>,
         _: &Vector1<f64>,
         _: &Vector1<f64>,
-    ) -> ResidualJacobians<1> {
+    ) -> ResidualJacobians<U1> {
         // r = q̈ − q².
         ResidualJacobians {
             coordinates: Matrix1::new(-2.0 * q[0]),
@@ -243,7 +243,7 @@ impl LagrangianSystem<1> for BlowUp {
     }
 }
 
-impl FromParameterValues<1> for BlowUp {
+impl FromParameterValues<U1> for BlowUp {
     const PARAMETER_COUNT: usize = 0;
     fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
         let [] = params(values)?;

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use nalgebra::{DMatrix, Matrix1, Matrix2, RowVector2, Vector1, Vector2};
+use nalgebra::{DMatrix, Matrix1, Matrix2, RowVector2, U1, U2, Vector1, Vector2};
 
 use super::params;
 use crate::error::Error;
@@ -18,7 +18,7 @@ pub(crate) struct Pendulum {
     pub g: f64,
 }
 
-impl LagrangianSystem<1> for Pendulum {
+impl LagrangianSystem<U1> for Pendulum {
     fn info(&self) -> &ModelInfo {
         const INFO: ModelInfo = ModelInfo {
             name: Cow::Borrowed("Pendulum"),
@@ -82,7 +82,7 @@ impl LagrangianSystem<1> for Pendulum {
         q: &Vector1<f64>,
         _: &Vector1<f64>,
         qdd: &Vector1<f64>,
-    ) -> ResidualJacobians<1> {
+    ) -> ResidualJacobians<U1> {
         // r = m l² θ̈ + m g l sin θ.
         let (m, l, g) = (self.m, self.l, self.g);
         let (s, c, a) = (q[0].sin(), q[0].cos(), qdd[0]);
@@ -102,7 +102,7 @@ impl LagrangianSystem<1> for Pendulum {
     }
 }
 
-impl FromParameterValues<1> for Pendulum {
+impl FromParameterValues<U1> for Pendulum {
     const PARAMETER_COUNT: usize = 3;
     fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
         let [m, l, g] = params(values)?;
@@ -121,7 +121,7 @@ pub(crate) struct DoublePendulum {
     pub g: f64,
 }
 
-impl LagrangianSystem<2> for DoublePendulum {
+impl LagrangianSystem<U2> for DoublePendulum {
     fn info(&self) -> &ModelInfo {
         const INFO: ModelInfo = ModelInfo {
             name: Cow::Borrowed("DoublePendulum"),
@@ -210,7 +210,7 @@ impl LagrangianSystem<2> for DoublePendulum {
         q: &Vector2<f64>,
         qd: &Vector2<f64>,
         qdd: &Vector2<f64>,
-    ) -> ResidualJacobians<2> {
+    ) -> ResidualJacobians<U2> {
         // r₁ = (m₁+m₂) l₁² θ̈₁ + a c θ̈₂ + a s θ̇₂² + (m₁+m₂) g l₁ sin θ₁,
         // r₂ = m₂ l₂² θ̈₂ + a c θ̈₁ − a s θ̇₁² + m₂ g l₂ sin θ₂, a = m₂ l₁ l₂, c, s of θ₁ − θ₂.
         let (m1, m2, l1, l2, g) = (self.m1, self.m2, self.l1, self.l2, self.g);
@@ -255,7 +255,7 @@ impl DoublePendulum {
     }
 }
 
-impl FromParameterValues<2> for DoublePendulum {
+impl FromParameterValues<U2> for DoublePendulum {
     const PARAMETER_COUNT: usize = 5;
     fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
         let [m1, m2, l1, l2, g] = params(values)?;
@@ -273,7 +273,7 @@ pub(crate) struct CartesianPendulum {
     pub c: f64,
 }
 
-impl LagrangianSystem<2> for CartesianPendulum {
+impl LagrangianSystem<U2> for CartesianPendulum {
     fn info(&self) -> &ModelInfo {
         const INFO: ModelInfo = ModelInfo {
             name: Cow::Borrowed("CartesianPendulum"),
@@ -345,7 +345,7 @@ impl LagrangianSystem<2> for CartesianPendulum {
         _: &Vector2<f64>,
         qd: &Vector2<f64>,
         qdd: &Vector2<f64>,
-    ) -> ResidualJacobians<2> {
+    ) -> ResidualJacobians<U2> {
         // r = m q̈ + c q̇ + (0, m g).
         ResidualJacobians {
             coordinates: Matrix2::zeros(),
@@ -370,7 +370,7 @@ impl LagrangianSystem<2> for CartesianPendulum {
         t: f64,
         q: &Vector2<f64>,
         qd: &Vector2<f64>,
-    ) -> Result<AccelerationJacobians<2>, Error> {
+    ) -> Result<AccelerationJacobians<U2>, Error> {
         self.constrained_acceleration_jacobians(t, q, qd)
     }
     #[allow(clippy::type_complexity)]
@@ -392,7 +392,7 @@ impl LagrangianSystem<2> for CartesianPendulum {
     }
 }
 
-impl ConstrainedSystem<2, 1> for CartesianPendulum {
+impl ConstrainedSystem<U2, U1> for CartesianPendulum {
     fn constraint_values(&self, _: f64, q: &Vector2<f64>) -> Vector1<f64> {
         Vector1::new(q.norm_squared() - self.l * self.l)
     }
@@ -423,7 +423,7 @@ impl ConstrainedSystem<2, 1> for CartesianPendulum {
         qd: &Vector2<f64>,
         qdd: &Vector2<f64>,
         multipliers: &Vector1<f64>,
-    ) -> ConstraintJacobians<2, 1> {
+    ) -> ConstraintJacobians<U2, U1> {
         // s = 2 q·q̈ + 2 |q̇|², Jᵀλ = 2 λ q.
         ConstraintJacobians {
             acceleration_coordinates: qdd.transpose() * 2.0,
@@ -446,7 +446,7 @@ pub(crate) struct CartPole {
     pub force: f64,
 }
 
-impl LagrangianSystem<2> for CartPole {
+impl LagrangianSystem<U2> for CartPole {
     fn info(&self) -> &ModelInfo {
         const INFO: ModelInfo = ModelInfo {
             name: Cow::Borrowed("CartPole"),
@@ -529,7 +529,7 @@ impl LagrangianSystem<2> for CartPole {
         q: &Vector2<f64>,
         qd: &Vector2<f64>,
         qdd: &Vector2<f64>,
-    ) -> ResidualJacobians<2> {
+    ) -> ResidualJacobians<U2> {
         // r₀ = (mc + m) ẍ + m l c θ̈ − m l s θ̇² − F, r₁ = m l c ẍ + m l² θ̈ − m g l s.
         let (m, l, g) = (self.m, self.l, self.g);
         let (s, c) = (q[1].sin(), q[1].cos());
@@ -562,7 +562,7 @@ impl LagrangianSystem<2> for CartPole {
     }
 }
 
-impl FromParameterValues<2> for CartPole {
+impl FromParameterValues<U2> for CartPole {
     const PARAMETER_COUNT: usize = 5;
     fn from_parameter_values(values: &[f64]) -> Result<Self, Error> {
         let [mc, m, l, g, force] = params(values)?;

@@ -35,7 +35,7 @@ pub(super) fn constraint_impls(
     let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
     let constraint_vector = quote!(#CORE::nalgebra::SVector<f64, #k>);
     let jacobian_matrix = quote!(#CORE::nalgebra::SMatrix<f64, #k, #n>);
-    let constrained = quote!(#CORE::ConstrainedSystem<#n, #k>);
+    let constrained = quote!(#CORE::ConstrainedSystem<#CORE::nalgebra::Const<#n>, #CORE::nalgebra::Const<#k>>);
     let impl_header = target.header(Some(constrained.clone()));
     let items = quote! {
         fn accelerations(&self, t: f64, q: &#vector, qd: &#vector) -> ::core::result::Result<#vector, #CORE::Error> {
@@ -53,7 +53,7 @@ pub(super) fn constraint_impls(
         }
 
         fn acceleration_jacobians(&self, t: f64, q: &#vector, qd: &#vector)
-            -> ::core::result::Result<#CORE::AccelerationJacobians<#n>, #CORE::Error> {
+            -> ::core::result::Result<#CORE::AccelerationJacobians<#CORE::nalgebra::Const<#n>>, #CORE::Error> {
             <Self as #constrained>::constrained_acceleration_jacobians(self, t, q, qd)
         }
     };
@@ -98,7 +98,7 @@ pub(super) fn constraint_impls(
 
             #[allow(unused_variables, clippy::all)]
             fn constraint_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector, multipliers: &#constraint_vector)
-                -> #CORE::ConstraintJacobians<#n, #k> {
+                -> #CORE::ConstraintJacobians<#CORE::nalgebra::Const<#n>, #CORE::nalgebra::Const<#k>> {
                 let values: [f64; #jacobian_count] = #jacobians;
                 #CORE::ConstraintJacobians {
                     acceleration_coordinates: <#jacobian_matrix>::from_row_slice(#sq),

@@ -138,10 +138,10 @@ fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
     let matrix = quote!(#CORE::nalgebra::SMatrix<f64, #n, #n>);
     let never = quote!(::core::unreachable!("the model has errors"));
     let inherent = target.header(None);
-    let system = target.header(Some(quote!(#CORE::LagrangianSystem<#n>)));
-    let from_values = target.header(Some(quote!(#CORE::FromParameterValues<#n>)));
+    let system = target.header(Some(quote!(#CORE::LagrangianSystem<#CORE::nalgebra::Const<#n>>)));
+    let from_values = target.header(Some(quote!(#CORE::FromParameterValues<#CORE::nalgebra::Const<#n>>)));
     let constrained = (k > 0).then(|| {
-        let header = target.header(Some(quote!(#CORE::ConstrainedSystem<#n, #k>)));
+        let header = target.header(Some(quote!(#CORE::ConstrainedSystem<#CORE::nalgebra::Const<#n>, #CORE::nalgebra::Const<#k>>)));
         let values = quote!(#CORE::nalgebra::SVector<f64, #k>);
         let jacobian = quote!(#CORE::nalgebra::SMatrix<f64, #k, #n>);
         quote! {
@@ -152,7 +152,7 @@ fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
                 fn constraint_time_derivative(&self, _: f64, _: &#vector) -> #values { #never }
                 fn constraint_velocities(&self, _: f64, _: &#vector, _: &#vector) -> #values { #never }
                 fn constraint_jacobian_and_bias(&self, _: f64, _: &#vector, _: &#vector) -> (#jacobian, #values) { #never }
-                fn constraint_jacobians(&self, _: f64, _: &#vector, _: &#vector, _: &#vector, _: &#values) -> #CORE::ConstraintJacobians<#n, #k> { #never }
+                fn constraint_jacobians(&self, _: f64, _: &#vector, _: &#vector, _: &#vector, _: &#values) -> #CORE::ConstraintJacobians<#CORE::nalgebra::Const<#n>, #CORE::nalgebra::Const<#k>> { #never }
             }
         }
     });
@@ -198,7 +198,7 @@ fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
             fn momentum_rate(&self, _: f64, _: &#vector, _: &#vector) -> #vector { #never }
             fn momentum_jacobian(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #never }
             fn lagrangian_hessian(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #never }
-            fn residual_jacobians(&self, _: f64, _: &#vector, _: &#vector, _: &#vector) -> #CORE::ResidualJacobians<#n> { #never }
+            fn residual_jacobians(&self, _: f64, _: &#vector, _: &#vector, _: &#vector) -> #CORE::ResidualJacobians<#CORE::nalgebra::Const<#n>> { #never }
         }
 
         #constrained

@@ -86,9 +86,9 @@ pub(super) fn reduced_system(
         #system
 
         #[automatically_derived]
-        impl #CORE::ReducedSystem<#n, #k> for #name {
-            fn ignored_names(&self) -> [&str; #k] {
-                Self::IGNORED
+        impl #CORE::ReducedSystem<#CORE::nalgebra::Const<#n>, #CORE::nalgebra::Const<#k>> for #name {
+            fn ignored_names(&self) -> ::std::vec::Vec<&str> {
+                Self::IGNORED.to_vec()
             }
 
             #[allow(unused_variables, clippy::all)]

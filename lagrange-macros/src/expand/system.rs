@@ -1,5 +1,5 @@
-//! The full system's inherent constants, its `LagrangianSystem<n>` and
-//! `FromParameterValues<n>` impls.
+//! The full system's inherent constants, its `LagrangianSystem<Const<n>>` and
+//! `FromParameterValues<Const<n>>` impls.
 
 use lagrange_symbolic::equations::layout::{self, Layout};
 use lagrange_symbolic::equations::{Equations, Input};
@@ -13,17 +13,17 @@ use super::info::model_info;
 use super::{CORE, Target};
 use crate::program;
 
-/// The inherent constants, `LagrangianSystem<n>` and `FromParameterValues<n>` impls (and
-/// for a constrained model `ConstrainedSystem<n, k>`).
+/// The inherent constants, `LagrangianSystem<Const<n>>` and `FromParameterValues<Const<n>>`
+/// impls (and for a constrained model `ConstrainedSystem<Const<n>, Const<k>>`).
 pub(super) fn system_impl(
     target: &Target,
     fields: &[Ident],
     eq: &Equations,
 ) -> syn::Result<TokenStream> {
     let n = eq.coordinates.len();
-    let header = target.header(Some(quote!(#CORE::LagrangianSystem<#n>)));
+    let header = target.header(Some(quote!(#CORE::LagrangianSystem<#CORE::nalgebra::Const<#n>>)));
     let inherent = target.header(None);
-    let from_values = target.header(Some(quote!(#CORE::FromParameterValues<#n>)));
+    let from_values = target.header(Some(quote!(#CORE::FromParameterValues<#CORE::nalgebra::Const<#n>>)));
     let inputs = eq.inputs();
     let read_input = |i: usize| match inputs.get(i) {
         Input::Time => quote!(t),
@@ -186,7 +186,7 @@ pub(super) fn system_impl(
             }
 
             fn with_parameter_values(&self, values: &[f64]) -> ::core::result::Result<Self, #CORE::Error> {
-                <Self as #CORE::FromParameterValues<#n>>::from_parameter_values(values)
+                <Self as #CORE::FromParameterValues<#CORE::nalgebra::Const<#n>>>::from_parameter_values(values)
             }
 
             fn mass_matrix(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
@@ -249,7 +249,7 @@ pub(super) fn system_impl(
             }
 
             #[allow(unused_variables, clippy::all)]
-            fn residual_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> #CORE::ResidualJacobians<#n> {
+            fn residual_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> #CORE::ResidualJacobians<#CORE::nalgebra::Const<#n>> {
                 let values: [f64; #residual_jacobian_count] = #residual_jacobians;
                 #CORE::ResidualJacobians {
                     coordinates: <#matrix>::from_row_slice(#by_coordinates),

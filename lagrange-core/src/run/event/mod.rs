@@ -13,12 +13,11 @@
 
 use std::fmt;
 
-use nalgebra::SVector;
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
+use nalgebra::{DefaultAllocator, Dim, OVector};
 
 use crate::error::Error;
 use crate::integrate::State;
+use crate::size::DimAllocator;
 
 #[cfg(test)]
 mod tests;
@@ -32,11 +31,10 @@ pub(crate) use watch::{Crossing, Watch};
 pub const RESTART_WINDOW: f64 = 100.0;
 
 /// `g(t, q, q̇)`, whose zero crossings are the event.
-type Function<'a, N: Dim> =
-    dyn Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> f64 + Send + Sync + 'a;
+type Function<'a, N> = dyn Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> f64 + Send + Sync + 'a;
 
 /// `(t, q, q̇) → (q, q̇)`: the state the run restarts from.
-type Reset<'a, N: Dim> = dyn Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> (OVector<f64, N>, OVector<f64, N>)
+type Reset<'a, N> = dyn Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> (OVector<f64, N>, OVector<f64, N>)
     + Send
     + Sync
     + 'a;
@@ -53,7 +51,10 @@ enum Direction {
 }
 
 /// What an event does when it fires.
-enum Action<'a, N: Dim> where DefaultAllocator: DimAllocator<N> {
+enum Action<'a, N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// Note it in the trajectory and go on.
     Record,
     /// End the run at the event.
@@ -66,14 +67,20 @@ enum Action<'a, N: Dim> where DefaultAllocator: DimAllocator<N> {
 /// chaining: `Event::new("floor", |_, q, _| q[0]).falling().reset(|_, q, qd| (*q, -0.9 * qd))`.
 ///
 /// By default both directions count and the event is only recorded.
-pub struct Event<'a, N: Dim> where DefaultAllocator: DimAllocator<N> {
+pub struct Event<'a, N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     name: String,
     function: Box<Function<'a, N>>,
     direction: Direction,
     action: Action<'a, N>,
 }
 
-impl<N: Dim> fmt::Debug for Event<'_, N> where DefaultAllocator: DimAllocator<N> {
+impl<N: Dim> fmt::Debug for Event<'_, N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let action = match self.action {
             Action::Record => "record",
@@ -88,7 +95,10 @@ impl<N: Dim> fmt::Debug for Event<'_, N> where DefaultAllocator: DimAllocator<N>
     }
 }
 
-impl<'a, N: Dim> Event<'a, N> where DefaultAllocator: DimAllocator<N> {
+impl<'a, N: Dim> Event<'a, N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// The event `name` at the zero crossings of `g(t, q, q̇)`, in either direction,
     /// recorded in the trajectory.
     pub fn new(
@@ -176,8 +186,8 @@ impl<'a, N: Dim> Event<'a, N> where DefaultAllocator: DimAllocator<N> {
                 t,
                 format!(
                     "its reset returned a state that is not finite: q = {:?}, q̇ = {:?}",
-                    q.as_slice(),
-                    qd.as_slice()
+                    after.q.as_slice(),
+                    after.qd.as_slice()
                 ),
             ))
         }
@@ -194,7 +204,10 @@ impl<'a, N: Dim> Event<'a, N> where DefaultAllocator: DimAllocator<N> {
 
 /// An event that fired during a run, as the [`Trajectory`](crate::Trajectory) records it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Occurrence<N: Dim> where DefaultAllocator: DimAllocator<N> {
+pub struct Occurrence<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// Index of the event, in the order the simulation was given them.
     pub index: usize,
     /// The event's name.

@@ -6,6 +6,7 @@ use crate::integrate::Integrator;
 use crate::run::Simulation;
 use crate::run::Trajectory;
 use crate::test_systems::{Ball, DoubleIntegrator, Pendulum, state};
+use nalgebra::{SVector, U1};
 
 const PENDULUM: Pendulum = Pendulum {
     m: 1.3,
@@ -36,7 +37,7 @@ fn relative(a: f64, b: f64) -> f64 {
 }
 
 /// A ball bouncing on `y = 0` with restitution `e`, whose apexes are recorded.
-fn bouncing(e: f64) -> [Event<'static, 1>; 2] {
+fn bouncing(e: f64) -> [Event<'static, U1>; 2] {
     [
         Event::new("floor", |_, q, _| q[0])
             .falling()
@@ -45,7 +46,7 @@ fn bouncing(e: f64) -> [Event<'static, 1>; 2] {
     ]
 }
 
-fn times(trajectory: &Trajectory<1>, name: &str) -> Vec<f64> {
+fn times(trajectory: &Trajectory<U1>, name: &str) -> Vec<f64> {
     trajectory.events_named(name).map(|o| o.t).collect()
 }
 
@@ -176,7 +177,7 @@ fn bounces_and_apexes_follow_the_closed_form() {
         // Each impact is recorded with the states before and after, and the trajectory
         // holds both at its time.
         for bounce in traj.events_named("floor") {
-            let after = bounce.after.unwrap();
+            let after = bounce.after.as_ref().unwrap();
             assert_eq!(after.q, bounce.q);
             assert!(relative(after.qd[0], -e * bounce.qd[0]) < 1e-15);
             let k = traj.times().iter().position(|t| *t == bounce.t).unwrap();

@@ -1,19 +1,22 @@
 //! Where the events of a run fire: the sign of each event function watched step after
 //! step, and the crossings located on the step's interpolant.
 
-use crate::error::Error;
-use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector, U1};
-use crate::size::DimAllocator;
-use crate::integrate::{State, Step};
+use nalgebra::{DefaultAllocator, Dim};
 
 use super::{Direction, Event, RESTART_WINDOW};
+use crate::error::Error;
+use crate::integrate::{State, Step};
+use crate::size::DimAllocator;
 
 /// Largest number of evaluations of `g` spent on one root.
 pub const ROOT_ITERATIONS: usize = 300;
 
 /// A crossing located in a step.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Crossing<N: Dim> where DefaultAllocator: DimAllocator<N> {
+#[derive(Debug, Clone)]
+pub(crate) struct Crossing<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// Index of the event.
     pub index: usize,
     /// Time of the crossing.
@@ -24,10 +27,13 @@ pub(crate) struct Crossing<N: Dim> where DefaultAllocator: DimAllocator<N> {
 
 /// The crossings of one step that act: those of recorded events, earliest first, up to
 /// the earliest stop or reset, which comes last.
-pub(crate) type Crossings<N: Dim> = Vec<Crossing<N>>;
+pub(crate) type Crossings<N> = Vec<Crossing<N>>;
 
 /// The sign of every event function along a run, scanning step after step.
-pub(crate) struct Watch<'e, 'a, N: Dim> where DefaultAllocator: DimAllocator<N> {
+pub(crate) struct Watch<'e, 'a, N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     events: &'e [Event<'a, N>],
     /// `g > 0` at the end of the last scanned step; `None` while unknown (after a
     /// (re)start) or zero so far.
@@ -36,7 +42,10 @@ pub(crate) struct Watch<'e, 'a, N: Dim> where DefaultAllocator: DimAllocator<N> 
     restarting: bool,
 }
 
-impl<'e, 'a, N: Dim> Watch<'e, 'a, N> where DefaultAllocator: DimAllocator<N> {
+impl<'e, 'a, N: Dim> Watch<'e, 'a, N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// Watches `events` from the start of a run.
     pub(crate) fn new(events: &'e [Event<'a, N>]) -> Self {
         Watch {
@@ -65,7 +74,7 @@ impl<'e, 'a, N: Dim> Watch<'e, 'a, N> where DefaultAllocator: DimAllocator<N> {
         let y_from = state_on(step, from);
         let mut found = Vec::new();
         for (index, event) in self.events.iter().enumerate() {
-            let end = event.value(t1, &step.end())?;
+            let end = event.value(t1, step.end())?;
             let Some(before) = self.positive[index] else {
                 // Unknown sign: take it at the scan point, or failing that (g = 0 there)
                 // at the end of the step.
@@ -127,9 +136,12 @@ impl<'e, 'a, N: Dim> Watch<'e, 'a, N> where DefaultAllocator: DimAllocator<N> {
 }
 
 /// The state at `t` on `step`: its end state at its end time, the interpolant elsewhere.
-fn state_on<N: Dim>(step: &Step<N>, t: f64) -> State<N> where DefaultAllocator: DimAllocator<N> {
+fn state_on<N: Dim>(step: &Step<N>, t: f64) -> State<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     if t == step.end_time() {
-        step.end()
+        step.end().clone()
     } else {
         step.interpolate(t)
     }
