@@ -5,8 +5,8 @@
 //! accelerations in `q` and `q̇`, measured side by side in one run:
 //! `cargo bench --bench accelerations`.
 
-use lagrange::nalgebra::Const;
 use criterion::{Criterion, criterion_group, criterion_main};
+use lagrange::nalgebra::Const;
 use lagrange::nalgebra::{SVector, Vector2};
 use lagrange::{FromParameterValues, Lagrangian, LagrangianSystem};
 use std::hint::black_box;

@@ -8,8 +8,8 @@ mod double_pendulum;
 #[path = "models/turning_frame.rs"]
 mod turning_frame;
 
-use lagrange::nalgebra::Const;
 use double_pendulum::DoublePendulum;
+use lagrange::nalgebra::Const;
 use lagrange::nalgebra::{Vector2, Vector3};
 use lagrange::{Conserved, Integrator, LagrangianSystem, Simulation};
 use turning_frame::TurningFrame;

@@ -11,15 +11,18 @@ mod furuta;
 #[allow(dead_code)]
 mod heavy_top;
 
-use lagrange::nalgebra::Const;
 use double_pendulum::DoublePendulum;
 use furuta::Furuta;
 use heavy_top::{HeavyTop as BodyTop, HeavyTopReduced};
+use lagrange::nalgebra::Const;
 use lagrange::nalgebra::{SVector, Vector1, Vector3};
 use lagrange::{Check, ConstrainedSystem, Lagrangian, LagrangianSystem, Sample};
 
 /// Residuals `M q̈ − f` of a hand-written system `H` at the accelerations of another.
-fn same_equations<H: LagrangianSystem<Const<N>>, const N: usize>(hand: &H, s: &Sample<Const<N>>) -> Vec<f64> {
+fn same_equations<H: LagrangianSystem<Const<N>>, const N: usize>(
+    hand: &H,
+    s: &Sample<Const<N>>,
+) -> Vec<f64> {
     let (m, f) = hand.mass_matrix_and_forcing(s.t, &s.q, &s.qd);
     (m * s.qdd - f).iter().copied().collect()
 }

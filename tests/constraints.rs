@@ -5,8 +5,8 @@
 #[allow(dead_code)]
 mod cartesian;
 
-use lagrange::nalgebra::Const;
 use cartesian::CartesianPendulum;
+use lagrange::nalgebra::Const;
 use lagrange::nalgebra::{Vector1, Vector2, Vector4};
 use lagrange::{
     Conserved, ConstrainedSystem, Error, Integrator, Lagrangian, LagrangianSystem, Simulation,

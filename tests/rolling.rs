@@ -9,8 +9,8 @@
 mod coin;
 mod speeds_agree;
 
-use lagrange::nalgebra::Const;
 use coin::RollingDisk as DeclaredDisk;
+use lagrange::nalgebra::Const;
 use lagrange::nalgebra::Vector5;
 use lagrange::{
     Conserved, ConstrainedSystem, IndependentSpeeds, Integrator, Lagrangian, Simulation, Stability,

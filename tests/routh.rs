@@ -11,10 +11,10 @@ mod gyrostat;
 #[allow(dead_code)]
 mod orbit;
 
-use lagrange::nalgebra::Const;
 use door::{DoorG1, DoorG1Reduced};
 use gyrostat::{Gyrostat, GyrostatReduced};
 use lagrange::ReducedSystem;
+use lagrange::nalgebra::Const;
 use lagrange::nalgebra::{SVector, Vector1, Vector2, Vector3};
 use lagrange::{Check, Conserved, Integrator, Lagrangian, LagrangianSystem, Simulation};
 use orbit::{Orbit, OrbitReduced};

@@ -16,8 +16,8 @@ mod spherical_pendulum;
 #[allow(dead_code)]
 mod two_body;
 
-use lagrange::nalgebra::Const;
 use heavy_top::HeavyTop;
+use lagrange::nalgebra::Const;
 use lagrange::nalgebra::{SVector, Vector2, Vector3, Vector4, Vector6};
 use lagrange::{Integrator, Lagrangian, LagrangianSystem, Simulation, Theorem, Trajectory};
 use spherical_pendulum::SphericalPendulum;

@@ -11,7 +11,10 @@ use lagrange::nalgebra::SVector;
 use lagrange::{Check, Lagrangian, LagrangianSystem, Sample};
 
 /// Residuals `M q̈ − f` of `other` at the accelerations of the system under test.
-fn same_equations<H: LagrangianSystem<Const<N>>, const N: usize>(other: &H, s: &Sample<Const<N>>) -> Vec<f64> {
+fn same_equations<H: LagrangianSystem<Const<N>>, const N: usize>(
+    other: &H,
+    s: &Sample<Const<N>>,
+) -> Vec<f64> {
     residual(other, s).iter().copied().collect()
 }
 
@@ -362,7 +365,10 @@ fn the_driving_torque_of_a_four_bar_supplies_its_change_of_energy() {
 }
 
 /// Residual `M q̈ − f` of a system at a sample's accelerations.
-fn residual<S: LagrangianSystem<Const<N>>, const N: usize>(system: &S, s: &Sample<Const<N>>) -> SVector<f64, N> {
+fn residual<S: LagrangianSystem<Const<N>>, const N: usize>(
+    system: &S,
+    s: &Sample<Const<N>>,
+) -> SVector<f64, N> {
     let (m, f) = system.mass_matrix_and_forcing(s.t, &s.q, &s.qd);
     m * s.qdd - f
 }

@@ -284,12 +284,7 @@ fn tuple(values: impl IntoIterator<Item = f64>) -> String {
     format!("({})", parts.join(", "))
 }
 
-fn text(
-    name: &str,
-    coordinates: &[String],
-    work: &Work<'_>,
-    motions: &[Motion<Dyn>],
-) -> String {
+fn text(name: &str, coordinates: &[String], work: &Work<'_>, motions: &[Motion<Dyn>]) -> String {
     let mut out = String::new();
     let condition = match work.condition {
         Condition::Time(tau) => format!("in the time τ = {}", number(tau)),

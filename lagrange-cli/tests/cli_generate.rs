@@ -26,8 +26,8 @@
 
 mod external;
 
-use lagrange::nalgebra::Const;
 use external::gcc_available;
+use lagrange::nalgebra::Const;
 
 #[path = "../../examples/bicycle.rs"]
 #[allow(dead_code)]

@@ -19,5 +19,5 @@ fn main() {
     println!("{}", Broken::INFO.equations_text);
     println!("{}", system.energy(0.0, &Vector1::new(1.0), &Vector1::new(0.0)));
     let _ = Simulation::new(&system).run(0.0, Vector1::new(1.0), Vector1::new(0.0), 1.0);
-    let _ = Check::new().run::<Broken, 1>(|_, _| vec![0.0]);
+    let _ = Check::new().run::<Broken, lagrange::nalgebra::U1>(|_, _| vec![0.0]);
 }

@@ -244,7 +244,9 @@ impl Linearize<'_> {
         let stability = linearization.stability().map_err(fail)?;
         let info = system.info();
         let minimal = match &self.minimal {
-            Some(request) => Some(request.linearize(&linearization, &info.coordinates, constraints)?),
+            Some(request) => {
+                Some(request.linearize(&linearization, &info.coordinates, constraints)?)
+            }
             None => None,
         };
         let state = state_names(&info.coordinates);

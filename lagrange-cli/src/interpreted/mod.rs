@@ -45,7 +45,10 @@ impl Interpreted {
     /// integrate.
     pub(crate) fn new(equations: &Equations, values: &[f64]) -> Result<Interpreted, Failure> {
         let system = Interpreted::of(equations, values, None, "")?;
-        let (n, k) = (equations.coordinates.len(), system.model.info.constraints.len());
+        let (n, k) = (
+            equations.coordinates.len(),
+            system.model.info.constraints.len(),
+        );
         if k > 0 && k >= n {
             return Err(Failure(format!(
                 "{}: its {k} constraints prescribe the motion of all {n} coordinates, which the lagrange command does not run; use #[derive(Lagrangian)] or `lagrange generate`",

@@ -82,21 +82,11 @@ impl LagrangianSystem<Dyn> for Interpreted {
         Self::vector(&self.run_dynamic(&self.programs().momentum_rate, t, q, qd))
     }
 
-    fn momentum_jacobian(
-        &self,
-        t: f64,
-        q: &DVector<f64>,
-        qd: &DVector<f64>,
-    ) -> DMatrix<f64> {
+    fn momentum_jacobian(&self, t: f64, q: &DVector<f64>, qd: &DVector<f64>) -> DMatrix<f64> {
         self.matrix(&self.run_dynamic(&self.programs().momentum_jacobian, t, q, qd))
     }
 
-    fn lagrangian_hessian(
-        &self,
-        t: f64,
-        q: &DVector<f64>,
-        qd: &DVector<f64>,
-    ) -> DMatrix<f64> {
+    fn lagrangian_hessian(&self, t: f64, q: &DVector<f64>, qd: &DVector<f64>) -> DMatrix<f64> {
         self.matrix(&self.run_dynamic(&self.programs().lagrangian_hessian, t, q, qd))
     }
 
@@ -230,12 +220,7 @@ impl ConstrainedSystem<Dyn, Dyn> for Interpreted {
         DVector::from_vec(values)
     }
 
-    fn constraint_velocities(
-        &self,
-        t: f64,
-        q: &DVector<f64>,
-        qd: &DVector<f64>,
-    ) -> DVector<f64> {
+    fn constraint_velocities(&self, t: f64, q: &DVector<f64>, qd: &DVector<f64>) -> DVector<f64> {
         let values = self.run_dynamic(&self.constraints().velocities, t, q, qd);
         DVector::from_vec(values)
     }

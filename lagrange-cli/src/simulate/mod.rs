@@ -130,14 +130,14 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     }
     let system = Interpreted::new(&derived.full, &values)?;
     Integrate {
-            outputs: Outputs {
-                args,
-                path: &file.path,
-                settings: &settings,
-            },
-            q0: &q0,
-            qd0: &qd0,
-            signals,
+        outputs: Outputs {
+            args,
+            path: &file.path,
+            settings: &settings,
+        },
+        q0: &q0,
+        qd0: &qd0,
+        signals,
         events,
         values: &values,
     }
@@ -311,10 +311,7 @@ impl Integrate<'_> {
 impl Outputs<'_> {
     /// The simulation of `system` with the settings' integrator and output interval,
     /// recording the action integrals if asked.
-    fn simulation<'s, S: LagrangianSystem<Dyn>>(
-        &self,
-        system: &'s S,
-    ) -> Simulation<'s, S, Dyn> {
+    fn simulation<'s, S: LagrangianSystem<Dyn>>(&self, system: &'s S) -> Simulation<'s, S, Dyn> {
         let mut simulation = Simulation::new(system).integrator(self.settings.integrator());
         if self.args.action {
             simulation = simulation.record_action();

@@ -105,6 +105,7 @@ where
     /// relative to their size: an estimate of the integration error.
     pub accuracy: f64,
     /// The motion at each step: `(t, q, q̇)`.
+    #[allow(clippy::type_complexity)]
     pub path: Vec<(f64, OVector<f64, N>, OVector<f64, N>)>,
 }
 

@@ -39,7 +39,6 @@ where
 {
 }
 
-
 impl<N: Dim> NormalMode<N>
 where
     DefaultAllocator: DimAllocator<N>,

@@ -464,10 +464,10 @@ mod tests {
 
     fn final_state(integrator: Integrator, t_end: f64) -> (f64, State<U1>, Stats) {
         let (sys, y0) = oscillator();
-        let mut last = (0.0, y0.clone());
+        let mut last = (0.0, y0);
         let stats = integrator
             .run(&sys, 0.0, y0, t_end, 1_000_000, |s| {
-                last = (s.end_time(), s.end().clone())
+                last = (s.end_time(), *s.end())
             })
             .unwrap();
         (last.0, last.1, stats)
@@ -562,7 +562,7 @@ mod tests {
         let sys = BlowUp;
         let y0 = State::new(Vector1::new(1.0), Vector1::new(0.0));
         let err = Integrator::default()
-            .run(&sys, 0.0, y0.clone(), 10.0, 1_000_000, |_| {})
+            .run(&sys, 0.0, y0, 10.0, 1_000_000, |_| {})
             .unwrap_err();
         assert!(
             matches!(
@@ -589,9 +589,7 @@ mod tests {
     fn step_budget_is_enforced() {
         let (sys, y0) = oscillator();
         for integrator in [Integrator::default(), Integrator::Rk4 { dt: 1e-3 }] {
-            let err = integrator
-                .run(&sys, 0.0, y0.clone(), 10.0, 50, |_| {})
-                .unwrap_err();
+            let err = integrator.run(&sys, 0.0, y0, 10.0, 50, |_| {}).unwrap_err();
             assert!(
                 matches!(err, Error::MaxStepsExceeded { steps: 50, .. }),
                 "{err}"
@@ -622,9 +620,7 @@ mod tests {
             },
         ];
         for integrator in bad {
-            let err = integrator
-                .run(&sys, 0.0, y0.clone(), 1.0, 100, |_| {})
-                .unwrap_err();
+            let err = integrator.run(&sys, 0.0, y0, 1.0, 100, |_| {}).unwrap_err();
             assert!(
                 matches!(err, Error::InvalidInput(_)),
                 "{integrator:?}: {err}"
@@ -633,8 +629,8 @@ mod tests {
         let nan = State::new(Vector1::new(f64::NAN), Vector1::new(0.0));
         let integrator = Integrator::default();
         for (t0, y, t_end) in [
-            (0.0, y0.clone(), 0.0),
-            (1.0, y0.clone(), 0.0),
+            (0.0, y0, 0.0),
+            (1.0, y0, 0.0),
             (0.0, nan, 1.0),
             (f64::NAN, y0, 1.0),
         ] {

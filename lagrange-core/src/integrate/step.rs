@@ -31,7 +31,6 @@ where
 {
 }
 
-
 impl<N: Dim> State<N>
 where
     DefaultAllocator: DimAllocator<N>,
@@ -241,7 +240,6 @@ where
     OVector<f64, N>: Copy,
 {
 }
-
 
 impl<N: Dim> Step<N>
 where

@@ -15,7 +15,10 @@ use crate::solve::linalg;
 /// Derivatives of the residual `r = M(t, q, q̇) q̈ − f(t, q, q̇)` at a point
 /// `(t, q, q̇, q̈)`, with `q̈` held fixed.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ResidualJacobians<N: Dim> where DefaultAllocator: DimAllocator<N> {
+pub struct ResidualJacobians<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// `∂r/∂q`: entry `(i, j)` is `∂rᵢ/∂qⱼ`.
     pub coordinates: OMatrix<f64, N, N>,
     /// `∂r/∂q̇`.
@@ -29,7 +32,10 @@ pub struct ResidualJacobians<N: Dim> where DefaultAllocator: DimAllocator<N> {
 /// time derivative of `G`) and of its reaction `Jᵀλ`, at `(t, q, q̇, q̈, λ)` with `q̈`
 /// and `λ` held fixed.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ConstraintJacobians<N: Dim, K: Dim> where DefaultAllocator: ConstraintAllocator<N, K> {
+pub struct ConstraintJacobians<N: Dim, K: Dim>
+where
+    DefaultAllocator: ConstraintAllocator<N, K>,
+{
     /// `∂s/∂q`.
     pub acceleration_coordinates: OMatrix<f64, K, N>,
     /// `∂s/∂q̇`.
@@ -45,7 +51,10 @@ pub struct ConstraintJacobians<N: Dim, K: Dim> where DefaultAllocator: Constrain
 /// Derivatives of the accelerations `q̈(t, q, q̇, p)` of the motion (the constrained
 /// motion for a constrained system) at a state.
 #[derive(Debug, Clone, PartialEq)]
-pub struct AccelerationJacobians<N: Dim> where DefaultAllocator: DimAllocator<N> {
+pub struct AccelerationJacobians<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// The accelerations at the state.
     pub accelerations: OVector<f64, N>,
     /// `∂q̈/∂q`.
@@ -66,7 +75,10 @@ pub fn unconstrained<N: Dim>(
     qdd: OVector<f64, N>,
     r: ResidualJacobians<N>,
     singular: impl Fn() -> Error,
-) -> Result<AccelerationJacobians<N>, Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<AccelerationJacobians<N>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     // One Cholesky factorization for every column (a mass matrix is positive definite);
     // the general solve, column by column, when it is not.
     let (size, n) = (m.shape_generic().0, m.nrows());
@@ -105,12 +117,17 @@ pub(crate) fn constrained<N: Dim, K: Dim>(
     r: ResidualJacobians<N>,
     s: ConstraintJacobians<N, K>,
     singular: impl Fn() -> Error,
-) -> Result<AccelerationJacobians<N>, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
+) -> Result<AccelerationJacobians<N>, Error>
+where
+    DefaultAllocator: ConstraintAllocator<N, K>,
+{
     let (dim, n, k) = (m.shape_generic().0, m.nrows(), j.nrows());
     let size = n + k;
     let mut saddle = DMatrix::zeros(size, size);
     let j = DMatrix::from_column_slice(k, n, j.as_slice());
-    saddle.view_mut((0, 0), (n, n)).copy_from_slice(m.as_slice());
+    saddle
+        .view_mut((0, 0), (n, n))
+        .copy_from_slice(m.as_slice());
     saddle.view_mut((0, n), (n, k)).copy_from(&(-j.transpose()));
     saddle.view_mut((n, 0), (k, n)).copy_from(&j);
     let lu = saddle.lu();
@@ -157,7 +174,10 @@ where
 fn finite<N: Dim>(
     j: AccelerationJacobians<N>,
     singular: impl Fn() -> Error,
-) -> Result<AccelerationJacobians<N>, Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<AccelerationJacobians<N>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let all = j
         .coordinates
         .iter()

@@ -13,7 +13,10 @@ use crate::size::DimAllocator;
 pub(crate) fn solve_mass_matrix<N: Dim>(
     m: OMatrix<f64, N, N>,
     f: OVector<f64, N>,
-) -> Option<OVector<f64, N>> where DefaultAllocator: DimAllocator<N> {
+) -> Option<OVector<f64, N>>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     cholesky_solve(m.clone(), f.clone()).or_else(|| lu_solve(m, f))
 }
 
@@ -25,7 +28,10 @@ pub fn solve_accelerations<N: Dim>(
     t: f64,
     q: &OVector<f64, N>,
     qd: &OVector<f64, N>,
-) -> Result<OVector<f64, N>, Error> where DefaultAllocator: DimAllocator<N> {
+) -> Result<OVector<f64, N>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     solve_mass_matrix(m, f)
         .filter(|qdd| qdd.iter().all(|x| x.is_finite()))
         .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))
@@ -35,7 +41,10 @@ pub fn solve_accelerations<N: Dim>(
 fn cholesky_solve<N: Dim>(
     mut m: OMatrix<f64, N, N>,
     mut x: OVector<f64, N>,
-) -> Option<OVector<f64, N>> where DefaultAllocator: DimAllocator<N> {
+) -> Option<OVector<f64, N>>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     // The lower triangle of `m` is overwritten by `L`.
     let n = x.nrows();
     for j in 0..n {
@@ -79,15 +88,18 @@ fn cholesky_solve<N: Dim>(
 pub(crate) fn solve_general<N: Dim>(
     m: OMatrix<f64, N, N>,
     f: OVector<f64, N>,
-) -> Option<OVector<f64, N>> where DefaultAllocator: DimAllocator<N> {
+) -> Option<OVector<f64, N>>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     lu_solve(m, f)
 }
 
 /// Gaussian elimination with partial pivoting; `None` on a zero pivot.
-fn lu_solve<N: Dim>(
-    mut m: OMatrix<f64, N, N>,
-    mut x: OVector<f64, N>,
-) -> Option<OVector<f64, N>> where DefaultAllocator: DimAllocator<N> {
+fn lu_solve<N: Dim>(mut m: OMatrix<f64, N, N>, mut x: OVector<f64, N>) -> Option<OVector<f64, N>>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let n = x.nrows();
     for col in 0..n {
         let pivot = (col..n).max_by(|&a, &b| m[(a, col)].abs().total_cmp(&m[(b, col)].abs()))?;

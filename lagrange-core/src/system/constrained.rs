@@ -29,7 +29,10 @@ pub const PROJECTION_TOLERANCE: f64 = 1e-15;
 
 /// The accelerations of a constrained system at a state, with the multipliers.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ConstrainedMotion<N: Dim, K: Dim> where DefaultAllocator: ConstraintAllocator<N, K> {
+pub struct ConstrainedMotion<N: Dim, K: Dim>
+where
+    DefaultAllocator: ConstraintAllocator<N, K>,
+{
     /// `q̈`.
     pub accelerations: OVector<f64, N>,
     /// `λ`, one per constraint.
@@ -45,12 +48,14 @@ where
 {
 }
 
-
 /// A system with `K` holonomic constraints; the derive implements it for models with
 /// `constraint = "…"` keys, and makes their `accelerations` the constrained ones. The
 /// constraints' text and whether each is scleronomic are in
 /// [`ModelInfo::constraints`](crate::ModelInfo::constraints).
-pub trait ConstrainedSystem<N: Dim, K: Dim>: LagrangianSystem<N> where DefaultAllocator: ConstraintAllocator<N, K> {
+pub trait ConstrainedSystem<N: Dim, K: Dim>: LagrangianSystem<N>
+where
+    DefaultAllocator: ConstraintAllocator<N, K>,
+{
     /// The number of constraints as the dimension of their vectors: `Const<k>` for a
     /// derived system, `Dyn(k)` for one known only at run time.
     fn constraint_dimension(&self) -> K {
@@ -121,9 +126,11 @@ pub trait ConstrainedSystem<N: Dim, K: Dim>: LagrangianSystem<N> where DefaultAl
         let (j, c) = self.constraint_jacobian_and_bias(t, q, qd);
         let singular = || Error::singular(t, q.as_slice(), qd.as_slice());
         let free = linalg::solve_mass_matrix(m.clone(), f).ok_or_else(singular)?;
-        let mut x = OMatrix::<f64, N, K>::zeros_generic(self.dimension(), self.constraint_dimension());
+        let mut x =
+            OMatrix::<f64, N, K>::zeros_generic(self.dimension(), self.constraint_dimension());
         for i in 0..x.ncols() {
-            let column = linalg::solve_mass_matrix(m.clone(), j.row(i).transpose()).ok_or_else(singular)?;
+            let column =
+                linalg::solve_mass_matrix(m.clone(), j.row(i).transpose()).ok_or_else(singular)?;
             x.set_column(i, &column);
         }
         let schur = &j * &x;
@@ -152,9 +159,14 @@ pub trait ConstrainedSystem<N: Dim, K: Dim>: LagrangianSystem<N> where DefaultAl
         let involved: Vec<String> = (0..count)
             .filter(|&i| {
                 let keep: Vec<usize> = (0..count).filter(|&k| k != i).collect();
-                let minor =
-                    nalgebra::DMatrix::from_fn(count - 1, count - 1, |a, b| schur[(keep[a], keep[b])]);
-                count == 1 || minor.lu().solve(&nalgebra::DVector::zeros(count - 1)).is_some()
+                let minor = nalgebra::DMatrix::from_fn(count - 1, count - 1, |a, b| {
+                    schur[(keep[a], keep[b])]
+                });
+                count == 1
+                    || minor
+                        .lu()
+                        .solve(&nalgebra::DVector::zeros(count - 1))
+                        .is_some()
             })
             .map(|i| constraint_text(constraints, i))
             .collect();
@@ -229,6 +241,7 @@ pub trait ConstrainedSystem<N: Dim, K: Dim>: LagrangianSystem<N> where DefaultAl
     /// `q̇ ← q̇ − Jᵀ(J Jᵀ)⁻¹ Ġ`. Velocity constraints have `G = 0`: the coordinates move
     /// only as they allow (`a·δq = 0`), and without holonomic constraints not at all. For users with approximate initial data, and for drift
     /// control after each integration step.
+    #[allow(clippy::type_complexity)]
     fn project_onto_constraints(
         &self,
         t: f64,

@@ -23,7 +23,10 @@ pub use wrench::JointWrench;
 
 /// A system reduced over `K` ignored (cyclic) coordinates, whose constant momenta are
 /// among its parameters: the ignored coordinates follow by quadrature of their velocities.
-pub trait ReducedSystem<N: Dim, K: Dim>: LagrangianSystem<N> where DefaultAllocator: ConstraintAllocator<N, K> {
+pub trait ReducedSystem<N: Dim, K: Dim>: LagrangianSystem<N>
+where
+    DefaultAllocator: ConstraintAllocator<N, K>,
+{
     /// Names of the ignored coordinates (`K` of them).
     fn ignored_names(&self) -> Vec<&str>;
     /// `χ̇(t, q, q̇)` of the ignored coordinates at a state of the retained ones.
@@ -37,7 +40,10 @@ pub trait ReducedSystem<N: Dim, K: Dim>: LagrangianSystem<N> where DefaultAlloca
 
 /// A system whose type fixes its model, as the derive generates: it can be built from
 /// parameter values alone.
-pub trait FromParameterValues<N: Dim>: LagrangianSystem<N> where DefaultAllocator: DimAllocator<N> {
+pub trait FromParameterValues<N: Dim>: LagrangianSystem<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// Number of parameters.
     const PARAMETER_COUNT: usize;
     /// Builds the system from parameter values in the order of
@@ -55,7 +61,10 @@ pub trait FromParameterValues<N: Dim>: LagrangianSystem<N> where DefaultAllocato
 /// constraints) is one [`ModelInfo`] read through [`info`](Self::info), so that a system
 /// known only at run time (the `lagrange` command's interpreter of derived programs) is a
 /// system too; the derive also makes it the associated constant `INFO` of the struct.
-pub trait LagrangianSystem<N: Dim>: Sized where DefaultAllocator: DimAllocator<N> {
+pub trait LagrangianSystem<N: Dim>: Sized
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     /// What the model declares and what its derivation decided about it.
     fn info(&self) -> &ModelInfo;
 
@@ -190,6 +199,7 @@ pub trait LagrangianSystem<N: Dim>: Sized where DefaultAllocator: DimAllocator<N
 
     /// The canonical equations `(q̇, ṗ) = (∂H/∂p, −∂H/∂q + Q)` (Thomson & Tait §319,
     /// eq. 35), evaluated as `q̇ = velocities(t, q, p)` and `ṗ = momentum_rate(t, q, q̇)`.
+    #[allow(clippy::type_complexity)]
     fn canonical_rhs(
         &self,
         t: f64,

@@ -42,7 +42,10 @@ impl IndependentSpeeds {
     pub fn named<S: ConstrainedSystem<N, K>, N: Dim, K: Dim>(
         system: &S,
         independent: &[&str],
-    ) -> Result<Self, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
+    ) -> Result<Self, Error>
+    where
+        DefaultAllocator: ConstraintAllocator<N, K>,
+    {
         let info = system.info();
         let coordinates = &info.coordinates;
         let mut chosen = Vec::with_capacity(independent.len());
@@ -61,7 +64,10 @@ impl IndependentSpeeds {
             }
             chosen.push(index);
         }
-        let (n, k) = (system.dimension().value(), system.constraint_dimension().value());
+        let (n, k) = (
+            system.dimension().value(),
+            system.constraint_dimension().value(),
+        );
         if chosen.len() + k != n {
             return Err(Error::InvalidInput(format!(
                 "`{}` has {n} coordinates and {k} constraints: {} independent speeds, not {}",
@@ -95,7 +101,10 @@ impl IndependentSpeeds {
         system: &S,
         t: f64,
         q: &OVector<f64, N>,
-    ) -> Result<SpeedBasis, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
+    ) -> Result<SpeedBasis, Error>
+    where
+        DefaultAllocator: ConstraintAllocator<N, K>,
+    {
         let j = system.constraint_jacobian(t, q);
         let time = system.constraint_time_derivative(t, q);
         let (basis, offset) = self.completed(system, t, q, &j, -time)?;
@@ -109,7 +118,10 @@ impl IndependentSpeeds {
         t: f64,
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
-    ) -> Result<DMatrix<f64>, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
+    ) -> Result<DMatrix<f64>, Error>
+    where
+        DefaultAllocator: ConstraintAllocator<N, K>,
+    {
         let b = self.basis(system, t, q)?.basis;
         let m = system.mass_matrix(t, q, qd);
         let m = DMatrix::from_column_slice(m.nrows(), m.ncols(), m.as_slice());
@@ -125,7 +137,10 @@ impl IndependentSpeeds {
         t: f64,
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
-    ) -> Result<OVector<f64, N>, Error> where DefaultAllocator: ConstraintAllocator<N, K> {
+    ) -> Result<OVector<f64, N>, Error>
+    where
+        DefaultAllocator: ConstraintAllocator<N, K>,
+    {
         let (m, f) = system.mass_matrix_and_forcing(t, q, qd);
         let (j, c) = system.constraint_jacobian_and_bias(t, q, qd);
         // w: zero independent accelerations, the dependent ones from J_d w_d = −c.
@@ -175,7 +190,10 @@ impl IndependentSpeeds {
         q: &OVector<f64, N>,
         j: &OMatrix<f64, K, N>,
         rest: OVector<f64, K>,
-    ) -> Result<(DMatrix<f64>, DVector<f64>), Error> where DefaultAllocator: ConstraintAllocator<N, K> {
+    ) -> Result<(DMatrix<f64>, DVector<f64>), Error>
+    where
+        DefaultAllocator: ConstraintAllocator<N, K>,
+    {
         let (n, k) = (j.ncols(), j.nrows());
         self.fits(n, k)?;
         let unsolvable = || self.unsolvable(system, t, q);
@@ -217,7 +235,10 @@ impl IndependentSpeeds {
         system: &S,
         t: f64,
         q: &OVector<f64, N>,
-    ) -> Error where DefaultAllocator: ConstraintAllocator<N, K> {
+    ) -> Error
+    where
+        DefaultAllocator: ConstraintAllocator<N, K>,
+    {
         let coordinates = &system.info().coordinates;
         Error::DependentSpeeds {
             t,

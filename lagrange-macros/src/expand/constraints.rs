@@ -35,7 +35,8 @@ pub(super) fn constraint_impls(
     let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
     let constraint_vector = quote!(#CORE::nalgebra::SVector<f64, #k>);
     let jacobian_matrix = quote!(#CORE::nalgebra::SMatrix<f64, #k, #n>);
-    let constrained = quote!(#CORE::ConstrainedSystem<#CORE::nalgebra::Const<#n>, #CORE::nalgebra::Const<#k>>);
+    let constrained =
+        quote!(#CORE::ConstrainedSystem<#CORE::nalgebra::Const<#n>, #CORE::nalgebra::Const<#k>>);
     let impl_header = target.header(Some(constrained.clone()));
     let items = quote! {
         fn accelerations(&self, t: f64, q: &#vector, qd: &#vector) -> ::core::result::Result<#vector, #CORE::Error> {

@@ -138,8 +138,12 @@ fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
     let matrix = quote!(#CORE::nalgebra::SMatrix<f64, #n, #n>);
     let never = quote!(::core::unreachable!("the model has errors"));
     let inherent = target.header(None);
-    let system = target.header(Some(quote!(#CORE::LagrangianSystem<#CORE::nalgebra::Const<#n>>)));
-    let from_values = target.header(Some(quote!(#CORE::FromParameterValues<#CORE::nalgebra::Const<#n>>)));
+    let system = target.header(Some(
+        quote!(#CORE::LagrangianSystem<#CORE::nalgebra::Const<#n>>),
+    ));
+    let from_values = target.header(Some(
+        quote!(#CORE::FromParameterValues<#CORE::nalgebra::Const<#n>>),
+    ));
     let constrained = (k > 0).then(|| {
         let header = target.header(Some(quote!(#CORE::ConstrainedSystem<#CORE::nalgebra::Const<#n>, #CORE::nalgebra::Const<#k>>)));
         let values = quote!(#CORE::nalgebra::SVector<f64, #k>);

@@ -21,9 +21,13 @@ pub(super) fn system_impl(
     eq: &Equations,
 ) -> syn::Result<TokenStream> {
     let n = eq.coordinates.len();
-    let header = target.header(Some(quote!(#CORE::LagrangianSystem<#CORE::nalgebra::Const<#n>>)));
+    let header = target.header(Some(
+        quote!(#CORE::LagrangianSystem<#CORE::nalgebra::Const<#n>>),
+    ));
     let inherent = target.header(None);
-    let from_values = target.header(Some(quote!(#CORE::FromParameterValues<#CORE::nalgebra::Const<#n>>)));
+    let from_values = target.header(Some(
+        quote!(#CORE::FromParameterValues<#CORE::nalgebra::Const<#n>>),
+    ));
     let inputs = eq.inputs();
     let read_input = |i: usize| match inputs.get(i) {
         Input::Time => quote!(t),
