@@ -1,7 +1,10 @@
 //! `lagrange linearize`, `lagrange modes`, inputs driven by `[inputs]` signals and
 //! `[[events]]`, end to end, against closed forms: the cart-pole's upright linearization,
 //! the double pendulum's normal modes, Thomson & Tait's Example B reduced to a steady
-//! orbit, a feedback loop that follows its linear theory, and a bouncing ball.
+//! orbit, a feedback loop that follows its linear theory, and a bouncing ball. Models
+//! larger than any size compiled in (the interpreter sizes its vectors at run time): a
+//! hanging chain of twelve masses against its closed-form small oscillations, and a
+//! ten-joint arm imported from a URDF through `simulate`, `linearize` and `report`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -463,4 +466,181 @@ fn the_benchmark_bicycle_in_minimal_variables_has_the_papers_eigenvalues() {
         message.contains("options of `lagrange linearize`"),
         "{message}"
     );
+}
+
+/// The masses of the hanging chain, from the pivot down.
+fn masses(n: usize) -> Vec<f64> {
+    (0..n).map(|k| 1.0 + 0.25 * k as f64).collect()
+}
+
+/// A planar chain of `n` point masses on massless rods of length `l`, each angle from the
+/// downward vertical, written as particles.
+fn chain_model(n: usize) -> String {
+    let names: Vec<String> = (1..=n).map(|k| format!("\"theta{k}\"")).collect();
+    let mut file = format!(
+        "[model]\nname = \"HangingChain\"\ncoordinates = [{}]\nparameters = [\"l\", \"g\"]\ngravity = [\"0\", \"0\", \"-g\"]\n",
+        names.join(", ")
+    );
+    for (k, m) in masses(n).iter().enumerate() {
+        let sum = |f: &str| {
+            (1..=k + 1)
+                .map(|i| format!("{f}(theta{i})"))
+                .collect::<Vec<_>>()
+                .join(" + ")
+        };
+        file.push_str(&format!(
+            "\n[[model.particle]]\nname = \"bob{}\"\nmass = \"{m}\"\nposition = [\"l*({})\", \"0\", \"-l*({})\"]\n",
+            k + 1,
+            sum("sin"),
+            sum("cos")
+        ));
+    }
+    let at: Vec<String> = (1..=n).map(|k| format!("theta{k} = 0.0")).collect();
+    file.push_str(&format!(
+        "\n[values]\nl = 0.5\ng = 9.81\n\n[initial]\nq = {{ {} }}\n",
+        at.join(", ")
+    ));
+    file
+}
+
+#[test]
+fn a_hanging_chain_of_twelve_masses_has_the_closed_form_normal_modes() {
+    // Small oscillations about the hanging state (angles from the vertical, rods of
+    // length l): M_ij = l² Σ_{k ≥ max(i,j)} m_k and K = diag(g l Σ_{k ≥ i} m_k); the
+    // squared frequencies are the eigenvalues of K in the metric M, computed here with
+    // nalgebra from these formulas alone.
+    let n = 12;
+    let dir = scratch("hanging_chain");
+    let path = dir.join("chain.toml");
+    std::fs::write(&path, chain_model(n)).unwrap();
+    let (l, g) = (0.5, 9.81);
+    let m = masses(n);
+    let below = |i: usize| m[i..].iter().sum::<f64>();
+    let mass = DMatrix::from_fn(n, n, |i, j| l * l * below(i.max(j)));
+    let stiffness = DMatrix::from_fn(n, n, |i, j| if i == j { g * l * below(i) } else { 0.0 });
+    let factor = mass.cholesky().unwrap();
+    let inverse = factor.l().try_inverse().unwrap();
+    let symmetric = &inverse * stiffness * inverse.transpose();
+    let mut expected: Vec<f64> = symmetric
+        .symmetric_eigen()
+        .eigenvalues
+        .iter()
+        .copied()
+        .collect();
+    expected.sort_by(f64::total_cmp);
+
+    let at: Vec<String> = (1..=n).map(|k| format!("theta{k}=0.05")).collect();
+    let doc: Value = serde_json::from_str(&success(&[
+        "modes",
+        path.to_str().unwrap(),
+        "--at",
+        &at.join(","),
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    let equilibrium = doc["equilibrium"].as_array().unwrap();
+    assert_eq!(equilibrium.len(), n);
+    assert!(
+        equilibrium
+            .iter()
+            .all(|q| q.as_f64().unwrap().abs() < 1e-10)
+    );
+    assert_eq!(doc["stability"], "marginal");
+    let mut found: Vec<f64> = doc["modes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|mode| mode["omega_squared"].as_f64().unwrap())
+        .collect();
+    found.sort_by(f64::total_cmp);
+    assert_eq!(found.len(), n);
+    for (w2, reference) in found.iter().zip(&expected) {
+        assert!(
+            (w2 - reference).abs() <= 1e-10 * reference,
+            "ω² = {w2}, closed form {reference}"
+        );
+    }
+}
+
+/// A URDF of `n` links in a chain, each turning about z, y or x in turn.
+fn arm_urdf(n: usize) -> String {
+    let axes = ["0 0 1", "0 1 0", "1 0 0"];
+    let mut urdf =
+        String::from("<?xml version=\"1.0\"?>\n<robot name=\"arm\">\n  <link name=\"base\"/>\n");
+    for i in 0..n {
+        let parent = if i == 0 {
+            "base".to_string()
+        } else {
+            format!("link{}", i - 1)
+        };
+        urdf.push_str(&format!(
+            "  <link name=\"link{i}\"><inertial><origin xyz=\"0.1 0.01 0\"/><mass value=\"{}\"/><inertia ixx=\"0.01\" ixy=\"0.001\" ixz=\"0\" iyy=\"0.02\" iyz=\"0\" izz=\"0.025\"/></inertial></link>\n  <joint name=\"joint{i}\" type=\"revolute\"><parent link=\"{parent}\"/><child link=\"link{i}\"/><origin xyz=\"0.2 0 0\" rpy=\"0 0 0.1\"/><axis xyz=\"{}\"/><limit lower=\"-2\" upper=\"2\" effort=\"1\" velocity=\"1\"/></joint>\n",
+            1.0 + 0.1 * i as f64,
+            axes[i % 3]
+        ));
+    }
+    urdf.push_str("</robot>\n");
+    urdf
+}
+
+#[test]
+fn a_ten_joint_arm_from_a_urdf_is_simulated_linearized_and_reported() {
+    let n = 10;
+    let dir = scratch("ten_joint_arm");
+    let urdf = dir.join("arm.urdf");
+    std::fs::write(&urdf, arm_urdf(n)).unwrap();
+    let mut model = success(&["import", urdf.to_str().unwrap()]);
+    // Released from a bent pose; a tight tolerance so that the energy, which nothing
+    // dissipates, is the check of the run.
+    model = model
+        .replace("joint1 = 0.0", "joint1 = 0.5")
+        .replace("joint4 = 0.0", "joint4 = -0.3");
+    model.push_str(
+        "\n[simulation]\nt_end = 1.0\nintegrator = \"dormand-prince\"\ntolerance = 1e-11\n",
+    );
+    let path = dir.join("arm.toml");
+    std::fs::write(&path, &model).unwrap();
+    let path = path.to_str().unwrap();
+
+    let csv = dir.join("arm.csv");
+    let summary = success(&["simulate", path, "--out", csv.to_str().unwrap()]);
+    let energy = summary
+        .lines()
+        .find(|line| line.starts_with("energy"))
+        .unwrap_or_else(|| panic!("no energy line in\n{summary}"));
+    let relative: f64 = energy.split_whitespace().last().unwrap().parse().unwrap();
+    assert!(relative < 1e-9, "{energy}");
+    let header = std::fs::read_to_string(&csv).unwrap();
+    let header = header.lines().next().unwrap();
+    assert!(
+        header.contains("joint9") && header.contains("dot_joint9"),
+        "{header}"
+    );
+
+    // At rest: A = [0 I; ∂q̈/∂q 0], 20 × 20.
+    let doc: Value =
+        serde_json::from_str(&success(&["linearize", path, "--format", "json"])).unwrap();
+    let a = doc["a"].as_array().unwrap();
+    assert_eq!(a.len(), 2 * n);
+    for (i, row) in a.iter().enumerate() {
+        let row = row.as_array().unwrap();
+        assert_eq!(row.len(), 2 * n);
+        for (j, x) in row.iter().enumerate() {
+            let x = x.as_f64().unwrap();
+            if i < n {
+                assert_eq!(x, if j == n + i { 1.0 } else { 0.0 }, "A[{i}][{j}]");
+            } else if j >= n {
+                assert!(
+                    x.abs() < 1e-12,
+                    "A[{i}][{j}] = {x}: no velocity terms at rest"
+                );
+            }
+        }
+    }
+
+    let html = dir.join("arm.html");
+    success(&["report", path, "-o", html.to_str().unwrap()]);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("joint9"));
 }
