@@ -1,7 +1,8 @@
 //! `lagrange import` end to end on a 3-link spatial arm (`tests/fixtures/arm3.urdf`): the
 //! imported model file moves as the same arm written by hand as a tree (so every origin,
 //! axis, `rpy` and turned inertial frame was carried over), its gravity torques are those of
-//! the potential written out by hand, and what the model cannot use is reported.
+//! the potential written out by hand, a `<mimic>` coupling holds along a run, and what the
+//! model cannot use is reported.
 
 #![allow(unreachable_pub)] // the included example's items are public for its own crate
 
@@ -116,7 +117,10 @@ fn what_the_model_cannot_express_is_an_error() {
     let dir = scratch("errors");
     let cases = [
         (source.replace("type=\"continuous\"", "type=\"floating\""), "floating"),
-        (source.replace("<axis xyz=\"0 2 0\"/>", "<axis xyz=\"0 2 0\"/><mimic joint=\"shoulder\"/>"), "mimics"),
+        (source.replace("<axis xyz=\"0 2 0\"/>", "<axis xyz=\"0 2 0\"/><mimic joint=\"elbow\"/>"), "mimics itself"),
+        (source.replace("<axis xyz=\"0 2 0\"/>", "<axis xyz=\"0 2 0\"/><mimic joint=\"knee\"/>"), "`knee`, which is not a movable joint"),
+        (source.replace("<axis xyz=\"0 2 0\"/>", "<axis xyz=\"0 2 0\"/><mimic/>"), "mimics no joint"),
+        (source.replace("<axis xyz=\"0 2 0\"/>", "<axis xyz=\"0 2 0\"/><mimic joint=\"shoulder\" multiplier=\"nan\"/>"), "`multiplier` is not a finite number"),
         (source.replace("<child link=\"tool\"/>", "<child link=\"forearm\"/>"), "two parent joints"),
         (source.replace("<parent link=\"forearm\"/>", "<parent link=\"hand\"/>"), "`hand`, which is not defined"),
         (source.replace("<origin xyz=\"0.4 0 0\"/>", "<origin xyz=\"0.4 0 nan\"/>"), "not three finite numbers"),
@@ -139,6 +143,64 @@ fn what_the_model_cannot_express_is_an_error() {
         assert!(stderr.contains(needle), "{needle}: {stderr}");
         assert!(output.stdout.is_empty(), "{needle}: wrote a model");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_mimic_joint_follows_the_joint_it_mimics() {
+    // The elbow mimics the shoulder: elbow = 2 shoulder + 0.1 (URDF's `<mimic>`), imported
+    // as a holonomic constraint, from the import's initial state (every other angle 0).
+    let source = std::fs::read_to_string(fixture()).unwrap().replace(
+        "<axis xyz=\"0 2 0\"/>",
+        "<axis xyz=\"0 2 0\"/><mimic joint=\"shoulder\" multiplier=\"2\" offset=\"0.1\"/>",
+    );
+    let dir = scratch("mimic");
+    let urdf = dir.join("mimic.urdf");
+    std::fs::write(&urdf, source).unwrap();
+    let output = lagrange(&["import", urdf.to_str().unwrap()]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut model = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        model.contains("constraint = [\"elbow - (2)*shoulder - (0.1)\"]"),
+        "{model}"
+    );
+    assert!(model.contains("elbow = 0.1"), "{model}");
+    model.push_str(
+        "\n[simulation]\nt_end = 1.0\nintegrator = \"dormand-prince\"\ntolerance = 1e-10\n",
+    );
+    let file = dir.join("mimic.toml");
+    std::fs::write(&file, model).unwrap();
+    let csv = dir.join("mimic.csv");
+    let run = lagrange(&[
+        "simulate",
+        file.to_str().unwrap(),
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let table = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = table.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (shoulder, elbow) = (column("shoulder"), column("elbow"));
+    let mut moved = 0.0f64;
+    for line in lines {
+        let row: Vec<f64> = line.split(',').map(|x| x.parse().unwrap()).collect();
+        assert!(
+            (row[elbow] - 2.0 * row[shoulder] - 0.1).abs() < 1e-9,
+            "{line}"
+        );
+        moved = moved.max(row[shoulder].abs());
+    }
+    assert!(moved > 0.1, "the arm did not move: {moved}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -5,12 +5,13 @@
 //! inertia tensor, turned into the link's frame when the inertial frame is rotated),
 //! joints' parent and child, origin (`xyz`, `rpy`), axis and type (`revolute`,
 //! `continuous`, `prismatic`, `fixed`), and their viscous damping (`<dynamics damping>`,
-//! as the Rayleigh dissipation `½ d q̇²`; Coulomb friction is reported as ignored). The
+//! as the Rayleigh dissipation `½ d q̇²`; Coulomb friction is reported as ignored), and
+//! `<mimic>` couplings, each a holonomic constraint `q = multiplier · q_other + offset`. The
 //! root link is the fixed frame. What is not
 //! dynamics (visuals, collisions, materials, limits, transmissions, plugins) is listed on
 //! standard error as ignored (and, with `--fixed-joint-merge`, each fixed joint whose link
 //! was folded into its parent); what the model cannot express (`floating` and `planar`
-//! joints, `mimic`, a link with two parents) is an error.
+//! joints, a link with two parents) is an error.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -104,6 +105,18 @@ struct UrdfJoint {
     axis: [f64; 3],
     /// Viscous damping (`<dynamics damping>`): the torque or force `−d q̇`.
     damping: f64,
+    /// `<mimic>`: this joint's coordinate follows another's.
+    mimic: Option<Mimic>,
+}
+
+/// A joint that mimics another (`<mimic joint multiplier offset>`): its coordinate is
+/// `multiplier · q + offset`, `q` the other joint's. Imported as its own coordinate with
+/// that holonomic constraint.
+#[derive(Debug, Clone)]
+struct Mimic {
+    joint: String,
+    multiplier: f64,
+    offset: f64,
 }
 
 /// Translates the URDF `text` into a model file; with `merge`, links on fixed joints are

@@ -9,7 +9,7 @@ use lagrange_symbolic::syntax::print::escape_text;
 use serde::Serialize;
 
 use super::merge::merge_fixed;
-use super::{Inertial, UrdfJoint};
+use super::{Inertial, Mimic, UrdfJoint};
 
 /// What the model file holds besides the model.
 #[derive(Serialize)]
@@ -137,6 +137,8 @@ pub(super) fn model_file(
     };
     let mut taken: BTreeSet<String> = ["g".to_string()].into();
     let mut body_names: HashMap<&str, String> = HashMap::new();
+    // The coordinate of each movable joint, by the joint's name in the URDF.
+    let mut coordinate_of: HashMap<&str, String> = HashMap::new();
     let mut coordinates = Vec::new();
     let mut bodies = Vec::new();
     let mut dissipation = Vec::new();
@@ -147,6 +149,7 @@ pub(super) fn model_file(
             kind => {
                 let q = identifier(&j.name, "joint", &mut taken)?;
                 coordinates.push(q.clone());
+                coordinate_of.insert(&j.name, q.clone());
                 if j.damping > 0.0 {
                     // Rayleigh's F = ½ d q̇², whose −∂F/∂q̇ is the damping torque.
                     dissipation.push(format!("1/2*{}*dot({q})^2", decimal(j.damping)));
@@ -188,6 +191,15 @@ pub(super) fn model_file(
     if coordinates.is_empty() {
         return Err("the robot has no movable joint".into());
     }
+    let mut initial: BTreeMap<String, f64> = coordinates.iter().map(|q| (q.clone(), 0.0)).collect();
+    let mut constraints = Vec::new();
+    for j in &order {
+        if let Some(mimic) = &j.mimic {
+            let (constraint, q, at_zero) = mimic_constraint(j, mimic, &coordinate_of)?;
+            constraints.push(constraint);
+            initial.insert(q, at_zero);
+        }
+    }
     let root_mass = inertial[root].mass;
     let model = Model {
         name: identifier(robot, "robot", &mut BTreeSet::new())?,
@@ -195,6 +207,7 @@ pub(super) fn model_file(
         parameters: vec!["g".into()],
         gravity: Some(vec!["0".into(), "0".into(), "-g".into()]),
         dissipation: (!dissipation.is_empty()).then(|| dissipation.join(" + ")),
+        constraints,
         bodies,
         ..Model::default()
     };
@@ -208,10 +221,36 @@ pub(super) fn model_file(
     let file = File {
         model,
         values: [("g".to_string(), 9.81)].into(),
-        initial: Initial {
-            q: coordinates.into_iter().map(|q| (q, 0.0)).collect(),
-        },
+        initial: Initial { q: initial },
     };
     let text = toml::to_string(&file).map_err(|e| format!("cannot write the model file: {e}"))?;
     Ok((text, root_mass))
+}
+
+/// The holonomic constraint of joint `j`, which mimics another: `q − m·q_other − offset`,
+/// with `q` and the value it takes when every other coordinate is 0 (the import's initial
+/// state). Errors unless both joints are movable and distinct.
+fn mimic_constraint(
+    j: &UrdfJoint,
+    mimic: &Mimic,
+    coordinate_of: &HashMap<&str, String>,
+) -> Result<(String, String, f64), String> {
+    let shown = escape_text(&j.name);
+    let Some(q) = coordinate_of.get(j.name.as_str()) else {
+        return Err(format!("joint `{shown}` is fixed and cannot mimic another"));
+    };
+    if mimic.joint == j.name {
+        return Err(format!("joint `{shown}` mimics itself"));
+    }
+    let Some(other) = coordinate_of.get(mimic.joint.as_str()) else {
+        return Err(format!(
+            "joint `{shown}` mimics `{}`, which is not a movable joint of the robot",
+            escape_text(&mimic.joint)
+        ));
+    };
+    let mut constraint = format!("{q} - ({})*{other}", decimal(mimic.multiplier));
+    if mimic.offset != 0.0 {
+        let _ = write!(constraint, " - ({})", decimal(mimic.offset));
+    }
+    Ok((constraint, q.clone(), mimic.offset))
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use lagrange_symbolic::syntax::print::escape_text;
 
 use super::frames::turned;
-use super::{Inertial, UrdfJoint};
+use super::{Inertial, Mimic, UrdfJoint};
 
 pub(super) fn number(
     node: roxmltree::Node<'_, '_>,
@@ -145,14 +145,20 @@ pub(super) fn joint(
             .ok_or_else(|| format!("{here}: joint `{shown}` has no `<{tag} link=…>`"))
     };
     let (parent, child_link) = (link_of("parent")?, link_of("child")?);
+    let mut mimic = None;
     for c in node.children().filter(|c| c.is_element()) {
         match c.tag_name().name() {
             "parent" | "child" | "origin" | "axis" | "dynamics" => {}
             "mimic" => {
-                return Err(format!(
-                    "{}: joint `{shown}` mimics another: coupled joints are not supported (declare one coordinate and a constraint)",
-                    at(c)
-                ));
+                let place = at(c);
+                let joint = c.attribute("joint").ok_or_else(|| {
+                    format!("{place}: joint `{shown}` mimics no joint (`<mimic joint=…>`)")
+                })?;
+                mimic = Some(Mimic {
+                    joint: joint.to_string(),
+                    multiplier: number(c, "multiplier", &place)?.unwrap_or(1.0),
+                    offset: number(c, "offset", &place)?.unwrap_or(0.0),
+                });
             }
             other => {
                 ignored.insert(other.to_string());
@@ -189,5 +195,6 @@ pub(super) fn joint(
         rpy: triple(origin, "rpy", [0.0; 3], &here)?,
         axis: axis.map(|a| if length > 0.0 { a / length } else { a }),
         damping,
+        mimic,
     })
 }
