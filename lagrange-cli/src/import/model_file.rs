@@ -248,7 +248,11 @@ fn mimic_constraint(
             escape_text(&mimic.joint)
         ));
     };
-    let mut constraint = format!("{q} - ({})*{other}", decimal(mimic.multiplier));
+    let mut constraint = if mimic.multiplier == 1.0 {
+        format!("{q} - {other}")
+    } else {
+        format!("{q} - ({})*{other}", decimal(mimic.multiplier))
+    };
     if mimic.offset != 0.0 {
         let _ = write!(constraint, " - ({})", decimal(mimic.offset));
     }

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Records Pinocchio's dynamics of real robots, the reference of `tests/cli_pinocchio.rs`.
+
+Reads three URDFs of `example-robot-data` (a UR5 arm, the Franka Panda with its fingers,
+the Solo-12 quadruped's legs), writes each without its visuals and collisions (and the
+Panda's finger without its `<mimic>`, so that both libraries see nine independent joints)
+to `robots/`, and for each, at random states (fixed seed), what Pinocchio computes with the
+base fixed and gravity -9.81 along z: the forward dynamics (ABA) with the URDF's joint
+damping as the torque `tau = -d v`, and ABA's analytical derivatives. Pinocchio's
+`ddq_dv` holds `tau` fixed; the damping torque moves with `v`, so the recorded derivative
+adds `ddq_dtau · dtau/dv = -Minv diag(d)` (chain rule, `Minv` from the same call).
+Written to `<robot>.json`.
+
+    python3 -m venv venv && venv/bin/pip install pin example-robot-data
+    venv/bin/python lagrange-cli/tests/pinocchio/record.py
+"""
+
+import importlib.metadata
+import json
+import pathlib
+import re
+import sys
+
+import numpy as np
+import pinocchio as pin
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROBOTS = {
+    "ur5": "ur_description/urdf/ur5_robot.urdf",
+    "panda": "panda_description/urdf/panda.urdf",
+    "solo12": "solo_description/robots/solo12.urdf",
+}
+STATES = 4
+
+
+def stripped(text):
+    """The URDF without what is not dynamics and without mimic couplings."""
+    for tag in ("visual", "collision", "mimic"):
+        text = re.sub(rf"<{tag}\b.*?</{tag}>", "", text, flags=re.S)
+        text = re.sub(rf"<{tag}\b[^>]*/>", "", text)
+    return re.sub(r"\n\s*\n", "\n", text)
+
+
+def robots_folder():
+    """Where the example-robot-data wheel put its robots (it installs data, no module)."""
+    for base in map(pathlib.Path, sys.path):
+        folder = base / "cmeel.prefix" / "share" / "example-robot-data" / "robots"
+        if folder.is_dir():
+            return folder
+    sys.exit("example-robot-data is not installed: pip install example-robot-data")
+
+
+def rows(matrix):
+    return [list(map(float, row)) for row in np.asarray(matrix)]
+
+
+def main():
+    root = robots_folder()
+    version = importlib.metadata.version("example-robot-data")
+    (HERE / "robots").mkdir(exist_ok=True)
+    for name, path in ROBOTS.items():
+        text = stripped((root / path).read_text())
+        (HERE / "robots" / f"{name}.urdf").write_text(text)
+        model = pin.buildModelFromXML(text)
+        assert model.nq == model.nv, f"{name}: a joint with nq != nv"
+        data = model.createData()
+        rng = np.random.default_rng(20261204)
+        lower = np.maximum(model.lowerPositionLimit, -1.0)
+        upper = np.minimum(model.upperPositionLimit, 1.0)
+        states = []
+        for _ in range(STATES):
+            q = rng.uniform(lower, upper)
+            v = rng.uniform(-1.0, 1.0, model.nv)
+            tau = -model.damping * v
+            ddq = pin.aba(model, data, q, v, tau)
+            pin.computeABADerivatives(model, data, q, v, tau)
+            minv = np.triu(data.Minv) + np.triu(data.Minv, 1).T
+            ddq_dv = data.ddq_dv - minv @ np.diag(model.damping)
+            states.append(
+                {
+                    "q": list(map(float, q)),
+                    "v": list(map(float, v)),
+                    "ddq": list(map(float, ddq)),
+                    "ddq_dq": rows(data.ddq_dq),
+                    "ddq_dv": rows(ddq_dv),
+                }
+            )
+        document = {
+            "robot": name,
+            "source": f"example-robot-data {version}: robots/{path}",
+            "pinocchio": pin.__version__,
+            "joints": list(model.names)[1:],
+            "damping": list(map(float, model.damping)),
+            "states": states,
+        }
+        (HERE / f"{name}.json").write_text(json.dumps(document, indent=1) + "\n")
+        print(f"{name}: {model.nv} joints, {STATES} states")
+
+
+if __name__ == "__main__":
+    main()
