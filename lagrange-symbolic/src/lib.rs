@@ -19,6 +19,7 @@ mod mechanics;
 pub mod model;
 #[cfg(feature = "engine")]
 mod numeric;
+pub mod source;
 pub mod store;
 pub mod syntax;
 

@@ -52,15 +52,15 @@ use std::path::{Path, PathBuf};
 
 use lagrange_symbolic::equations::Derived;
 use lagrange_symbolic::model::{Draw, Model};
-use lagrange_symbolic::store;
 use lagrange_symbolic::syntax::print::{escape_text, excerpt_text};
+use lagrange_symbolic::{source, store};
 use serde::Deserialize;
 
 use super::Failure;
 use super::signal::Signal;
 use events::WrittenEvent;
 pub(crate) use events::{Action, Direction, FileEvent, Target};
-pub(crate) use locate::location;
+pub(crate) use lagrange_symbolic::source::location;
 
 mod events;
 mod locate;
@@ -141,10 +141,7 @@ pub(crate) struct ModelFile {
 impl ModelFile {
     /// Reads and parses the file; syntax and type errors carry the file, line and column.
     pub(crate) fn load(path: &Path) -> Result<ModelFile, Failure> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            let path = escape_text(&path.display().to_string());
-            Failure(format!("cannot read `{path}`: {e}"))
-        })?;
+        let text = source::read_file(path).map_err(Failure)?;
         let written: Written = toml::from_str(&text).map_err(|e| {
             let at = e
                 .span()

@@ -1,34 +1,16 @@
-//! `lagrange import`: a robot described in URDF as a model file, each link a body of a
-//! kinematic tree and each movable joint a coordinate.
-//!
-//! What a URDF says about dynamics is kept: links' inertial data (mass, centre of mass,
-//! inertia tensor, turned into the link's frame when the inertial frame is rotated),
-//! joints' parent and child, origin (`xyz`, `rpy`), axis and type (`revolute`,
-//! `continuous`, `prismatic`, `fixed`), and their viscous damping (`<dynamics damping>`,
-//! as the Rayleigh dissipation `½ d q̇²`; Coulomb friction is reported as ignored), and
-//! `<mimic>` couplings, each a holonomic constraint `q = multiplier · q_other + offset`. The
-//! root link is the fixed frame. What is not
-//! dynamics (visuals, collisions, materials, limits, transmissions, plugins) is listed on
-//! standard error as ignored (and, with `--fixed-joint-merge`, each fixed joint whose link
-//! was folded into its parent); what the model cannot express (`floating` and `planar`
-//! joints, a link with two parents) is an error.
+//! `lagrange import`: a robot described in URDF as a model file (the engine's
+//! [`urdf`](lagrange_symbolic::source::urdf) translation, written as TOML with `g = 9.81`
+//! and the initial configuration), with what it did not use on standard error.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use lagrange_symbolic::model::Model;
+use lagrange_symbolic::source::{self, urdf};
 use lagrange_symbolic::syntax::print::escape_text;
+use serde::Serialize;
 
 use super::Failure;
-use model_file::model_file;
-use urdf::{joint, link};
-
-mod frames;
-mod merge;
-mod model_file;
-mod urdf;
-
-/// The largest URDF read, in bytes.
-const MAX_URDF_BYTES: u64 = 16 << 20;
 
 /// Arguments of `lagrange import`.
 #[derive(clap::Args)]
@@ -45,18 +27,9 @@ pub(crate) struct Args {
 /// Runs `lagrange import`: the model file on standard output, notes on standard error.
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let shown = escape_text(&args.urdf.display().to_string());
-    let size = std::fs::metadata(&args.urdf)
-        .map_err(|e| Failure(format!("cannot read `{shown}`: {e}")))?
-        .len();
-    if size > MAX_URDF_BYTES {
-        return Err(Failure(format!(
-            "`{shown}` is {size} bytes; the limit is {MAX_URDF_BYTES}"
-        )));
-    }
-    let text = std::fs::read_to_string(&args.urdf)
-        .map_err(|e| Failure(format!("cannot read `{shown}`: {e}")))?;
-    let imported =
-        import(&text, args.fixed_joint_merge).map_err(|e| Failure(format!("{shown}: {e}")))?;
+    let text = source::read_file(&args.urdf).map_err(Failure)?;
+    let imported = urdf::import(&text, args.fixed_joint_merge)
+        .map_err(|e| Failure(format!("{shown}: {e}")))?;
     if !imported.ignored.is_empty() {
         eprintln!(
             "note: ignored (not dynamics): {}",
@@ -68,88 +41,28 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
                 .join(", ")
         );
     }
-    print!(
-        "# Imported from {shown} by `lagrange import`.\n{}",
-        imported.file
-    );
+    let file = File {
+        model: imported.model,
+        values: [("g".to_string(), 9.81)].into(),
+        initial: Initial {
+            q: imported.initial,
+        },
+    };
+    let text =
+        toml::to_string(&file).map_err(|e| Failure(format!("cannot write the model file: {e}")))?;
+    print!("# Imported from {shown} by `lagrange import`.\n{text}");
     Ok(())
 }
 
-/// A URDF translated: the model file's text, and the elements it did not use.
-#[derive(Debug)]
-pub(crate) struct Imported {
-    /// The model file (TOML).
-    pub file: String,
-    /// The names of the elements ignored, like `visual` or `limit`.
-    pub ignored: BTreeSet<String>,
+/// What the model file holds besides the model.
+#[derive(Serialize)]
+struct File {
+    model: Model,
+    values: BTreeMap<String, f64>,
+    initial: Initial,
 }
 
-/// A link's inertial data, in the link's frame.
-#[derive(Debug, Clone, Default)]
-struct Inertial {
-    mass: f64,
-    com: [f64; 3],
-    /// `xx, yy, zz, xy, xz, yz`.
-    inertia: [f64; 6],
-}
-
-/// A joint as the URDF gives it.
-#[derive(Debug, Clone)]
-struct UrdfJoint {
-    name: String,
-    kind: String,
-    parent: String,
-    child: String,
-    xyz: [f64; 3],
-    rpy: [f64; 3],
-    axis: [f64; 3],
-    /// Viscous damping (`<dynamics damping>`): the torque or force `−d q̇`.
-    damping: f64,
-    /// `<mimic>`: this joint's coordinate follows another's.
-    mimic: Option<Mimic>,
-}
-
-/// A joint that mimics another (`<mimic joint multiplier offset>`): its coordinate is
-/// `multiplier · q + offset`, `q` the other joint's. Imported as its own coordinate with
-/// that holonomic constraint.
-#[derive(Debug, Clone)]
-struct Mimic {
-    joint: String,
-    multiplier: f64,
-    offset: f64,
-}
-
-/// Translates the URDF `text` into a model file; with `merge`, links on fixed joints are
-/// folded into their parents.
-pub(crate) fn import(text: &str, merge: bool) -> Result<Imported, String> {
-    let document = roxmltree::Document::parse(text).map_err(|e| format!("not valid XML: {e}"))?;
-    let robot = document.root_element();
-    if !robot.has_tag_name("robot") {
-        return Err(format!(
-            "the root element is `{}`, not `robot`",
-            robot.tag_name().name()
-        ));
-    }
-    let at = |node: roxmltree::Node<'_, '_>| {
-        let position = document.text_pos_at(node.range().start);
-        format!("line {}", position.row)
-    };
-    let mut ignored = BTreeSet::new();
-    let mut links: Vec<(String, Inertial)> = Vec::new();
-    let mut joints: Vec<UrdfJoint> = Vec::new();
-    for node in robot.children().filter(|n| n.is_element()) {
-        match node.tag_name().name() {
-            "link" => links.push(link(node, &at, &mut ignored)?),
-            "joint" => joints.push(joint(node, &at, &mut ignored)?),
-            other => {
-                ignored.insert(other.to_string());
-            }
-        }
-    }
-    let name = robot.attribute("name").unwrap_or("robot");
-    let (file, root_mass) = model_file(name, &links, &joints, merge, &mut ignored)?;
-    if root_mass != 0.0 {
-        ignored.insert("inertial of the root link (it is the fixed frame)".into());
-    }
-    Ok(Imported { file, ignored })
+#[derive(Serialize)]
+struct Initial {
+    q: BTreeMap<String, f64>,
 }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use lagrange_symbolic::syntax::print::escape_text;
+use crate::syntax::print::escape_text;
 
 use super::frames::turned;
 use super::{Inertial, Mimic, UrdfJoint};

@@ -1,28 +1,13 @@
-//! The model file of an imported tree: the links ordered parents first, each a body with
-//! its joint's coordinate, named by identifiers the model accepts, and written as TOML.
+//! The model of an imported tree: the links ordered parents first, each a body with its
+//! joint's coordinate, named by identifiers the model accepts.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
-use lagrange_symbolic::model::{Body, Joint, Model, name_problem};
-use lagrange_symbolic::syntax::print::escape_text;
-use serde::Serialize;
-
 use super::merge::merge_fixed;
 use super::{Inertial, Mimic, UrdfJoint};
-
-/// What the model file holds besides the model.
-#[derive(Serialize)]
-struct File {
-    model: Model,
-    values: BTreeMap<String, f64>,
-    initial: Initial,
-}
-
-#[derive(Serialize)]
-struct Initial {
-    q: BTreeMap<String, f64>,
-}
+use crate::model::{Body, Joint, Model, name_problem};
+use crate::syntax::print::escape_text;
 
 /// An identifier for `name` that no earlier one took: other characters become `_`, and a
 /// name that still cannot be one gets a prefix.
@@ -64,15 +49,15 @@ pub(super) fn decimal(x: f64) -> String {
     format!("{x}")
 }
 
-/// The model file of the tree, and the mass of the root link (the fixed frame, whose
-/// inertial data is not used).
-pub(super) fn model_file(
+/// The model of the tree, its initial configuration (consistent with its constraints),
+/// and the mass of the root link (the fixed frame, whose inertial data is not used).
+pub(super) fn tree_model(
     robot: &str,
     links: &[(String, Inertial)],
     joints: &[UrdfJoint],
     merge: bool,
     ignored: &mut BTreeSet<String>,
-) -> Result<(String, f64), String> {
+) -> Result<(Model, BTreeMap<String, f64>, f64), String> {
     let inertial: HashMap<&str, &Inertial> = links.iter().map(|(n, i)| (n.as_str(), i)).collect();
     let mut parent_of: HashMap<&str, &UrdfJoint> = HashMap::new();
     for j in joints {
@@ -203,7 +188,7 @@ pub(super) fn model_file(
     let root_mass = inertial[root].mass;
     let model = Model {
         name: identifier(robot, "robot", &mut BTreeSet::new())?,
-        coordinates: coordinates.clone(),
+        coordinates,
         parameters: vec!["g".into()],
         gravity: Some(vec!["0".into(), "0".into(), "-g".into()]),
         dissipation: (!dissipation.is_empty()).then(|| dissipation.join(" + ")),
@@ -218,13 +203,7 @@ pub(super) fn model_file(
         }
         message
     })?;
-    let file = File {
-        model,
-        values: [("g".to_string(), 9.81)].into(),
-        initial: Initial { q: initial },
-    };
-    let text = toml::to_string(&file).map_err(|e| format!("cannot write the model file: {e}"))?;
-    Ok((text, root_mass))
+    Ok((model, initial, root_mass))
 }
 
 /// The holonomic constraint of joint `j`, which mimics another: `q − m·q_other − offset`,

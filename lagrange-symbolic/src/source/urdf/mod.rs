@@ -1,0 +1,112 @@
+//! A robot described in URDF as a model, each link a body of a kinematic tree and each
+//! movable joint a coordinate: what `lagrange import` writes as a model file and what
+//! `#[lagrangian(urdf = "…")]` derives.
+//!
+//! What a URDF says about dynamics is kept: links' inertial data (mass, centre of mass,
+//! inertia tensor, turned into the link's frame when the inertial frame is rotated),
+//! joints' parent and child, origin (`xyz`, `rpy`), axis and type (`revolute`,
+//! `continuous`, `prismatic`, `fixed`), and their viscous damping (`<dynamics damping>`,
+//! as the Rayleigh dissipation `½ d q̇²`; Coulomb friction is reported as ignored), and
+//! `<mimic>` couplings, each a holonomic constraint `q = multiplier · q_other + offset`. The
+//! root link is the fixed frame. What is not
+//! dynamics (visuals, collisions, materials, limits, transmissions, plugins) is listed as
+//! ignored (and, with `--fixed-joint-merge`, each fixed joint whose link
+//! was folded into its parent); what the model cannot express (`floating` and `planar`
+//! joints, a link with two parents) is an error.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::model::Model;
+use elements::{joint, link};
+use tree::tree_model;
+
+mod elements;
+mod frames;
+mod merge;
+mod tree;
+
+/// A URDF translated: the model, its initial configuration, and the elements it did not
+/// use.
+#[derive(Debug)]
+pub struct Imported {
+    /// The model: parameter `g`, gravity along −z.
+    pub model: Model,
+    /// Each coordinate's initial value: 0, or what a `<mimic>` constraint asks.
+    pub initial: BTreeMap<String, f64>,
+    /// The names of the elements ignored, like `visual` or `limit`.
+    pub ignored: BTreeSet<String>,
+}
+
+/// A link's inertial data, in the link's frame.
+#[derive(Debug, Clone, Default)]
+struct Inertial {
+    mass: f64,
+    com: [f64; 3],
+    /// `xx, yy, zz, xy, xz, yz`.
+    inertia: [f64; 6],
+}
+
+/// A joint as the URDF gives it.
+#[derive(Debug, Clone)]
+struct UrdfJoint {
+    name: String,
+    kind: String,
+    parent: String,
+    child: String,
+    xyz: [f64; 3],
+    rpy: [f64; 3],
+    axis: [f64; 3],
+    /// Viscous damping (`<dynamics damping>`): the torque or force `−d q̇`.
+    damping: f64,
+    /// `<mimic>`: this joint's coordinate follows another's.
+    mimic: Option<Mimic>,
+}
+
+/// A joint that mimics another (`<mimic joint multiplier offset>`): its coordinate is
+/// `multiplier · q + offset`, `q` the other joint's. Imported as its own coordinate with
+/// that holonomic constraint.
+#[derive(Debug, Clone)]
+struct Mimic {
+    joint: String,
+    multiplier: f64,
+    offset: f64,
+}
+
+/// Translates the URDF `text` into a model; with `merge`, links on fixed joints are folded
+/// into their parents.
+pub fn import(text: &str, merge: bool) -> Result<Imported, String> {
+    let document = roxmltree::Document::parse(text).map_err(|e| format!("not valid XML: {e}"))?;
+    let robot = document.root_element();
+    if !robot.has_tag_name("robot") {
+        return Err(format!(
+            "the root element is `{}`, not `robot`",
+            robot.tag_name().name()
+        ));
+    }
+    let at = |node: roxmltree::Node<'_, '_>| {
+        let position = document.text_pos_at(node.range().start);
+        format!("line {}", position.row)
+    };
+    let mut ignored = BTreeSet::new();
+    let mut links: Vec<(String, Inertial)> = Vec::new();
+    let mut joints: Vec<UrdfJoint> = Vec::new();
+    for node in robot.children().filter(|n| n.is_element()) {
+        match node.tag_name().name() {
+            "link" => links.push(link(node, &at, &mut ignored)?),
+            "joint" => joints.push(joint(node, &at, &mut ignored)?),
+            other => {
+                ignored.insert(other.to_string());
+            }
+        }
+    }
+    let name = robot.attribute("name").unwrap_or("robot");
+    let (model, initial, root_mass) = tree_model(name, &links, &joints, merge, &mut ignored)?;
+    if root_mass != 0.0 {
+        ignored.insert("inertial of the root link (it is the fixed frame)".into());
+    }
+    Ok(Imported {
+        model,
+        initial,
+        ignored,
+    })
+}
