@@ -5,6 +5,8 @@ use std::collections::HashMap;
 
 use lagrange_symbolic::model::{Axis, Body, Draw, Item, Joint, Model, Particle, Rotation};
 
+use crate::file::{Kind, ModelSource, Request};
+
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Ident, LitStr, Type};
@@ -19,6 +21,8 @@ pub(crate) struct Parsed {
     pub spans: HashMap<Item, Span>,
     /// The struct's field names, in order (they are the parameters).
     pub fields: Vec<Ident>,
+    /// The file the model was read from (`model = "…"` or `urdf = "…"`), if it was.
+    pub file: Option<ModelSource>,
 }
 
 impl Parsed {
@@ -75,6 +79,9 @@ pub(crate) fn parse(input: &DeriveInput) -> Parsed {
     }
 
     let mut found = false;
+    let mut request: Option<Request> = None;
+    // Where each key other than the file's is written, which a file's model leaves out.
+    let mut written_keys: Vec<(String, Span)> = Vec::new();
     for attribute in input
         .attrs
         .iter()
@@ -83,6 +90,21 @@ pub(crate) fn parse(input: &DeriveInput) -> Parsed {
         found = true;
         spans.insert(Item::Model, attribute.path().span());
         let result = attribute.parse_nested_meta(|meta| {
+            match file_key(&meta, &mut request) {
+                Ok(true) => return Ok(()),
+                Ok(false) => {}
+                Err(e) => {
+                    errors.push(e);
+                    skip_value(meta.input)?;
+                    return Ok(());
+                }
+            }
+            let key = meta
+                .path
+                .get_ident()
+                .map(Ident::to_string)
+                .unwrap_or_default();
+            written_keys.push((key, meta.path.span()));
             // A bad key is reported and its value skipped, so the keys after it are still
             // read (and their absence is not reported as well).
             if let Err(e) = read_key(&meta, &mut model, &mut spans) {
@@ -104,13 +126,98 @@ pub(crate) fn parse(input: &DeriveInput) -> Parsed {
     if model.coordinates.is_empty() {
         spans.remove(&Item::Coordinates);
     }
+    let mut file = None;
+    if let Some(request) = request {
+        match from_file(&request, &written_keys, &fields) {
+            Ok((source, read)) => {
+                model = Model {
+                    name: model.name,
+                    ..read
+                };
+                spans.clear();
+                spans.insert(Item::Model, request.path.span());
+                file = Some(source);
+            }
+            Err(e) => errors.push(e),
+        }
+    }
 
     Parsed {
         errors: combine(errors),
         model,
         spans,
         fields,
+        file,
     }
+}
+
+/// Reads `model = "…"`, `urdf = "…"` or `fixed_joint_merge` into `request`; `false` for
+/// any other key.
+fn file_key(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    request: &mut Option<Request>,
+) -> syn::Result<bool> {
+    let key = meta
+        .path
+        .get_ident()
+        .map(Ident::to_string)
+        .unwrap_or_default();
+    if key == "fixed_joint_merge" {
+        match request {
+            Some(request) => request.merge = Some(meta.path.span()),
+            None => {
+                return Err(meta.error("`fixed_joint_merge` follows `urdf = \"…\"`"));
+            }
+        }
+        return Ok(true);
+    }
+    let Some(kind) = Kind::of_key(&key) else {
+        return Ok(false);
+    };
+    let path: LitStr = meta.value()?.parse()?;
+    if request.is_some() {
+        return Err(syn::Error::new(
+            path.span(),
+            "the model is read from one file: `model` or `urdf`, once",
+        ));
+    }
+    *request = Some(Request {
+        kind,
+        path,
+        merge: None,
+    });
+    Ok(true)
+}
+
+/// The model of the file `request` names, named after the struct; errors when other keys
+/// write parts of the model too, or when the struct's fields are not the file's parameters.
+fn from_file(
+    request: &Request,
+    written_keys: &[(String, Span)],
+    fields: &[Ident],
+) -> syn::Result<(ModelSource, Model)> {
+    let (source, model) = ModelSource::read(request)?;
+    if let Some((key, span)) = written_keys.first() {
+        return Err(syn::Error::new(
+            *span,
+            format!(
+                "`{key}`: the model is read from `{} = \"…\"`, which gives all of it",
+                source.key()
+            ),
+        ));
+    }
+    let named: Vec<String> = fields.iter().map(Ident::to_string).collect();
+    if named != model.parameters {
+        return Err(syn::Error::new(
+            request.path.span(),
+            format!(
+                "the struct's fields are the model's parameters, in order: the file has ({}), the struct ({})",
+                model.parameters.join(", "),
+                named.join(", ")
+            ),
+        ));
+    }
+    Ok((source, model))
 }
 
 /// Reads one key of `#[lagrangian(...)]` into the model.

@@ -10,6 +10,7 @@ use syn::{DeriveInput, parse_macro_input};
 
 mod attr;
 mod expand;
+mod file;
 mod program;
 mod source;
 

@@ -36,9 +36,13 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
 /// The expansion, or the errors in the model.
 fn derive_checked(input: &DeriveInput, parsed: &Parsed) -> syn::Result<TokenStream> {
     let model_errors = |errors: Vec<lagrange_symbolic::model::ModelError>| {
-        errors
-            .into_iter()
-            .map(|e| syn::Error::new(parsed.span(e.item), e.message))
+        errors.into_iter().map(|e| {
+            let message = match &parsed.file {
+                Some(file) => file.message(&parsed.model, &e),
+                None => e.message,
+            };
+            syn::Error::new(parsed.span(e.item), message)
+        })
     };
     if let Some(reading) = &parsed.errors {
         // Report what the model checks find too, without running the engine.
@@ -51,7 +55,11 @@ fn derive_checked(input: &DeriveInput, parsed: &Parsed) -> syn::Result<TokenStre
             .unwrap_or_else(|| syn::Error::new(input.ident.span(), "the model is invalid"))
     })?;
     let system = expand(input, parsed, &derived)?;
-    Ok(quote!(#system #tracking))
+    let file = match &parsed.file {
+        Some(file) => file.tracking()?,
+        None => TokenStream::new(),
+    };
+    Ok(quote!(#system #tracking #file))
 }
 
 fn expand(input: &DeriveInput, parsed: &Parsed, derived: &Derived) -> syn::Result<TokenStream> {

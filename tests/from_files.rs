@@ -1,0 +1,114 @@
+//! Models the derive reads from files: `#[lagrangian(model = "…")]` takes a model file's
+//! `[model]` (the double pendulum of `examples/models/`, against its closed-form
+//! equations), `#[lagrangian(urdf = "…")]` a robot (the Panda of example-robot-data,
+//! against Pinocchio's forward dynamics recorded in `lagrange-cli/tests/pinocchio/`).
+
+use lagrange::nalgebra::{SVector, Vector2};
+use lagrange::{Lagrangian, LagrangianSystem};
+use serde_json::Value;
+
+#[derive(Lagrangian)]
+#[lagrangian(model = "examples/models/double_pendulum.toml")]
+struct DoublePendulum {
+    m1: f64,
+    m2: f64,
+    l1: f64,
+    l2: f64,
+    g: f64,
+}
+
+#[test]
+fn a_model_file_derives_the_double_pendulum() {
+    let p = DoublePendulum {
+        m1: 1.3,
+        m2: 0.7,
+        l1: 0.9,
+        l2: 1.1,
+        g: 9.81,
+    };
+    assert_eq!(DoublePendulum::INFO.name, "DoublePendulum");
+    assert_eq!(
+        DoublePendulum::INFO.coordinates.join(", "),
+        "theta1, theta2"
+    );
+    for (t1, t2, w1, w2) in [(0.3, -1.2, 0.5, 2.0), (2.5, 0.4, -1.5, 0.25)] {
+        let (q, qd) = (Vector2::new(t1, t2), Vector2::new(w1, w2));
+        let (m, f) = p.mass_matrix_and_forcing(0.0, &q, &qd);
+        // Absolute angles from the downward vertical, point masses on massless rods.
+        let (s, c) = ((t1 - t2).sin(), (t1 - t2).cos());
+        let m12 = p.m2 * p.l1 * p.l2 * c;
+        let expected_m = [
+            [(p.m1 + p.m2) * p.l1 * p.l1, m12],
+            [m12, p.m2 * p.l2 * p.l2],
+        ];
+        let expected_f = [
+            -p.m2 * p.l1 * p.l2 * s * w2 * w2 - (p.m1 + p.m2) * p.g * p.l1 * t1.sin(),
+            p.m2 * p.l1 * p.l2 * s * w1 * w1 - p.m2 * p.g * p.l2 * t2.sin(),
+        ];
+        for i in 0..2 {
+            assert!(
+                (f[i] - expected_f[i]).abs() < 1e-12,
+                "f = {f}, {expected_f:?}"
+            );
+            for j in 0..2 {
+                assert!((m[(i, j)] - expected_m[i][j]).abs() < 1e-12, "M = {m}");
+            }
+        }
+    }
+}
+
+#[derive(Lagrangian)]
+#[lagrangian(
+    urdf = "lagrange-cli/tests/pinocchio/robots/panda.urdf",
+    fixed_joint_merge
+)]
+struct Panda {
+    g: f64,
+}
+
+#[test]
+fn a_urdf_derives_the_panda_as_pinocchio_computes_it() {
+    let recorded = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/lagrange-cli/tests/pinocchio/panda.json"
+    ))
+    .unwrap();
+    let recorded: Value = serde_json::from_str(&recorded).unwrap();
+    let joints: Vec<&str> = recorded["joints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j.as_str().unwrap())
+        .collect();
+    // The derive's coordinates are the joints, in the import's order.
+    let index: Vec<usize> = joints
+        .iter()
+        .map(|j| Panda::INFO.coordinates.iter().position(|c| c == j).unwrap())
+        .collect();
+    let panda = Panda { g: 9.81 };
+    let numbers = |v: &Value| -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    let mut worst = 0.0f64;
+    for state in recorded["states"].as_array().unwrap() {
+        let (mut q, mut qd) = (SVector::<f64, 9>::zeros(), SVector::<f64, 9>::zeros());
+        for (k, &i) in index.iter().enumerate() {
+            q[i] = numbers(&state["q"])[k];
+            qd[i] = numbers(&state["v"])[k];
+        }
+        let qdd = panda.accelerations(0.0, &q, &qd).unwrap();
+        let theirs = numbers(&state["ddq"]);
+        let scale = theirs.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+        for (k, &i) in index.iter().enumerate() {
+            worst = worst.max((qdd[i] - theirs[k]).abs() / scale);
+        }
+    }
+    assert!(
+        worst < 1e-12,
+        "q̈ differs from Pinocchio's by {worst:e} (relative)"
+    );
+}
