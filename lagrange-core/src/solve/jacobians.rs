@@ -79,31 +79,56 @@ pub fn unconstrained<N: Dim>(
 where
     DefaultAllocator: DimAllocator<N>,
 {
-    // One Cholesky factorization for every column (a mass matrix is positive definite);
-    // the general solve, column by column, when it is not.
-    let (size, n) = (m.shape_generic().0, m.nrows());
-    let cholesky = m.clone().cholesky();
-    let solve = |x: &DMatrix<f64>| -> Result<DMatrix<f64>, Error> {
-        let mut out = DMatrix::zeros(n, x.ncols());
-        for c in 0..x.ncols() {
-            let column =
-                OVector::<f64, N>::from_iterator_generic(size, U1, x.column(c).iter().map(|v| -v));
-            let solved = match &cholesky {
-                Some(factor) => Some(factor.solve(&column)),
-                None => linalg::solve_mass_matrix(m.clone(), column),
+    // One Cholesky factorization for every column (a mass matrix is positive definite),
+    // solved in place, with vectors of the system's size (on the stack for a derived
+    // system); the general solve, column by column, when it is not.
+    let size = m.shape_generic().0;
+    let jacobians = match m.clone().cholesky() {
+        Some(factor) => {
+            let solve = |mut x: OMatrix<f64, N, N>| {
+                factor.solve_mut(&mut x);
+                -x
             };
-            let solved = solved.ok_or_else(&singular)?;
-            out.column_mut(c).copy_from_slice(solved.as_slice());
+            let mut parameters = r.parameters;
+            let mut column = OVector::<f64, N>::zeros_generic(size, U1);
+            for c in 0..parameters.ncols() {
+                column.copy_from_slice(parameters.column(c).as_slice());
+                factor.solve_mut(&mut column);
+                parameters
+                    .column_mut(c)
+                    .copy_from_slice((-&column).as_slice());
+            }
+            AccelerationJacobians {
+                accelerations: qdd,
+                coordinates: solve(r.coordinates),
+                velocities: solve(r.velocities),
+                parameters,
+            }
         }
-        Ok(out)
-    };
-    let dynamic = |x: &OMatrix<f64, N, N>| DMatrix::from_column_slice(n, n, x.as_slice());
-    let fixed = |x: DMatrix<f64>| sized(size, x);
-    let jacobians = AccelerationJacobians {
-        accelerations: qdd,
-        coordinates: fixed(solve(&dynamic(&r.coordinates))?),
-        velocities: fixed(solve(&dynamic(&r.velocities))?),
-        parameters: solve(&r.parameters)?,
+        None => {
+            let n = m.nrows();
+            let solve = |x: &DMatrix<f64>| -> Result<DMatrix<f64>, Error> {
+                let mut out = DMatrix::zeros(n, x.ncols());
+                for c in 0..x.ncols() {
+                    let column = OVector::<f64, N>::from_iterator_generic(
+                        size,
+                        U1,
+                        x.column(c).iter().map(|v| -v),
+                    );
+                    let solved =
+                        linalg::solve_mass_matrix(m.clone(), column).ok_or_else(&singular)?;
+                    out.column_mut(c).copy_from_slice(solved.as_slice());
+                }
+                Ok(out)
+            };
+            let dynamic = |x: &OMatrix<f64, N, N>| DMatrix::from_column_slice(n, n, x.as_slice());
+            AccelerationJacobians {
+                accelerations: qdd,
+                coordinates: sized(size, solve(&dynamic(&r.coordinates))?),
+                velocities: sized(size, solve(&dynamic(&r.velocities))?),
+                parameters: solve(&r.parameters)?,
+            }
+        }
     };
     finite(jacobians, singular)
 }
