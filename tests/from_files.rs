@@ -1,7 +1,9 @@
 //! Models the derive reads from files: `#[lagrangian(model = "…")]` takes a model file's
 //! `[model]` (the double pendulum of `examples/models/`, against its closed-form
 //! equations), `#[lagrangian(urdf = "…")]` a robot (the Panda of example-robot-data,
-//! against Pinocchio's forward dynamics recorded in `lagrange-cli/tests/pinocchio/`).
+//! against Pinocchio's forward dynamics recorded in `lagrange-cli/tests/pinocchio/`; with
+//! inputs on its joints, `actuated`, holding a pose by computed-torque control as the
+//! closed loop's closed form says).
 
 use lagrange::nalgebra::{SVector, Vector2};
 use lagrange::{Lagrangian, LagrangianSystem};
@@ -111,4 +113,25 @@ fn a_urdf_derives_the_panda_as_pinocchio_computes_it() {
         worst < 1e-12,
         "q̈ differs from Pinocchio's by {worst:e} (relative)"
     );
+}
+
+#[path = "../examples/panda_computed_torque.rs"]
+#[allow(dead_code)]
+mod panda_computed_torque;
+
+#[test]
+fn the_panda_holds_a_pose_as_computed_torque_control_says() {
+    // The closed loop of the example is q̈ = ω² e − 2ω q̇ on every joint: each error
+    // decays as e(0)(1 + ωt)e^(−ωt).
+    use panda_computed_torque::{hold, target};
+    let omega = 3.0;
+    let start = SVector::from([0.4, 0.1, -0.3, -1.8, 0.2, 1.7, 0.5, 0.01, 0.03]);
+    let run = hold(start, omega, 2.0).unwrap();
+    let e0 = target() - start;
+    assert_eq!(run.times().last(), Some(&2.0));
+    for (t, q) in run.times().iter().zip(run.q()) {
+        let decay = (1.0 + omega * t) * (-omega * t).exp();
+        let difference = ((target() - q) - e0 * decay).abs().max();
+        assert!(difference < 1e-9, "t = {t}: {difference:e}");
+    }
 }

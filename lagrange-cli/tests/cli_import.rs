@@ -204,6 +204,62 @@ fn a_mimic_joint_follows_the_joint_it_mimics() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn an_actuated_import_drives_each_joint_by_its_input() {
+    // `--actuated`: an input `tau_q` on every joint `q`. The linearization's B is then
+    // [0; M⁻¹]: no input acts on the velocities' rates directly, and the block on the
+    // accelerations is symmetric positive definite (the inverse of a mass matrix).
+    let output = lagrange(&["import", "--actuated", fixture().to_str().unwrap()]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let model = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        model.contains("inputs = [\"tau_waist_joint\", \"tau_shoulder\", \"tau_elbow\"]"),
+        "{model}"
+    );
+    let dir = scratch("actuated");
+    let file = dir.join("actuated.toml");
+    std::fs::write(&file, model).unwrap();
+    let run = lagrange(&[
+        "linearize",
+        file.to_str().unwrap(),
+        "--at",
+        "shoulder=0.4,elbow=-0.9",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&run.stdout).unwrap();
+    let b: Vec<Vec<f64>> = doc["b"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect()
+        })
+        .collect();
+    assert_eq!((b.len(), b[0].len()), (6, 3));
+    assert!(b[..3].iter().flatten().all(|&x| x == 0.0), "{b:?}");
+    let lower = DMatrix::from_fn(3, 3, |i, j| b[3 + i][j]);
+    assert!(
+        (&lower - lower.transpose()).amax() < 1e-12 * lower.amax(),
+        "{lower}"
+    );
+    assert!(lower.clone().cholesky().is_some(), "{lower}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `A` and `ẋ` of `lagrange linearize` for the model file `file` at `at`.
 fn linearized(file: &Path, at: &str) -> (Vec<f64>, Vec<Vec<f64>>) {
     let run = lagrange(&[

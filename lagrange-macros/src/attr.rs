@@ -151,8 +151,8 @@ pub(crate) fn parse(input: &DeriveInput) -> Parsed {
     }
 }
 
-/// Reads `model = "…"`, `urdf = "…"` or `fixed_joint_merge` into `request`; `false` for
-/// any other key.
+/// Reads `model = "…"`, `urdf = "…"`, `fixed_joint_merge` or `actuated` into
+/// `request`; `false` for any other key.
 fn file_key(
     meta: &syn::meta::ParseNestedMeta<'_>,
     request: &mut Option<Request>,
@@ -162,13 +162,16 @@ fn file_key(
         .get_ident()
         .map(Ident::to_string)
         .unwrap_or_default();
-    if key == "fixed_joint_merge" {
-        match request {
-            Some(request) => request.merge = Some(meta.path.span()),
-            None => {
-                return Err(meta.error("`fixed_joint_merge` follows `urdf = \"…\"`"));
-            }
-        }
+    if key == "fixed_joint_merge" || key == "actuated" {
+        let Some(request) = request else {
+            return Err(meta.error(format!("`{key}` follows `urdf = \"…\"`")));
+        };
+        let slot = if key == "actuated" {
+            &mut request.actuated
+        } else {
+            &mut request.merge
+        };
+        *slot = Some(meta.path.span());
         return Ok(true);
     }
     let Some(kind) = Kind::of_key(&key) else {
@@ -185,6 +188,7 @@ fn file_key(
         kind,
         path,
         merge: None,
+        actuated: None,
     });
     Ok(true)
 }

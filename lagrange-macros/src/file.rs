@@ -1,7 +1,7 @@
 //! A model read from a file instead of written in the attribute: `model = "…"` (a model
 //! file's `[model]` and `[[draw]]` tables, as `lagrange simulate` reads them) or
 //! `urdf = "…"` (a robot, translated as `lagrange import` does, with `fixed_joint_merge`
-//! as its `--fixed-joint-merge`). The path is relative to the crate's manifest; the crate is
+//! and `actuated` as its `--fixed-joint-merge` and `--actuated`). The path is relative to the crate's manifest; the crate is
 //! rebuilt when the file changes, and errors name the file (and, in a model file, the line
 //! and column of the key).
 
@@ -41,12 +41,13 @@ impl Kind {
     }
 }
 
-/// The attribute's request for a file: its kind, its path as written, and where
-/// `fixed_joint_merge` was given.
+/// The attribute's request for a file: its kind, its path as written, and where the
+/// URDF's options `fixed_joint_merge` and `actuated` were given.
 pub(crate) struct Request {
     pub(crate) kind: Kind,
     pub(crate) path: LitStr,
     pub(crate) merge: Option<Span>,
+    pub(crate) actuated: Option<Span>,
 }
 
 /// A file a model was read from.
@@ -83,7 +84,11 @@ impl ModelSource {
                 ))
             })?,
             Kind::Urdf => {
-                urdf::import(&text, request.merge.is_some())
+                let options = urdf::Options {
+                    merge_fixed: request.merge.is_some(),
+                    actuated: request.actuated.is_some(),
+                };
+                urdf::import(&text, options)
                     .map_err(|e| error(format!("{shown}: {e}")))?
                     .model
             }

@@ -22,14 +22,21 @@ pub(crate) struct Args {
     /// so the model has one body per moving part.
     #[arg(long)]
     fixed_joint_merge: bool,
+    /// Drive every movable joint by an input `tau_<joint>`, the torque or force on its
+    /// coordinate (0 in `[values]`; a signal in `[inputs]` or a controller sets it).
+    #[arg(long)]
+    actuated: bool,
 }
 
 /// Runs `lagrange import`: the model file on standard output, notes on standard error.
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let shown = escape_text(&args.urdf.display().to_string());
     let text = source::read_file(&args.urdf).map_err(Failure)?;
-    let imported = urdf::import(&text, args.fixed_joint_merge)
-        .map_err(|e| Failure(format!("{shown}: {e}")))?;
+    let options = urdf::Options {
+        merge_fixed: args.fixed_joint_merge,
+        actuated: args.actuated,
+    };
+    let imported = urdf::import(&text, options).map_err(|e| Failure(format!("{shown}: {e}")))?;
     if !imported.ignored.is_empty() {
         eprintln!(
             "note: ignored (not dynamics): {}",
@@ -41,9 +48,11 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
                 .join(", ")
         );
     }
+    let mut values: BTreeMap<String, f64> = [("g".to_string(), 9.81)].into();
+    values.extend(imported.model.inputs.iter().map(|u| (u.clone(), 0.0)));
     let file = File {
         model: imported.model,
-        values: [("g".to_string(), 9.81)].into(),
+        values,
         initial: Initial {
             q: imported.initial,
         },

@@ -72,9 +72,18 @@ struct Mimic {
     offset: f64,
 }
 
-/// Translates the URDF `text` into a model; with `merge`, links on fixed joints are folded
-/// into their parents.
-pub fn import(text: &str, merge: bool) -> Result<Imported, String> {
+/// How a URDF is translated.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Fold each link on a `fixed` joint into its parent.
+    pub merge_fixed: bool,
+    /// Drive every movable joint by an input: the torque or force `tau_<q>` on its
+    /// coordinate `q` (a parameter, an input and a generalized force of the model).
+    pub actuated: bool,
+}
+
+/// Translates the URDF `text` into a model, as `options` say.
+pub fn import(text: &str, options: Options) -> Result<Imported, String> {
     let document = roxmltree::Document::parse(text).map_err(|e| format!("not valid XML: {e}"))?;
     let robot = document.root_element();
     if !robot.has_tag_name("robot") {
@@ -100,7 +109,7 @@ pub fn import(text: &str, merge: bool) -> Result<Imported, String> {
         }
     }
     let name = robot.attribute("name").unwrap_or("robot");
-    let (model, initial, root_mass) = tree_model(name, &links, &joints, merge, &mut ignored)?;
+    let (model, initial, root_mass) = tree_model(name, &links, &joints, options, &mut ignored)?;
     if root_mass != 0.0 {
         ignored.insert("inertial of the root link (it is the fixed frame)".into());
     }

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use super::merge::merge_fixed;
-use super::{Inertial, Mimic, UrdfJoint};
+use super::{Inertial, Mimic, Options, UrdfJoint};
 use crate::model::{Body, Joint, Model, name_problem};
 use crate::syntax::print::escape_text;
 
@@ -49,13 +49,14 @@ pub(super) fn decimal(x: f64) -> String {
     format!("{x}")
 }
 
-/// The model of the tree, its initial configuration (consistent with its constraints),
-/// and the mass of the root link (the fixed frame, whose inertial data is not used).
+/// The model of the tree (with an input per joint if `options.actuated`), its initial
+/// configuration (consistent with its constraints), and the mass of the root link (the
+/// fixed frame, whose inertial data is not used).
 pub(super) fn tree_model(
     robot: &str,
     links: &[(String, Inertial)],
     joints: &[UrdfJoint],
-    merge: bool,
+    options: Options,
     ignored: &mut BTreeSet<String>,
 ) -> Result<(Model, BTreeMap<String, f64>, f64), String> {
     let inertial: HashMap<&str, &Inertial> = links.iter().map(|(n, i)| (n.as_str(), i)).collect();
@@ -104,6 +105,7 @@ pub(super) fn tree_model(
             "the joints form a cycle: a kinematic loop needs a constraint (not imported)".into(),
         );
     }
+    let merge = options.merge_fixed;
     let (merged_joints, merged_inertial) = if merge {
         merge_fixed(&order, &inertial, root, ignored)
     } else {
@@ -186,10 +188,22 @@ pub(super) fn tree_model(
         }
     }
     let root_mass = inertial[root].mass;
+    let mut parameters = vec!["g".to_string()];
+    let (mut inputs, mut forces) = (Vec::new(), Vec::new());
+    if options.actuated {
+        for q in &coordinates {
+            let tau = identifier(&format!("tau_{q}"), "tau", &mut taken)?;
+            parameters.push(tau.clone());
+            inputs.push(tau.clone());
+            forces.push((q.clone(), tau));
+        }
+    }
     let model = Model {
         name: identifier(robot, "robot", &mut BTreeSet::new())?,
         coordinates,
-        parameters: vec!["g".into()],
+        parameters,
+        inputs,
+        forces,
         gravity: Some(vec!["0".into(), "0".into(), "-g".into()]),
         dissipation: (!dissipation.is_empty()).then(|| dissipation.join(" + ")),
         constraints,
