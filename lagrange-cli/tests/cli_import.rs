@@ -223,32 +223,7 @@ fn an_actuated_import_drives_each_joint_by_its_input() {
     let dir = scratch("actuated");
     let file = dir.join("actuated.toml");
     std::fs::write(&file, model).unwrap();
-    let run = lagrange(&[
-        "linearize",
-        file.to_str().unwrap(),
-        "--at",
-        "shoulder=0.4,elbow=-0.9",
-        "--format",
-        "json",
-    ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let doc: Value = serde_json::from_slice(&run.stdout).unwrap();
-    let b: Vec<Vec<f64>> = doc["b"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            r.as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_f64().unwrap())
-                .collect()
-        })
-        .collect();
+    let b = rows(&linearization(&file, "shoulder=0.4,elbow=-0.9")["b"]);
     assert_eq!((b.len(), b[0].len()), (6, 3));
     assert!(b[..3].iter().flatten().all(|&x| x == 0.0), "{b:?}");
     let lower = DMatrix::from_fn(3, 3, |i, j| b[3 + i][j]);
@@ -260,8 +235,8 @@ fn an_actuated_import_drives_each_joint_by_its_input() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `A` and `ẋ` of `lagrange linearize` for the model file `file` at `at`.
-fn linearized(file: &Path, at: &str) -> (Vec<f64>, Vec<Vec<f64>>) {
+/// The document of `lagrange linearize --format json` for the model file `file` at `at`.
+fn linearization(file: &Path, at: &str) -> Value {
     let run = lagrange(&[
         "linearize",
         file.to_str().unwrap(),
@@ -275,16 +250,25 @@ fn linearized(file: &Path, at: &str) -> (Vec<f64>, Vec<Vec<f64>>) {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let doc: Value = serde_json::from_slice(&run.stdout).unwrap();
-    let numbers = |v: &Value| -> Vec<f64> {
-        v.as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_f64().unwrap())
-            .collect()
-    };
-    let a = doc["a"].as_array().unwrap().iter().map(numbers).collect();
-    (numbers(&doc["rate"]), a)
+    serde_json::from_slice(&run.stdout).unwrap()
+}
+
+fn numbers(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+fn rows(v: &Value) -> Vec<Vec<f64>> {
+    v.as_array().unwrap().iter().map(numbers).collect()
+}
+
+/// `A` and `ẋ` of `lagrange linearize` for the model file `file` at `at`.
+fn linearized(file: &Path, at: &str) -> (Vec<f64>, Vec<Vec<f64>>) {
+    let doc = linearization(file, at);
+    (numbers(&doc["rate"]), rows(&doc["a"]))
 }
 
 #[test]
