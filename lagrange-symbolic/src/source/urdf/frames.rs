@@ -54,13 +54,27 @@ pub(super) fn entries(t: Matrix) -> [f64; 6] {
     [t[0][0], t[1][1], t[2][2], t[0][1], t[0][2], t[1][2]]
 }
 
+/// `t` with the entries at most `1e-14 · scale` set to 0: the round-off of the rotations and
+/// shifts that produced it, `scale` the largest magnitude they involved. Left in, such a
+/// residue (`3e-42`) would be a number beyond the exact fractions the engine holds.
+pub(super) fn without_round_off(t: Matrix, scale: f64) -> Matrix {
+    t.map(|row| row.map(|x| if x.abs() <= 1e-14 * scale { 0.0 } else { x }))
+}
+
+/// The largest magnitude of the entries of `t`.
+pub(super) fn magnitude(t: Matrix) -> f64 {
+    t.iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()))
+}
+
 /// `R I Rᵀ`: an inertia tensor given in a frame turned by `rpy`, in the link's frame.
 pub(super) fn turned(entries_given: [f64; 6], rpy: [f64; 3]) -> [f64; 6] {
     if rpy == [0.0; 3] {
         return entries_given;
     }
     let rot = rpy_matrix(rpy);
-    entries(mul(mul(rot, tensor(entries_given)), transposed(rot)))
+    let given = tensor(entries_given);
+    let turned = mul(mul(rot, given), transposed(rot));
+    entries(without_round_off(turned, magnitude(given)))
 }
 
 #[cfg(test)]

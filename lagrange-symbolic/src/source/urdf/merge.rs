@@ -3,7 +3,10 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::frames::{Matrix, apply, entries, mul, rpy_matrix, rpy_of, tensor, transposed};
+use super::frames::{
+    Matrix, apply, entries, magnitude, mul, rpy_matrix, rpy_of, tensor, transposed,
+    without_round_off,
+};
 use super::{Inertial, UrdfJoint};
 
 /// The links on fixed joints folded into the nearest link that moves (or the fixed
@@ -83,7 +86,7 @@ pub(super) fn merge_fixed(
             let data = Inertial {
                 mass: m,
                 com,
-                inertia: entries(about_com),
+                inertia: entries(without_round_off(about_com, magnitude(about_origin))),
             };
             (owner, data)
         })
