@@ -1,6 +1,6 @@
-//! Real robots side by side with Pinocchio: a UR5, the Panda with its fingers and the
-//! Solo-12's legs, derived at compile time from the URDFs of example-robot-data
-//! (`lagrange-cli/tests/pinocchio/robots/`), timed per call at the same random states as
+//! Real robots side by side with Pinocchio: a UR5, the Panda with its fingers, the
+//! Solo-12's legs and the Unitree G1 humanoid (29 joints), derived at compile time from the
+//! URDFs of example-robot-data (`lagrange-cli/tests/pinocchio/robots/`), timed per call at the same random states as
 //! Pinocchio compiled natively from its headers (`benches/pinocchio/`), in one run:
 //!
 //! ```sh
@@ -41,6 +41,15 @@ struct Panda {
 #[derive(Lagrangian)]
 #[lagrangian(urdf = "lagrange-cli/tests/pinocchio/robots/solo12.urdf")]
 struct Solo12 {
+    g: f64,
+}
+
+#[derive(Lagrangian)]
+#[lagrangian(
+    urdf = "lagrange-cli/tests/pinocchio/robots/g1.urdf",
+    fixed_joint_merge
+)]
+struct G1 {
     g: f64,
 }
 
@@ -236,5 +245,10 @@ fn main() {
         "Solo-12",
         &Solo12 { g: 9.81 },
         "lagrange-cli/tests/pinocchio/robots/solo12.urdf",
+    );
+    robot(
+        "G1",
+        &G1 { g: 9.81 },
+        "lagrange-cli/tests/pinocchio/robots/g1.urdf",
     );
 }

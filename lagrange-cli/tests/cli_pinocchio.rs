@@ -1,5 +1,6 @@
-//! Real robots against Pinocchio: three URDFs of example-robot-data (a UR5 arm, the Panda
-//! with its fingers, the Solo-12 quadruped's legs) imported by `lagrange import`, and at
+//! Real robots against Pinocchio: four URDFs of example-robot-data (a UR5 arm, the Panda
+//! with its fingers, the Solo-12 quadruped's legs, the Unitree G1 humanoid's 29 joints)
+//! imported by `lagrange import`, and at
 //! Pinocchio's random states `lagrange linearize` gives the forward dynamics `q̈` and its
 //! derivatives `∂q̈/∂q`, `∂q̈/∂q̇` that Pinocchio 4.1 computes by ABA and its analytical
 //! derivatives (`tests/pinocchio/record.py` recorded them; see its README).
@@ -155,4 +156,42 @@ fn the_solo12_quadrupeds_legs_move_as_pinocchio_computes() {
     // Merged: its feet on fixed joints left a 3e-42 of round-off in the merged inertia,
     // which the engine cannot hold as an exact fraction, before round-off was cleared.
     agrees("solo12", true);
+}
+
+#[test]
+fn the_g1_humanoids_29_joints_move_as_pinocchio_computes() {
+    agrees("g1", true);
+}
+
+#[test]
+fn the_g1_humanoid_is_simulated_and_reported() {
+    // Hanging from its pelvis, released from its URDF's zero pose: nothing dissipates (no
+    // joint damping), so the energy is the run's check.
+    let urdf = folder().join("robots/g1.urdf");
+    let mut model = success(&["import", urdf.to_str().unwrap(), "--fixed-joint-merge"]);
+    model.push_str(
+        "\n[simulation]\nt_end = 0.5\nintegrator = \"dormand-prince\"\ntolerance = 1e-9\n",
+    );
+    let dir =
+        std::env::temp_dir().join(format!("lagrange-pinocchio-{}-g1-run", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("g1.toml");
+    std::fs::write(&file, model).unwrap();
+    let summary = success(&["simulate", file.to_str().unwrap()]);
+    let energy = summary
+        .lines()
+        .find(|line| line.starts_with("energy"))
+        .unwrap_or_else(|| panic!("no energy line in\n{summary}"));
+    let relative: f64 = energy.split_whitespace().last().unwrap().parse().unwrap();
+    assert!(relative < 1e-8, "{energy}");
+    let page = dir.join("g1.html");
+    success(&[
+        "report",
+        file.to_str().unwrap(),
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("left_hip_pitch_joint") && html.contains("right_wrist_yaw_joint"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
