@@ -644,3 +644,25 @@ fn a_ten_joint_arm_from_a_urdf_is_simulated_linearized_and_reported() {
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("joint9"));
 }
+
+#[test]
+fn a_tree_deeper_than_the_limit_is_refused_by_name() {
+    // 24 joint coordinates from the fixed frame are the limit (a chain of 30 took more
+    // than 7 GB to derive); the 25th link is refused, naming it, before any derivation.
+    let dir = scratch("too_deep");
+    for (n, fits) in [(24, true), (25, false)] {
+        let urdf = dir.join(format!("arm{n}.urdf"));
+        std::fs::write(&urdf, arm_urdf(n)).unwrap();
+        let output = lagrange(&["import", urdf.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.success(), fits, "{n}: {stderr}");
+        if !fits {
+            assert!(
+                stderr.contains(
+                    "body `link24` is 25 joint coordinates from the fixed frame; the limit is 24"
+                ),
+                "{stderr}"
+            );
+        }
+    }
+}

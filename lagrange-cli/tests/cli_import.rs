@@ -120,6 +120,20 @@ fn what_the_model_cannot_express_is_an_error() {
         (source.replace("<axis xyz=\"0 2 0\"/>", "<axis xyz=\"0 2 0\"/><mimic joint=\"elbow\"/>"), "mimics itself"),
         (source.replace("<axis xyz=\"0 2 0\"/>", "<axis xyz=\"0 2 0\"/><mimic joint=\"knee\"/>"), "`knee`, which is not a movable joint"),
         (source.replace("<axis xyz=\"0 2 0\"/>", "<axis xyz=\"0 2 0\"/><mimic/>"), "mimics no joint"),
+        (
+            source.replace("<axis xyz=\"0 2 0\"/>", "<axis xyz=\"0 2 0\"/><mimic joint=\"shoulder\"/><mimic joint=\"waist_joint\"/>"),
+            "a second `<mimic>`",
+        ),
+        (
+            source.replace("<origin xyz=\"0.3 0 0\"/>", "<origin xyz=\"0.3 0 0\"/><mimic joint=\"elbow\"/>"),
+            "`tool_mount` is fixed and cannot mimic",
+        ),
+        (
+            source
+                .replace("<axis xyz=\"0 2 0\"/>", "<axis xyz=\"0 2 0\"/><mimic joint=\"shoulder\"/>")
+                .replace("<limit lower=\"-2\" upper=\"2\" effort=\"50\"", "<mimic joint=\"elbow\"/><limit lower=\"-2\" upper=\"2\" effort=\"50\""),
+            "mimic each other in a cycle",
+        ),
         (source.replace("<axis xyz=\"0 2 0\"/>", "<axis xyz=\"0 2 0\"/><mimic joint=\"shoulder\" multiplier=\"nan\"/>"), "`multiplier` is not a finite number"),
         (source.replace("<child link=\"tool\"/>", "<child link=\"forearm\"/>"), "two parent joints"),
         (source.replace("<parent link=\"forearm\"/>", "<parent link=\"hand\"/>"), "`hand`, which is not defined"),
@@ -155,15 +169,7 @@ fn a_mimic_joint_follows_the_joint_it_mimics() {
         "<axis xyz=\"0 2 0\"/><mimic joint=\"shoulder\" multiplier=\"2\" offset=\"0.1\"/>",
     );
     let dir = scratch("mimic");
-    let urdf = dir.join("mimic.urdf");
-    std::fs::write(&urdf, source).unwrap();
-    let output = lagrange(&["import", urdf.to_str().unwrap()]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let mut model = String::from_utf8(output.stdout).unwrap();
+    let mut model = imported(&dir, "mimic", &source);
     assert!(
         model.contains("constraint = [\"elbow - (2)*shoulder - (0.1)\"]"),
         "{model}"
@@ -205,6 +211,34 @@ fn a_mimic_joint_follows_the_joint_it_mimics() {
 }
 
 #[test]
+fn a_chain_of_mimics_starts_on_its_constraints() {
+    // The shoulder mimics the waist (3·waist + 0.25) and the elbow the shoulder
+    // (2·shoulder + 0.5): with the waist at 0 the shoulder starts at 0.25 and the elbow at
+    // 1.0, which `linearize` accepts (it refuses states off the constraints).
+    let source = std::fs::read_to_string(fixture())
+        .unwrap()
+        .replace(
+            "<axis xyz=\"0 2 0\"/>",
+            "<axis xyz=\"0 2 0\"/><mimic joint=\"shoulder\" multiplier=\"2\" offset=\"0.5\"/>",
+        )
+        .replace(
+            "<limit lower=\"-2\" upper=\"2\" effort=\"50\"",
+            "<mimic joint=\"waist_joint\" multiplier=\"3\" offset=\"0.25\"/><limit lower=\"-2\" upper=\"2\" effort=\"50\"",
+        );
+    let dir = scratch("mimic-chain");
+    let model = imported(&dir, "chain", &source);
+    assert!(
+        model.contains("shoulder = 0.25") && model.contains("elbow = 1.0"),
+        "{model}"
+    );
+    let file = dir.join("chain.toml");
+    std::fs::write(&file, model).unwrap();
+    let rate = numbers(&linearization(&file, "waist_joint=0")["rate"]);
+    assert_eq!(rate.len(), 6);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn an_actuated_import_drives_each_joint_by_its_input() {
     // `--actuated`: an input `tau_q` on every joint `q`. The linearization's B is then
     // [0; M⁻¹]: no input acts on the velocities' rates directly, and the block on the
@@ -233,6 +267,20 @@ fn an_actuated_import_drives_each_joint_by_its_input() {
     );
     assert!(lower.clone().cholesky().is_some(), "{lower}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The model file `lagrange import` writes for the URDF `source`, saved in `dir` as
+/// `name.urdf` first.
+fn imported(dir: &Path, name: &str, source: &str) -> String {
+    let urdf = dir.join(format!("{name}.urdf"));
+    std::fs::write(&urdf, source).unwrap();
+    let output = lagrange(&["import", urdf.to_str().unwrap()]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
 }
 
 /// The document of `lagrange linearize --format json` for the model file `file` at `at`.

@@ -23,6 +23,9 @@ pub(crate) struct Parsed {
     pub fields: Vec<Ident>,
     /// The file the model was read from (`model = "…"` or `urdf = "…"`), if it was.
     pub file: Option<ModelSource>,
+    /// Whether the attribute names a file that could not give the model: the model's own
+    /// checks would then only add noise ("no coordinates", …) to the real error.
+    pub file_failed: bool,
 }
 
 impl Parsed {
@@ -127,6 +130,7 @@ pub(crate) fn parse(input: &DeriveInput) -> Parsed {
         spans.remove(&Item::Coordinates);
     }
     let mut file = None;
+    let file_failed = request.is_some();
     if let Some(request) = request {
         match from_file(&request, &written_keys, &fields) {
             Ok((source, read)) => {
@@ -147,6 +151,7 @@ pub(crate) fn parse(input: &DeriveInput) -> Parsed {
         model,
         spans,
         fields,
+        file_failed: file_failed && file.is_none(),
         file,
     }
 }

@@ -66,6 +66,9 @@ impl ModelSource {
         let span = request.path.span();
         let error = |message: String| syn::Error::new(span, message);
         let written = request.path.value();
+        if written.is_empty() {
+            return Err(error(format!("`{}` names no file", request.kind.key())));
+        }
         let shown = escape_text(&written);
         if request.merge.is_some() && request.kind != Kind::Urdf {
             return Err(error(
@@ -266,5 +269,11 @@ mod tests {
             let found = errors(&format!("#[lagrangian({keys})] {item}"));
             assert!(found.contains(needle), "{keys}: {found}");
         }
+        // A file that does not give the model is the one error: no "no coordinates" after.
+        let input: DeriveInput =
+            syn::parse_str(r#"#[lagrangian(model = "no/such/file.toml")] struct S;"#).unwrap();
+        assert!(parse(&input).file_failed);
+        let found = errors(r#"#[lagrangian(model = "")] struct S;"#);
+        assert!(found.contains("`model` names no file"), "{found}");
     }
 }

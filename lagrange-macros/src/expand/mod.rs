@@ -45,8 +45,13 @@ fn derive_checked(input: &DeriveInput, parsed: &Parsed) -> syn::Result<TokenStre
         })
     };
     if let Some(reading) = &parsed.errors {
-        // Report what the model checks find too, without running the engine.
-        let checks = parsed.model.check().err().unwrap_or_default();
+        // Report what the model checks find too, without running the engine (unless the
+        // model was to come from a file that did not give it).
+        let checks = if parsed.file_failed {
+            Vec::new()
+        } else {
+            parsed.model.check().err().unwrap_or_default()
+        };
         let all = std::iter::once(reading.clone()).chain(model_errors(checks));
         return Err(attr::combine(all).unwrap_or_else(|| reading.clone()));
     }

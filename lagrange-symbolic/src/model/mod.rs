@@ -17,6 +17,7 @@ mod scope;
 mod velocity;
 mod written;
 
+pub use bodies::MAX_TREE_DEPTH;
 pub use bounds::{MAX_CONSTANT_BITS, MAX_DEGREE};
 pub use check::momentum_name;
 pub use checked::{

@@ -151,6 +151,14 @@ pub(super) fn joint(
             "parent" | "child" | "origin" | "axis" | "dynamics" => {}
             "mimic" => {
                 let place = at(c);
+                if mimic.is_some() {
+                    return Err(format!("{place}: joint `{shown}` has a second `<mimic>`"));
+                }
+                if kind == "fixed" {
+                    return Err(format!(
+                        "{place}: joint `{shown}` is fixed and cannot mimic another"
+                    ));
+                }
                 let joint = c.attribute("joint").ok_or_else(|| {
                     format!("{place}: joint `{shown}` mimics no joint (`<mimic joint=…>`)")
                 })?;

@@ -182,9 +182,13 @@ pub(super) fn tree_model(
     let mut constraints = Vec::new();
     for j in &order {
         if let Some(mimic) = &j.mimic {
-            let (constraint, q, at_zero) = mimic_constraint(j, mimic, &coordinate_of)?;
-            constraints.push(constraint);
-            initial.insert(q, at_zero);
+            constraints.push(mimic_constraint(j, mimic, &coordinate_of)?);
+        }
+    }
+    for j in &order {
+        if j.mimic.is_some() {
+            let value = mimicked_value(j, &order)?;
+            initial.insert(coordinate_of[j.name.as_str()].clone(), value);
         }
     }
     let root_mass = inertial[root].mass;
@@ -220,14 +224,39 @@ pub(super) fn tree_model(
     Ok((model, initial, root_mass))
 }
 
-/// The holonomic constraint of joint `j`, which mimics another: `q − m·q_other − offset`,
-/// with `q` and the value it takes when every other coordinate is 0 (the import's initial
-/// state). Errors unless both joints are movable and distinct.
+/// The value of the coordinate of joint `j`, which mimics another, when every joint that
+/// mimics none is at 0 (the import's initial state): along the chain of joints it mimics,
+/// `q = m·q_other + offset`. Errors for a chain that comes back on itself.
+fn mimicked_value(j: &UrdfJoint, joints: &[&UrdfJoint]) -> Result<f64, String> {
+    let mut chain: Vec<&UrdfJoint> = vec![j];
+    while let Some(mimic) = &chain[chain.len() - 1].mimic {
+        let Some(next) = joints.iter().find(|k| k.name == mimic.joint) else {
+            break;
+        };
+        if chain.iter().any(|k| k.name == next.name) {
+            let names: Vec<String> = chain.iter().map(|k| escape_text(&k.name)).collect();
+            return Err(format!(
+                "the joints mimic each other in a cycle: {} → {}",
+                names.join(" → "),
+                escape_text(&next.name)
+            ));
+        }
+        chain.push(next);
+    }
+    // From the end of the chain (a joint at 0) back to `j`.
+    Ok(chain.iter().rev().fold(0.0, |value, k| match &k.mimic {
+        Some(mimic) => mimic.multiplier * value + mimic.offset,
+        None => value,
+    }))
+}
+
+/// The holonomic constraint of joint `j`, which mimics another: `q − m·q_other − offset`.
+/// Errors unless both joints are movable and distinct.
 fn mimic_constraint(
     j: &UrdfJoint,
     mimic: &Mimic,
     coordinate_of: &HashMap<&str, String>,
-) -> Result<(String, String, f64), String> {
+) -> Result<String, String> {
     let shown = escape_text(&j.name);
     let Some(q) = coordinate_of.get(j.name.as_str()) else {
         return Err(format!("joint `{shown}` is fixed and cannot mimic another"));
@@ -249,5 +278,5 @@ fn mimic_constraint(
     if mimic.offset != 0.0 {
         let _ = write!(constraint, " - ({})", decimal(mimic.offset));
     }
-    Ok((constraint, q.clone(), mimic.offset))
+    Ok(constraint)
 }
