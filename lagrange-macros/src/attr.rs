@@ -176,6 +176,9 @@ fn file_key(
         } else {
             &mut request.merge
         };
+        if slot.is_some() {
+            return Err(meta.error(format!("`{key}` is given twice")));
+        }
         *slot = Some(meta.path.span());
         return Ok(true);
     }

@@ -264,6 +264,11 @@ mod tests {
                 "one file",
             ),
             (r#"fixed_joint_merge"#, "struct S;", "follows `urdf"),
+            (
+                r#"urdf = "../lagrange-cli/tests/fixtures/arm3.urdf", actuated, actuated"#,
+                "struct S { g: f64 }",
+                "`actuated` is given twice",
+            ),
         ];
         for (keys, item, needle) in cases {
             let found = errors(&format!("#[lagrangian({keys})] {item}"));
