@@ -455,12 +455,7 @@ fn tree_depth(earlier: &[CheckedBody], placement: &Placement) -> usize {
     let mut depth = 0;
     let mut at = Some(placement);
     while let Some(Placement::Jointed { parent, joint, .. }) = at {
-        depth += match &**joint {
-            CheckedJoint::Revolute(..) | CheckedJoint::Prismatic(..) => 1,
-            CheckedJoint::Fixed => 0,
-            CheckedJoint::Spherical(_) => 3,
-            CheckedJoint::Free(_) => 6,
-        };
+        depth += joint.coordinate_count();
         at = parent.map(|p| &earlier[p].placement);
     }
     depth

@@ -170,6 +170,20 @@ pub enum CheckedJoint {
     Free([usize; 6]),
 }
 
+impl CheckedJoint {
+    /// How many coordinates the joint moves: 1 for a revolute or prismatic joint, 0 for a
+    /// fixed one, 3 for a spherical one, 6 for a free one (a body's depth in a tree counts
+    /// them).
+    pub fn coordinate_count(&self) -> usize {
+        match self {
+            CheckedJoint::Revolute(..) | CheckedJoint::Prismatic(..) => 1,
+            CheckedJoint::Fixed => 0,
+            CheckedJoint::Spherical(_) => 3,
+            CheckedJoint::Free(_) => 6,
+        }
+    }
+}
+
 /// The Lagrangian of a checked model.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Energy {

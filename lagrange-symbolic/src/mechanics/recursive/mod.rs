@@ -33,7 +33,7 @@ use crate::cas::{Session, Sym, Var};
 use crate::equations::{Conserved, Equations, Programs};
 use crate::ir::Program;
 use crate::ir::trace::{Tracer, Value};
-use crate::model::{CheckedJoint, CheckedModel, Energy, Placement};
+use crate::model::{CheckedModel, Energy, Placement};
 use passes::{composite_mass_matrix, energies, newton_euler};
 use tree::{M3, Tree, place};
 use vector::{product, times};
@@ -150,13 +150,7 @@ pub(crate) fn too_deep_to_expand(model: &CheckedModel) -> bool {
         let Placement::Jointed { parent, joint, .. } = &body.placement else {
             return false;
         };
-        let own = match &**joint {
-            CheckedJoint::Revolute(..) | CheckedJoint::Prismatic(..) => 1,
-            CheckedJoint::Fixed => 0,
-            CheckedJoint::Spherical(_) => 3,
-            CheckedJoint::Free(_) => 6,
-        };
-        depth.push(own + parent.map_or(0, |p| depth[p]));
+        depth.push(joint.coordinate_count() + parent.map_or(0, |p| depth[p]));
     }
     model.ignored.is_empty() && depth.into_iter().max().unwrap_or(0) > EXPANDED_TREE_DEPTH
 }

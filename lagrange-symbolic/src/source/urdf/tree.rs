@@ -250,17 +250,16 @@ fn mimicked_value(j: &UrdfJoint, joints: &[&UrdfJoint]) -> Result<f64, String> {
     }))
 }
 
-/// The holonomic constraint of joint `j`, which mimics another: `q − m·q_other − offset`.
-/// Errors unless both joints are movable and distinct.
+/// The holonomic constraint of joint `j`, a movable joint which mimics another:
+/// `q − m·q_other − offset`. Errors unless the other is movable and distinct.
 fn mimic_constraint(
     j: &UrdfJoint,
     mimic: &Mimic,
     coordinate_of: &HashMap<&str, String>,
 ) -> Result<String, String> {
     let shown = escape_text(&j.name);
-    let Some(q) = coordinate_of.get(j.name.as_str()) else {
-        return Err(format!("joint `{shown}` is fixed and cannot mimic another"));
-    };
+    // Movable: a fixed joint with a `<mimic>` is refused where the URDF is read.
+    let q = &coordinate_of[j.name.as_str()];
     if mimic.joint == j.name {
         return Err(format!("joint `{shown}` mimics itself"));
     }
