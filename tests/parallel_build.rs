@@ -71,6 +71,10 @@ fn four_crates_expand_concurrently_without_aborting() {
         command
             .current_dir(&dir)
             .env("CARGO_TARGET_DIR", dir.join("target"))
+            // A second build of the engine: no debug information, no incremental state, so
+            // that it takes little disk.
+            .env("CARGO_PROFILE_DEV_DEBUG", "false")
+            .env("CARGO_INCREMENTAL", "0")
             // Every round must run the engine: no cached derivations.
             .env("LAGRANGE_CACHE", "off")
             .env_remove("LAGRANGE_OFFLINE")

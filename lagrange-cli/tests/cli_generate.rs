@@ -394,7 +394,10 @@ fn build_rust(crate_dir: &Path) -> PathBuf {
         Command::new(&cargo)
             .args(["build", "--offline", "--quiet", "--manifest-path"])
             .arg(crate_dir.join("Cargo.toml"))
-            .env("CARGO_TARGET_DIR", &target_dir),
+            .env("CARGO_TARGET_DIR", &target_dir)
+            // Built to be run once: no debug information, no incremental state on disk.
+            .env("CARGO_PROFILE_DEV_DEBUG", "false")
+            .env("CARGO_INCREMENTAL", "0"),
     );
     target_dir.join("debug").join(package_name(crate_dir))
 }
@@ -449,6 +452,8 @@ fn compare_file<S: FromParameterValues<Const<N>>, const N: usize>(
     let printed = checked(Command::new(&binary).arg("--equations"));
     assert_eq!(printed.trim_end(), equations, "{stem}: Rust equations");
     let csv = checked(Command::new(&binary).args(times));
+    // The binary has run; its build folder is not needed again (the suite's disk use).
+    let _ = std::fs::remove_dir_all(crate_dir.join("target"));
     let (header, columns) = parse_csv(&csv);
     let rust = max_difference(&format!("{stem} (Rust)"), &reference, &header, &columns);
     eprintln!("{stem}: Rust max relative difference {rust:e}");

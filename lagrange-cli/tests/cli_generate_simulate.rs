@@ -234,7 +234,10 @@ impl Bench {
                 Command::new(&self.cargo)
                     .args(["build", "--offline", "--quiet", "--manifest-path"])
                     .arg(out.join("Cargo.toml"))
-                    .env("CARGO_TARGET_DIR", &self.target),
+                    .env("CARGO_TARGET_DIR", &self.target)
+                    // Built to be run once: no debug information, no incremental state.
+                    .env("CARGO_PROFILE_DEV_DEBUG", "false")
+                    .env("CARGO_INCREMENTAL", "0"),
             );
             self.timing.cargo += clock.elapsed();
             let manifest: toml::Table = std::fs::read_to_string(out.join("Cargo.toml"))

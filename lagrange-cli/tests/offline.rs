@@ -33,6 +33,10 @@ fn cargo(target: &Path) -> Command {
         .arg("--color=never")
         .current_dir(workspace())
         .env("CARGO_TARGET_DIR", target)
+        // A second build of the workspace's crates: no debug information, no incremental
+        // state, so that it takes little disk.
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
+        .env("CARGO_INCREMENTAL", "0")
         .env_remove("LAGRANGE_OFFLINE")
         .env_remove("LAGRANGE_PREPARE")
         .env_remove("LAGRANGE_PREPARE_CRATE")
