@@ -151,11 +151,8 @@ impl LagrangianSystem<Dyn> for Interpreted {
         qd: &DVector<f64>,
     ) -> Result<AccelerationJacobians<Dyn>, Error> {
         if !self.constrained() {
-            let qdd = self.accelerations(t, q, qd)?;
-            let m = self.mass_matrix(t, q, qd);
-            let r = self.residual_jacobians(t, q, qd, &qdd);
-            unconstrained_jacobians(&m, qdd, r, || {
-                Error::singular(t, q.as_slice(), qd.as_slice())
+            unconstrained_jacobians(self.mass_matrix_and_forcing(t, q, qd), (t, q, qd), |qdd| {
+                self.residual_jacobians(t, q, qd, qdd)
             })
         } else {
             self.constrained_acceleration_jacobians(t, q, qd)

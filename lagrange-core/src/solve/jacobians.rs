@@ -10,7 +10,7 @@ use nalgebra::{DMatrix, DefaultAllocator, Dim, OMatrix, OVector, U1};
 
 use crate::error::Error;
 use crate::size::{ConstraintAllocator, DimAllocator};
-use crate::solve::linalg;
+use crate::solve::linalg::MassFactor;
 
 /// Derivatives of the residual `r = M(t, q, q̇) q̈ − f(t, q, q̇)` at a point
 /// `(t, q, q̇, q̈)`, with `q̈` held fixed.
@@ -65,70 +65,48 @@ where
     pub parameters: DMatrix<f64>,
 }
 
-/// The derivatives of the unconstrained motion `M q̈ = f` from the mass matrix `m`, the
-/// accelerations `qdd` and the residual's derivatives `r` at a state:
+/// The accelerations of the unconstrained motion `M q̈ = f` and their derivatives
 /// `∂q̈/∂x = −M⁻¹ ∂r/∂x` (the default of
-/// [`LagrangianSystem::acceleration_jacobians`](crate::LagrangianSystem::acceleration_jacobians)).
-/// `singular` is the error when `M` is singular or a derivative is not finite.
+/// [`LagrangianSystem::acceleration_jacobians`](crate::LagrangianSystem::acceleration_jacobians)),
+/// from `M` and `f` at the state `(t, q, q̇)` and the residual's derivatives at `q̈`. `M` is
+/// factorized once, for `q̈` and for every column; `q̈` has the bits
+/// `solve_accelerations` gives. Errors when `M` is singular
+/// or a derivative is not finite.
 pub fn unconstrained<N: Dim>(
-    m: &OMatrix<f64, N, N>,
-    qdd: OVector<f64, N>,
-    r: ResidualJacobians<N>,
-    singular: impl Fn() -> Error,
+    (m, f): (OMatrix<f64, N, N>, OVector<f64, N>),
+    (t, q, qd): (f64, &OVector<f64, N>, &OVector<f64, N>),
+    residual_jacobians: impl FnOnce(&OVector<f64, N>) -> ResidualJacobians<N>,
 ) -> Result<AccelerationJacobians<N>, Error>
 where
     DefaultAllocator: DimAllocator<N>,
 {
-    // One Cholesky factorization for every column (a mass matrix is positive definite),
-    // solved in place, with vectors of the system's size (on the stack for a derived
-    // system); the general solve, column by column, when it is not.
-    let size = m.shape_generic().0;
-    let jacobians = match m.clone().cholesky() {
-        Some(factor) => {
-            let solve = |mut x: OMatrix<f64, N, N>| {
-                factor.solve_mut(&mut x);
-                -x
-            };
-            let mut parameters = r.parameters;
-            let mut column = OVector::<f64, N>::zeros_generic(size, U1);
-            for c in 0..parameters.ncols() {
-                column.copy_from_slice(parameters.column(c).as_slice());
-                factor.solve_mut(&mut column);
-                parameters
-                    .column_mut(c)
-                    .copy_from_slice((-&column).as_slice());
-            }
-            AccelerationJacobians {
-                accelerations: qdd,
-                coordinates: solve(r.coordinates),
-                velocities: solve(r.velocities),
-                parameters,
+    let singular = || Error::singular(t, q.as_slice(), qd.as_slice());
+    let factor = MassFactor::new(m);
+    let qdd = factor.accelerations(f, t, q, qd)?;
+    let r = residual_jacobians(&qdd);
+    let size = qdd.shape_generic().0;
+    let mut column = OVector::<f64, N>::zeros_generic(size, U1);
+    // −M⁻¹ x, column by column, in place.
+    let mut solve = |x: &mut [f64]| -> Result<(), Error> {
+        for c in x.chunks_exact_mut(size.value()) {
+            column.copy_from_slice(c);
+            let solved = factor.solve(column.clone()).ok_or_else(singular)?;
+            for (out, v) in c.iter_mut().zip(solved.iter()) {
+                *out = -v;
             }
         }
-        None => {
-            let n = m.nrows();
-            let solve = |x: &DMatrix<f64>| -> Result<DMatrix<f64>, Error> {
-                let mut out = DMatrix::zeros(n, x.ncols());
-                for c in 0..x.ncols() {
-                    let column = OVector::<f64, N>::from_iterator_generic(
-                        size,
-                        U1,
-                        x.column(c).iter().map(|v| -v),
-                    );
-                    let solved =
-                        linalg::solve_mass_matrix(m.clone(), column).ok_or_else(&singular)?;
-                    out.column_mut(c).copy_from_slice(solved.as_slice());
-                }
-                Ok(out)
-            };
-            let dynamic = |x: &OMatrix<f64, N, N>| DMatrix::from_column_slice(n, n, x.as_slice());
-            AccelerationJacobians {
-                accelerations: qdd,
-                coordinates: sized(size, solve(&dynamic(&r.coordinates))?),
-                velocities: sized(size, solve(&dynamic(&r.velocities))?),
-                parameters: solve(&r.parameters)?,
-            }
-        }
+        Ok(())
+    };
+    let (mut coordinates, mut velocities, mut parameters) =
+        (r.coordinates, r.velocities, r.parameters);
+    solve(coordinates.as_mut_slice())?;
+    solve(velocities.as_mut_slice())?;
+    solve(parameters.as_mut_slice())?;
+    let jacobians = AccelerationJacobians {
+        accelerations: qdd,
+        coordinates,
+        velocities,
+        parameters,
     };
     finite(jacobians, singular)
 }

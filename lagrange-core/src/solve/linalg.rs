@@ -17,7 +17,7 @@ pub(crate) fn solve_mass_matrix<N: Dim>(
 where
     DefaultAllocator: DimAllocator<N>,
 {
-    cholesky_solve(m.clone(), f.clone()).or_else(|| lu_solve(m, f))
+    MassFactor::new(m).solve(f)
 }
 
 /// `q̈` from `M q̈ = f` at the state `(t, q, q̇)`: the unconstrained accelerations, with
@@ -32,21 +32,61 @@ pub fn solve_accelerations<N: Dim>(
 where
     DefaultAllocator: DimAllocator<N>,
 {
-    solve_mass_matrix(m, f)
-        .filter(|qdd| qdd.iter().all(|x| x.is_finite()))
-        .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))
+    MassFactor::new(m).accelerations(f, t, q, qd)
 }
 
-/// `m = L Lᵀ`, then two triangular solves; `None` unless every pivot is positive.
-fn cholesky_solve<N: Dim>(
-    mut m: OMatrix<f64, N, N>,
-    mut x: OVector<f64, N>,
-) -> Option<OVector<f64, N>>
+/// A mass matrix factorized once for several right-hand sides, as [`solve_mass_matrix`]
+/// solves: `L` of `m = L Lᵀ` when `m` is positive definite, else `m` itself, solved by LU
+/// for each right-hand side. Every solve gives the bits `solve_mass_matrix` gives.
+pub(crate) enum MassFactor<N: Dim>
 where
     DefaultAllocator: DimAllocator<N>,
 {
-    // The lower triangle of `m` is overwritten by `L`.
-    let n = x.nrows();
+    /// The lower triangle holds `L`.
+    Cholesky(OMatrix<f64, N, N>),
+    /// Not positive definite.
+    General(OMatrix<f64, N, N>),
+}
+
+impl<N: Dim> MassFactor<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    pub(crate) fn new(m: OMatrix<f64, N, N>) -> Self {
+        match cholesky(m.clone()) {
+            Some(l) => MassFactor::Cholesky(l),
+            None => MassFactor::General(m),
+        }
+    }
+
+    /// The solution of `m x = f`; `None` when `m` is singular.
+    pub(crate) fn solve(&self, x: OVector<f64, N>) -> Option<OVector<f64, N>> {
+        match self {
+            MassFactor::Cholesky(l) => Some(substitute(l, x)),
+            MassFactor::General(m) => lu_solve(m.clone(), x),
+        }
+    }
+
+    /// [`solve_accelerations`] on this factor.
+    pub(crate) fn accelerations(
+        &self,
+        f: OVector<f64, N>,
+        t: f64,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> Result<OVector<f64, N>, Error> {
+        self.solve(f)
+            .filter(|qdd| qdd.iter().all(|x| x.is_finite()))
+            .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))
+    }
+}
+
+/// `L` of `m = L Lᵀ` in the lower triangle of `m`; `None` unless every pivot is positive.
+fn cholesky<N: Dim>(mut m: OMatrix<f64, N, N>) -> Option<OMatrix<f64, N, N>>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let n = m.nrows();
     for j in 0..n {
         let mut d = m[(j, j)];
         for k in 0..j {
@@ -66,21 +106,30 @@ where
             m[(i, j)] = s / d;
         }
     }
+    Some(m)
+}
+
+/// `x` of `L Lᵀ x = b` by the two triangular solves, `b` given in `x`.
+fn substitute<N: Dim>(l: &OMatrix<f64, N, N>, mut x: OVector<f64, N>) -> OVector<f64, N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let n = x.nrows();
     for i in 0..n {
         let mut s = x[i];
         for k in 0..i {
-            s -= m[(i, k)] * x[k];
+            s -= l[(i, k)] * x[k];
         }
-        x[i] = s / m[(i, i)];
+        x[i] = s / l[(i, i)];
     }
     for i in (0..n).rev() {
         let mut s = x[i];
         for k in i + 1..n {
-            s -= m[(k, i)] * x[k];
+            s -= l[(k, i)] * x[k];
         }
-        x[i] = s / m[(i, i)];
+        x[i] = s / l[(i, i)];
     }
-    Some(x)
+    x
 }
 
 /// Solves `m x = f` for a general (nonsymmetric) `m` by LU with partial pivoting; `None`
@@ -159,7 +208,7 @@ mod tests {
             let solved = solve_mass_matrix(m, m * x).unwrap();
             assert!((solved - x).norm() < 1e-12, "{solved} vs {x}");
         }
-        assert!(cholesky_solve(general, general * x).is_none());
+        assert!(cholesky(general).is_none());
     }
 
     #[test]

@@ -132,18 +132,18 @@ where
     /// `q̇` and the parameters at a state: `∂q̈/∂x = −M⁻¹ ∂r/∂x`, solved numerically (the
     /// constrained motion's, multipliers eliminated, for a constrained system). Valid at
     /// any state, not only at equilibria. Errors as [`accelerations`](Self::accelerations)
-    /// does.
+    /// does. The default factorizes `M` of
+    /// [`mass_matrix_and_forcing`](Self::mass_matrix_and_forcing) once, for `q̈` (the
+    /// default `accelerations`' bits) and every column: a system that overrides
+    /// `accelerations` overrides this too.
     fn acceleration_jacobians(
         &self,
         t: f64,
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
     ) -> Result<AccelerationJacobians<N>, Error> {
-        let qdd = self.accelerations(t, q, qd)?;
-        let m = self.mass_matrix(t, q, qd);
-        let r = self.residual_jacobians(t, q, qd, &qdd);
-        jacobians::unconstrained(&m, qdd, r, || {
-            Error::singular(t, q.as_slice(), qd.as_slice())
+        jacobians::unconstrained(self.mass_matrix_and_forcing(t, q, qd), (t, q, qd), |qdd| {
+            self.residual_jacobians(t, q, qd, qdd)
         })
     }
 
