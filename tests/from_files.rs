@@ -1,13 +1,14 @@
 //! Models the derive reads from files: `#[lagrangian(model = "…")]` takes a model file's
 //! `[model]` (the double pendulum of `examples/models/`, against its closed-form
 //! equations), `#[lagrangian(urdf = "…")]` a robot (the Panda of example-robot-data,
-//! against Pinocchio's forward dynamics recorded in `lagrange-cli/tests/pinocchio/`; with
+//! against Pinocchio's forward dynamics, mass matrix, bias forces and gravity torques recorded in `lagrange-cli/tests/pinocchio/`; with
 //! inputs on its joints, `actuated`, holding a pose by computed-torque control as the
 //! closed loop's closed form says).
 
 use lagrange::nalgebra::{SVector, Vector2};
 use lagrange::{Lagrangian, LagrangianSystem};
-use serde_json::Value;
+
+mod pinocchio_reference;
 
 #[derive(Lagrangian)]
 #[lagrangian(model = "examples/models/double_pendulum.toml")]
@@ -70,49 +71,7 @@ struct Panda {
 
 #[test]
 fn a_urdf_derives_the_panda_as_pinocchio_computes_it() {
-    let recorded = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/lagrange-cli/tests/pinocchio/panda.json"
-    ))
-    .unwrap();
-    let recorded: Value = serde_json::from_str(&recorded).unwrap();
-    let joints: Vec<&str> = recorded["joints"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|j| j.as_str().unwrap())
-        .collect();
-    // The derive's coordinates are the joints, in the import's order.
-    let index: Vec<usize> = joints
-        .iter()
-        .map(|j| Panda::INFO.coordinates.iter().position(|c| c == j).unwrap())
-        .collect();
-    let panda = Panda { g: 9.81 };
-    let numbers = |v: &Value| -> Vec<f64> {
-        v.as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_f64().unwrap())
-            .collect()
-    };
-    let mut worst = 0.0f64;
-    for state in recorded["states"].as_array().unwrap() {
-        let (mut q, mut qd) = (SVector::<f64, 9>::zeros(), SVector::<f64, 9>::zeros());
-        for (k, &i) in index.iter().enumerate() {
-            q[i] = numbers(&state["q"])[k];
-            qd[i] = numbers(&state["v"])[k];
-        }
-        let qdd = panda.accelerations(0.0, &q, &qd).unwrap();
-        let theirs = numbers(&state["ddq"]);
-        let scale = theirs.iter().fold(1.0f64, |m, x| m.max(x.abs()));
-        for (k, &i) in index.iter().enumerate() {
-            worst = worst.max((qdd[i] - theirs[k]).abs() / scale);
-        }
-    }
-    assert!(
-        worst < 1e-12,
-        "q̈ differs from Pinocchio's by {worst:e} (relative)"
-    );
+    pinocchio_reference::compare(&Panda { g: 9.81 }, "panda").assert_within("panda", 1e-12);
 }
 
 #[path = "../examples/panda_computed_torque.rs"]

@@ -6,12 +6,14 @@ the Solo-12 quadruped's legs, the Unitree G1 humanoid with 29 joints), writes ea
 Panda's finger without its `<mimic>`, so that both libraries see nine independent joints)
 to `robots/`, and for each, at random states (fixed seed), what Pinocchio computes with the
 base fixed and gravity -9.81 along z: the forward dynamics (ABA) with the URDF's joint
-damping as the torque `tau = -d v`, and ABA's analytical derivatives. Pinocchio's
+damping as the torque `tau = -d v`, and ABA's analytical derivatives; the mass matrix
+(CRBA), the bias forces `C(q, v) v + g(q)` without damping (RNEA at zero acceleration) and
+the gravity torques `g(q)`. Pinocchio's
 `ddq_dv` holds `tau` fixed; the damping torque moves with `v`, so the recorded derivative
 adds `ddq_dtau · dtau/dv = -Minv diag(d)` (chain rule, `Minv` from the same call).
 Written to `<robot>.json`.
 
-    python3 -m venv venv && venv/bin/pip install pin example-robot-data
+    python3 -m venv venv && venv/bin/pip install pin==4.1.0 example-robot-data==6.0.0
     venv/bin/python lagrange-cli/tests/pinocchio/record.py
 """
 
@@ -76,6 +78,10 @@ def main():
             ddq = pin.aba(model, data, q, v, tau)
             pin.computeABADerivatives(model, data, q, v, tau)
             minv = np.triu(data.Minv) + np.triu(data.Minv, 1).T
+            mass = pin.crba(model, data, q)
+            mass = np.triu(mass) + np.triu(mass, 1).T
+            bias = pin.nonLinearEffects(model, data, q, v)
+            gravity = pin.computeGeneralizedGravity(model, data, q)
             ddq_dv = data.ddq_dv - minv @ np.diag(model.damping)
             states.append(
                 {
@@ -84,6 +90,9 @@ def main():
                     "ddq": list(map(float, ddq)),
                     "ddq_dq": rows(data.ddq_dq),
                     "ddq_dv": rows(ddq_dv),
+                    "mass_matrix": rows(mass),
+                    "bias": list(map(float, bias)),
+                    "gravity": list(map(float, gravity)),
                 }
             )
         document = {
