@@ -3,7 +3,8 @@
 //! dynamics, the mass matrix, the bias forces and the gravity torques of a UR5, the
 //! Solo-12's legs and the G1 humanoid (the Panda's are in `from_files.rs`); and the
 //! humanoid example's claims: its gravity torques are the potential's gradient, they hold
-//! the pose, and its linearization there is the one `M` and the potential's Hessian give.
+//! the pose, and its linearization there is the one `M` and the potential's Hessian give;
+//! and the shape of its `M`, the tree it is factorized over.
 
 use lagrange::nalgebra::{DMatrix, SVector};
 use lagrange::{Lagrangian, LagrangianSystem, Stability};
@@ -45,6 +46,57 @@ fn the_solo12_legs_are_derived_as_pinocchio_computes_them() {
 fn the_g1_humanoid_is_derived_as_pinocchio_computes_it() {
     let g1 = driven(&SVector::zeros()).unwrap();
     pinocchio_reference::compare(&g1, "g1").assert_within("g1", 1e-12);
+}
+
+#[test]
+fn the_g1s_mass_matrix_is_factorized_over_its_kinematic_tree() {
+    // The shape of M the derivation proves is the robot's tree: each joint's parent is
+    // the joint before it on the way to the pelvis.
+    let info = &humanoid::G1::INFO;
+    let parent = |joint: &str| {
+        let i = info.coordinates.iter().position(|c| c == joint).unwrap();
+        info.mass_matrix_tree[i].map(|p| &*info.coordinates[p])
+    };
+    let chains: [&[&str]; 3] = [
+        &[
+            "left_ankle_roll_joint",
+            "left_ankle_pitch_joint",
+            "left_knee_joint",
+            "left_hip_yaw_joint",
+            "left_hip_roll_joint",
+            "left_hip_pitch_joint",
+        ],
+        &[
+            "right_wrist_yaw_joint",
+            "right_wrist_pitch_joint",
+            "right_wrist_roll_joint",
+            "right_elbow_joint",
+            "right_shoulder_yaw_joint",
+            "right_shoulder_roll_joint",
+            "right_shoulder_pitch_joint",
+            "waist_pitch_joint",
+            "waist_roll_joint",
+            "waist_yaw_joint",
+        ],
+        &[
+            "left_shoulder_pitch_joint",
+            "waist_pitch_joint",
+            "waist_roll_joint",
+            "waist_yaw_joint",
+        ],
+    ];
+    for chain in chains {
+        for pair in chain.windows(2) {
+            assert_eq!(parent(pair[0]), Some(pair[1]), "{}", pair[0]);
+        }
+    }
+    for root in [
+        "left_hip_pitch_joint",
+        "right_hip_pitch_joint",
+        "waist_yaw_joint",
+    ] {
+        assert_eq!(parent(root), None, "{root}");
+    }
 }
 
 #[test]

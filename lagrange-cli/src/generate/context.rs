@@ -59,6 +59,10 @@ pub(super) struct Context {
     ignored: Vec<String>,
     /// `M` and `f` from one program.
     dynamics: Dynamics,
+    /// The parent of each coordinate in the tree of `M`'s shape, −1 for none
+    /// (`ModelInfo::mass_matrix_tree`); empty when `M` is factorized dense, and for a
+    /// constrained model.
+    mass_matrix_tree: Vec<i64>,
     /// One-output programs: `L`, the energy, the Jacobi integral.
     lagrangian: Rendered,
     energy: Rendered,
@@ -333,6 +337,13 @@ impl Context {
                 declarations: dynamics.declarations,
                 statements: dynamics.statements,
             },
+            // The constrained motion is solved dense, as the runtime's.
+            mass_matrix_tree: eq
+                .mass_matrix_tree()
+                .into_iter()
+                .filter(|_| eq.constraints.is_none())
+                .map(|parent| parent.map_or(-1, |p| p as i64))
+                .collect(),
             lagrangian,
             energy,
             jacobi_integral,

@@ -151,9 +151,12 @@ impl LagrangianSystem<Dyn> for Interpreted {
         qd: &DVector<f64>,
     ) -> Result<AccelerationJacobians<Dyn>, Error> {
         if !self.constrained() {
-            unconstrained_jacobians(self.mass_matrix_and_forcing(t, q, qd), (t, q, qd), |qdd| {
-                self.residual_jacobians(t, q, qd, qdd)
-            })
+            unconstrained_jacobians(
+                self.mass_matrix_and_forcing(t, q, qd),
+                &self.info().mass_matrix_tree,
+                (t, q, qd),
+                |qdd| self.residual_jacobians(t, q, qd, qdd),
+            )
         } else {
             self.constrained_acceleration_jacobians(t, q, qd)
         }
@@ -167,7 +170,7 @@ impl LagrangianSystem<Dyn> for Interpreted {
     ) -> Result<DVector<f64>, Error> {
         if !self.constrained() {
             let (m, f) = self.mass_matrix_and_forcing(t, q, qd);
-            solve_accelerations(m, f, t, q, qd)
+            solve_accelerations(m, f, &self.info().mass_matrix_tree, t, q, qd)
         } else {
             self.constrained_motion(t, q, qd).map(|m| m.accelerations)
         }

@@ -69,11 +69,12 @@ where
 /// `∂q̈/∂x = −M⁻¹ ∂r/∂x` (the default of
 /// [`LagrangianSystem::acceleration_jacobians`](crate::LagrangianSystem::acceleration_jacobians)),
 /// from `M` and `f` at the state `(t, q, q̇)` and the residual's derivatives at `q̈`. `M` is
-/// factorized once, for `q̈` and for every column; `q̈` has the bits
-/// `solve_accelerations` gives. Errors when `M` is singular
+/// factorized once (over `tree`, the shape of `M`, when it is not empty), for `q̈` and for
+/// every column; `q̈` has the bits `solve_accelerations` gives. Errors when `M` is singular
 /// or a derivative is not finite.
 pub fn unconstrained<N: Dim>(
     (m, f): (OMatrix<f64, N, N>, OVector<f64, N>),
+    tree: &[Option<usize>],
     (t, q, qd): (f64, &OVector<f64, N>, &OVector<f64, N>),
     residual_jacobians: impl FnOnce(&OVector<f64, N>) -> ResidualJacobians<N>,
 ) -> Result<AccelerationJacobians<N>, Error>
@@ -81,7 +82,7 @@ where
     DefaultAllocator: DimAllocator<N>,
 {
     let singular = || Error::singular(t, q.as_slice(), qd.as_slice());
-    let factor = MassFactor::new(m);
+    let factor = MassFactor::new(m, tree);
     let qdd = factor.accelerations(f, t, q, qd)?;
     let r = residual_jacobians(&qdd);
     let size = qdd.shape_generic().0;

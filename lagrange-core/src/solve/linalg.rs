@@ -17,14 +17,17 @@ pub(crate) fn solve_mass_matrix<N: Dim>(
 where
     DefaultAllocator: DimAllocator<N>,
 {
-    MassFactor::new(m).solve(f)
+    MassFactor::new(m, &[]).solve(f)
 }
 
 /// `q̈` from `M q̈ = f` at the state `(t, q, q̇)`: the unconstrained accelerations, with
-/// an error carrying the state when `M` is singular or the result is not finite.
+/// an error carrying the state when `M` is singular or the result is not finite. `tree`
+/// is the shape of `M` ([`ModelInfo::mass_matrix_tree`](crate::ModelInfo)), empty for a
+/// dense factorization.
 pub fn solve_accelerations<N: Dim>(
     m: OMatrix<f64, N, N>,
     f: OVector<f64, N>,
+    tree: &[Option<usize>],
     t: f64,
     q: &OVector<f64, N>,
     qd: &OVector<f64, N>,
@@ -32,27 +35,45 @@ pub fn solve_accelerations<N: Dim>(
 where
     DefaultAllocator: DimAllocator<N>,
 {
-    MassFactor::new(m).accelerations(f, t, q, qd)
+    MassFactor::new(m, tree).accelerations(f, t, q, qd)
 }
 
-/// A mass matrix factorized once for several right-hand sides, as [`solve_mass_matrix`]
-/// solves: `L` of `m = L Lᵀ` when `m` is positive definite, else `m` itself, solved by LU
-/// for each right-hand side. Every solve gives the bits `solve_mass_matrix` gives.
-pub(crate) enum MassFactor<N: Dim>
+/// A mass matrix factorized once for several right-hand sides: over the tree of its
+/// shape when it has one (`m = Lᵀ D L` without fill-in), else `L` of `m = L Lᵀ` when `m`
+/// is positive definite, else `m` itself, solved by LU for each right-hand side. Without
+/// a tree every solve gives the bits [`solve_mass_matrix`] gives.
+pub(crate) enum MassFactor<'a, N: Dim>
 where
     DefaultAllocator: DimAllocator<N>,
 {
+    /// `D` on the diagonal, `L` below it, over the tree `λ`: row `i` of `L` has entries
+    /// only in the columns of the chain `λ(i), λ(λ(i)), …`.
+    Tree(OMatrix<f64, N, N>, &'a [Option<usize>]),
     /// The lower triangle holds `L`.
     Cholesky(OMatrix<f64, N, N>),
     /// Not positive definite.
     General(OMatrix<f64, N, N>),
 }
 
-impl<N: Dim> MassFactor<N>
+impl<'a, N: Dim> MassFactor<'a, N>
 where
     DefaultAllocator: DimAllocator<N>,
 {
-    pub(crate) fn new(m: OMatrix<f64, N, N>) -> Self {
+    /// Factorizes `m` over `tree` (see
+    /// [`ModelInfo::mass_matrix_tree`](crate::ModelInfo)) when it is one for `m`'s size
+    /// (every parent earlier than its child), densely otherwise.
+    pub(crate) fn new(m: OMatrix<f64, N, N>, tree: &'a [Option<usize>]) -> Self {
+        let is_tree = tree.len() == m.nrows()
+            && tree
+                .iter()
+                .enumerate()
+                .all(|(i, parent)| parent.is_none_or(|p| p < i));
+        if is_tree {
+            return match tree_factor(m.clone(), tree) {
+                Some(factor) => MassFactor::Tree(factor, tree),
+                None => MassFactor::General(m),
+            };
+        }
         match cholesky(m.clone()) {
             Some(l) => MassFactor::Cholesky(l),
             None => MassFactor::General(m),
@@ -62,6 +83,7 @@ where
     /// The solution of `m x = f`; `None` when `m` is singular.
     pub(crate) fn solve(&self, x: OVector<f64, N>) -> Option<OVector<f64, N>> {
         match self {
+            MassFactor::Tree(factor, tree) => Some(tree_substitute(factor, tree, x)),
             MassFactor::Cholesky(l) => Some(substitute(l, x)),
             MassFactor::General(m) => lu_solve(m.clone(), x),
         }
@@ -79,6 +101,69 @@ where
             .filter(|qdd| qdd.iter().all(|x| x.is_finite()))
             .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))
     }
+}
+
+/// `m = Lᵀ D L` over the tree `λ` (Featherstone, *Rigid Body Dynamics Algorithms*, 2008,
+/// §6.5): from the last row up, each row eliminates itself from its chain of ancestors, so
+/// the factors have no entry off the chains and the cost is `Σ dᵢ²` for chains of length
+/// `dᵢ` instead of `n³/6`. Only the lower triangle is read and written. `None` unless
+/// every pivot is positive.
+fn tree_factor<N: Dim>(
+    mut m: OMatrix<f64, N, N>,
+    tree: &[Option<usize>],
+) -> Option<OMatrix<f64, N, N>>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    for k in (0..m.nrows()).rev() {
+        let d = m[(k, k)];
+        // Also rejects NaN.
+        if d.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+            return None;
+        }
+        let mut i = tree[k];
+        while let Some(ii) = i {
+            let a = m[(k, ii)] / d;
+            let mut j = Some(ii);
+            while let Some(jj) = j {
+                m[(ii, jj)] -= a * m[(k, jj)];
+                j = tree[jj];
+            }
+            m[(k, ii)] = a;
+            i = tree[ii];
+        }
+    }
+    Some(m)
+}
+
+/// `x` of `Lᵀ D L x = b` for the factors of [`tree_factor`], `b` given in `x`.
+fn tree_substitute<N: Dim>(
+    factor: &OMatrix<f64, N, N>,
+    tree: &[Option<usize>],
+    mut x: OVector<f64, N>,
+) -> OVector<f64, N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let n = x.nrows();
+    for k in (0..n).rev() {
+        let mut j = tree[k];
+        while let Some(jj) = j {
+            x[jj] -= factor[(k, jj)] * x[k];
+            j = tree[jj];
+        }
+    }
+    for k in 0..n {
+        x[k] /= factor[(k, k)];
+    }
+    for k in 0..n {
+        let mut j = tree[k];
+        while let Some(jj) = j {
+            x[k] -= factor[(k, jj)] * x[jj];
+            j = tree[jj];
+        }
+    }
+    x
 }
 
 /// `L` of `m = L Lᵀ` in the lower triangle of `m`; `None` unless every pivot is positive.
@@ -209,6 +294,65 @@ mod tests {
             assert!((solved - x).norm() < 1e-12, "{solved} vs {x}");
         }
         assert!(cholesky(general).is_none());
+    }
+
+    #[test]
+    fn a_tree_shaped_matrix_is_solved_over_its_tree() {
+        // Coordinates 0 → 1 → 2 and 0 → 3 → 4: M_ij = 0 unless one is on the other's
+        // chain. M = Aᵀ A + I with A the tree's own pattern is positive definite and has
+        // that shape; a dense solve of the same system is the reference.
+        let tree = [None, Some(0), Some(1), Some(0), Some(3)];
+        let related = |i: usize, j: usize| {
+            let on_chain = |a: usize, b: usize| {
+                let mut k = Some(a);
+                while let Some(kk) = k {
+                    if kk == b {
+                        return true;
+                    }
+                    k = tree[kk];
+                }
+                false
+            };
+            on_chain(i, j) || on_chain(j, i)
+        };
+        let a = nalgebra::SMatrix::<f64, 5, 5>::from_fn(|i, j| {
+            if j <= i && related(i, j) {
+                1.0 + (i + 2 * j) as f64 / 7.0
+            } else {
+                0.0
+            }
+        });
+        let m = a.transpose() * a + nalgebra::SMatrix::<f64, 5, 5>::identity();
+        for i in 0..5 {
+            for j in 0..5 {
+                assert_eq!(m[(i, j)] == 0.0, !related(i, j), "({i}, {j})");
+            }
+        }
+        let x = nalgebra::SVector::<f64, 5>::new(1.0, -2.0, 0.5, 3.0, -0.25);
+        let factor = MassFactor::new(m, &tree);
+        assert!(matches!(factor, MassFactor::Tree(..)));
+        let solved = factor.solve(m * x).unwrap();
+        assert!((solved - x).norm() < 1e-13, "{solved} vs {x}");
+        // Not positive definite: LU, as the dense path does.
+        let indefinite = -m;
+        assert!(matches!(
+            MassFactor::new(indefinite, &tree),
+            MassFactor::General(_)
+        ));
+        let solved = MassFactor::new(indefinite, &tree)
+            .solve(indefinite * x)
+            .unwrap();
+        assert!((solved - x).norm() < 1e-12);
+        // A tree of the wrong size, or a parent after its child, is not used.
+        assert!(matches!(
+            MassFactor::new(m, &tree[..4]),
+            MassFactor::Cholesky(_)
+        ));
+        let backwards = [None, Some(2), None, Some(0), Some(3)];
+        assert!(matches!(
+            MassFactor::new(m, &backwards),
+            MassFactor::Cholesky(_)
+        ));
     }
 
     #[test]

@@ -142,9 +142,12 @@ where
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
     ) -> Result<AccelerationJacobians<N>, Error> {
-        jacobians::unconstrained(self.mass_matrix_and_forcing(t, q, qd), (t, q, qd), |qdd| {
-            self.residual_jacobians(t, q, qd, qdd)
-        })
+        jacobians::unconstrained(
+            self.mass_matrix_and_forcing(t, q, qd),
+            &self.info().mass_matrix_tree,
+            (t, q, qd),
+            |qdd| self.residual_jacobians(t, q, qd, qdd),
+        )
     }
 
     /// The accelerations `q̈` solving `M q̈ = f`.
@@ -158,7 +161,7 @@ where
         qd: &OVector<f64, N>,
     ) -> Result<OVector<f64, N>, Error> {
         let (m, f) = self.mass_matrix_and_forcing(t, q, qd);
-        linalg::solve_accelerations(m, f, t, q, qd)
+        linalg::solve_accelerations(m, f, &self.info().mass_matrix_tree, t, q, qd)
     }
 
     /// The velocities with momenta `p` at `(t, q)`: the solution of `∂L/∂q̇ (t, q, q̇) = p`

@@ -35,6 +35,7 @@ impl LagrangianSystem<U2> for PolarParticle {
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
+            mass_matrix_tree: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -137,6 +138,7 @@ impl LagrangianSystem<U1> for RadialFall {
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
+            mass_matrix_tree: Cow::Borrowed(&[]),
         };
         &INFO
     }

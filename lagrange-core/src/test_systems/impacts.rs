@@ -32,6 +32,7 @@ impl LagrangianSystem<U1> for Ball {
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
+            mass_matrix_tree: Cow::Borrowed(&[]),
         };
         &INFO
     }

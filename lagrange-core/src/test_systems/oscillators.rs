@@ -32,6 +32,7 @@ impl LagrangianSystem<U1> for Oscillator {
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
+            mass_matrix_tree: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -116,6 +117,7 @@ impl LagrangianSystem<U1> for DoubleIntegrator {
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[1]),
             theorems: Cow::Borrowed(&[]),
+            mass_matrix_tree: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -190,6 +192,7 @@ impl LagrangianSystem<U1> for BlowUp {
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
+            mass_matrix_tree: Cow::Borrowed(&[]),
         };
         &INFO
     }

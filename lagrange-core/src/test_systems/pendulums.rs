@@ -39,6 +39,7 @@ impl LagrangianSystem<U1> for Pendulum {
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
+            mass_matrix_tree: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -144,6 +145,7 @@ impl LagrangianSystem<U2> for DoublePendulum {
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
+            mass_matrix_tree: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -301,6 +303,7 @@ impl LagrangianSystem<U2> for CartesianPendulum {
             }]),
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
+            mass_matrix_tree: Cow::Borrowed(&[]),
         };
         &INFO
     }
@@ -472,6 +475,7 @@ impl LagrangianSystem<U2> for CartPole {
             constraints: Cow::Borrowed(&[]),
             inputs: Cow::Borrowed(&[4]),
             theorems: Cow::Borrowed(&[]),
+            mass_matrix_tree: Cow::Borrowed(&[]),
         };
         &INFO
     }

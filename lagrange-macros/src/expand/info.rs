@@ -30,9 +30,14 @@ pub(super) fn model_info(eq: &Equations) -> TokenStream {
         constraints,
         inputs,
         theorems,
+        mass_matrix_tree,
     } = eq.model_info();
     let (name, coordinates, parameters) = (&*name, coordinates.iter(), parameters.iter());
     let (cyclic, inputs) = (cyclic.iter(), inputs.iter());
+    let mass_matrix_tree = mass_matrix_tree.iter().map(|parent| match parent {
+        Some(j) => quote!(::core::option::Option::Some(#j)),
+        None => quote!(::core::option::Option::None),
+    });
     let conserved = match conserved {
         Conserved::Energy => quote!(Energy),
         Conserved::JacobiIntegral => quote!(JacobiIntegral),
@@ -120,6 +125,7 @@ pub(super) fn model_info(eq: &Equations) -> TokenStream {
             constraints: #cow(&[#(#constraints),*]),
             inputs: #cow(&[#(#inputs),*]),
             theorems: #cow(&[#(#theorems),*]),
+            mass_matrix_tree: #cow(&[#(#mass_matrix_tree),*]),
         }
     }
 }

@@ -192,6 +192,7 @@ fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
                 constraints: #cow(&[#(#constraints),*]),
                 inputs: #cow(&[]),
                 theorems: #cow(&[]),
+                mass_matrix_tree: #cow(&[]),
             };
         }
 

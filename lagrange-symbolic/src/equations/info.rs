@@ -70,6 +70,39 @@ impl Equations {
             constraints: constraints.collect::<Vec<_>>().into(),
             inputs: self.inputs.clone().into(),
             theorems: theorems.collect::<Vec<_>>().into(),
+            mass_matrix_tree: self.mass_matrix_tree().into(),
         }
+    }
+
+    /// [`ModelInfo::mass_matrix_tree`]: the shape of `M` from its identically zero entries
+    /// in the dynamics program. Empty when an entry off the chains is not zero, and when
+    /// every chain is the whole of `q` before it (a dense `M`: nothing to skip).
+    pub fn mass_matrix_tree(&self) -> Vec<Option<usize>> {
+        let n = self.coordinates.len();
+        let zero = self.programs.dynamics.zero_outputs();
+        let [m, _] = super::layout::Layout::of(self).dynamics();
+        if zero.len() < m.end {
+            return Vec::new();
+        }
+        let nonzero = |i: usize, j: usize| !zero[i * n + j] || !zero[j * n + i];
+        let parents: Vec<Option<usize>> = (0..n)
+            .map(|i| (0..i).rev().find(|&j| nonzero(i, j)))
+            .collect();
+        for i in 0..n {
+            let mut on_chain = vec![false; i];
+            let mut j = parents[i];
+            while let Some(k) = j {
+                on_chain[k] = true;
+                j = parents[k];
+            }
+            if (0..i).any(|j| nonzero(i, j) && !on_chain[j]) {
+                return Vec::new();
+            }
+        }
+        let dense = parents
+            .iter()
+            .enumerate()
+            .all(|(i, &parent)| parent == i.checked_sub(1));
+        if dense { Vec::new() } else { parents }
     }
 }

@@ -174,6 +174,39 @@ impl Program {
         emit::emit(self, &mut emit::Check::default())
     }
 
+    /// Which outputs are zero whatever the inputs: never written, or last written a value
+    /// known to be zero (a zero constant, a product with a zero factor, a sum of zeros, a
+    /// positive power of zero, a copy of one). What the tracer folds to zero is found;
+    /// an expression that only happens to vanish is not.
+    pub fn zero_outputs(&self) -> Vec<bool> {
+        let mut temps = vec![false; self.temporaries];
+        let mut out = vec![true; self.outputs];
+        for instr in &self.instructions {
+            let zero = |slot: &Slot| match *slot {
+                Slot::Const(k) => self.constants.get(k) == Some(&0.0),
+                Slot::Temp(k) => temps.get(k).copied().unwrap_or(false),
+                Slot::Out(k) => out.get(k).copied().unwrap_or(false),
+                Slot::Input(_) => false,
+            };
+            let (dst, value) = match instr {
+                Instr::Add(dst, args) => (dst, args.iter().all(zero)),
+                Instr::Mul(dst, args) => (dst, args.iter().any(zero)),
+                Instr::Powi(dst, base, n) => (dst, *n > 0 && zero(base)),
+                Instr::Copy(dst, x) => (dst, zero(x)),
+                Instr::Powf(dst, ..) | Instr::Call(dst, ..) => (dst, false),
+            };
+            let written = match *dst {
+                Slot::Temp(k) => temps.get_mut(k),
+                Slot::Out(k) => out.get_mut(k),
+                Slot::Input(_) | Slot::Const(_) => None,
+            };
+            if let Some(written) = written {
+                *written = value;
+            }
+        }
+        out
+    }
+
     /// Number of arithmetic operations (each `+`, `*`, power and call counts one per use).
     pub fn operation_count(&self) -> usize {
         self.instructions
@@ -190,6 +223,28 @@ impl Program {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zero_outputs_are_the_ones_no_input_reaches() {
+        // out0 = x·0 (zero), out1 never written (zero), out2 = 0 + 0 then x (not zero),
+        // out3 = (0 + x)² (not zero), out4 = t0 with t0 = 0², a positive power of zero.
+        let program = Program {
+            inputs: 1,
+            outputs: 5,
+            temporaries: 1,
+            constants: vec![0.0, 2.0],
+            instructions: vec![
+                Instr::Mul(Slot::Out(0), vec![Slot::Input(0), Slot::Const(0)]),
+                Instr::Add(Slot::Out(2), vec![Slot::Const(0), Slot::Const(0)]),
+                Instr::Copy(Slot::Out(2), Slot::Input(0)),
+                Instr::Add(Slot::Out(3), vec![Slot::Const(0), Slot::Input(0)]),
+                Instr::Powi(Slot::Out(3), Slot::Out(3), 2),
+                Instr::Powi(Slot::Temp(0), Slot::Const(0), 2),
+                Instr::Copy(Slot::Out(4), Slot::Temp(0)),
+            ],
+        };
+        assert_eq!(program.zero_outputs(), [true, true, false, false, true]);
+    }
 
     #[test]
     fn interpreter_follows_reused_slots() {

@@ -24,7 +24,9 @@
 //! places its links at a configuration, [`passes`] runs the recursions over it, and
 //! [`vector`] is their 3-vector arithmetic on traced values.
 
+mod derivatives;
 mod passes;
+mod spatial;
 mod tree;
 mod vector;
 
@@ -34,6 +36,7 @@ use crate::equations::{Conserved, Equations, Programs};
 use crate::ir::Program;
 use crate::ir::trace::{Tracer, Value};
 use crate::model::{CheckedModel, Energy, Placement};
+use derivatives::newton_euler_derivatives;
 use passes::{composite_mass_matrix, energies, newton_euler};
 use tree::{M3, Tree, place};
 use vector::{product, times};
@@ -96,16 +99,76 @@ pub(crate) fn dynamics(
     else {
         return Ok(None);
     };
-    // Directions: the coordinates, the velocities, the parameters (inputs 1 … inputs−1).
-    let blocks = [
-        (1..=n).collect(),
-        (1 + n..=2 * n).collect(),
-        (1 + 2 * n..inputs).collect(),
-    ];
+    let Some(residual_jacobians) = residual_jacobians(s, model, system, &residual)? else {
+        return Ok(None);
+    };
     Ok(Some(Traced {
         dynamics,
-        residual_jacobians: derivatives(&residual, &blocks).0,
+        residual_jacobians,
     }))
+}
+
+/// `∂r/∂q`, `∂r/∂q̇`, `∂r/∂p` of the residual `r = τ − e` (`residual`, over the inputs and
+/// the accelerations): the tree's forces `τ` differentiated analytically
+/// ([`derivatives::newton_euler_derivatives`]), the written terms `e` by forward mode
+/// along `q` and `q̇`, and all of `r` by forward mode along the parameters only.
+fn residual_jacobians(
+    s: &Session,
+    model: &CheckedModel,
+    system: &System,
+    residual: &Program,
+) -> Result<Option<Program>, String> {
+    let n = model.coordinates.len();
+    let inputs = system.inputs().len();
+    let Some(written) = program(s, model, system, inputs, &|_, tree, _, _| {
+        tree.extra.clone()
+    })?
+    else {
+        return Ok(None);
+    };
+    program(s, model, system, inputs + n, &|t, tree, q, qd| {
+        let values: Vec<Value> = (0..inputs + n).map(|i| t.input(i)).collect();
+        let qdd = &values[inputs..];
+        let placed = place(t, &tree.links, q);
+        let forces = newton_euler_derivatives(t, tree, &placed, qd, qdd);
+        // The written terms along q and q̇ (inputs 1 … 2n).
+        let seeds: Vec<Vec<Value>> = (0..inputs)
+            .map(|i| {
+                (0..2 * n)
+                    .map(|k| if i == 1 + k { Value::ONE } else { Value::ZERO })
+                    .collect()
+            })
+            .collect();
+        let terms = t.differentiate(&written, &values[..inputs], &seeds);
+        // r along the parameters (inputs 2n+1 … inputs−1).
+        let parameters = inputs - 1 - 2 * n;
+        let seeds: Vec<Vec<Value>> = (0..inputs + n)
+            .map(|i| {
+                (0..parameters)
+                    .map(|k| {
+                        if i == 1 + 2 * n + k {
+                            Value::ONE
+                        } else {
+                            Value::ZERO
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let along_parameters = t.differentiate(residual, &values, &seeds);
+        let mut outputs = Vec::with_capacity(n * (2 * n + parameters));
+        for (block, offset) in [(&forces.coordinates, 0), (&forces.velocities, n)] {
+            for (row, (_, term)) in block.iter().zip(&terms) {
+                for (column, &d) in row.iter().enumerate() {
+                    outputs.push(t.sub(d, term[offset + column]));
+                }
+            }
+        }
+        for (_, tangents) in &along_parameters {
+            outputs.extend_from_slice(tangents);
+        }
+        outputs
+    })
 }
 
 /// The derivatives of `program`'s outputs along its inputs, by forward mode: for each
