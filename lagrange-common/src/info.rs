@@ -55,6 +55,8 @@ pub struct ModelInfo {
     /// coordinate `j` with `M_ij` not identically zero (`None` when there is none), and
     /// every entry of row `i` that is not identically zero lies on the chain
     /// `i, λ(i), λ(λ(i)), …`. Empty when `M` has no such shape (it is factorized dense).
+    /// The runtime checks the shape at each factorization and factorizes an `M` without
+    /// it dense.
     pub mass_matrix_tree: Cow<'static, [Option<usize>]>,
 }
 

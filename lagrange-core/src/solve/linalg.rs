@@ -61,14 +61,11 @@ where
 {
     /// Factorizes `m` over `tree` (see
     /// [`ModelInfo::mass_matrix_tree`](crate::ModelInfo)) when it is one for `m`'s size
-    /// (every parent earlier than its child), densely otherwise.
+    /// (every parent earlier than its child) and `m` has its shape (every entry off the
+    /// chains zero: a tree a hand-written system declares wrongly costs speed, not
+    /// correctness), densely otherwise.
     pub(crate) fn new(m: OMatrix<f64, N, N>, tree: &'a [Option<usize>]) -> Self {
-        let is_tree = tree.len() == m.nrows()
-            && tree
-                .iter()
-                .enumerate()
-                .all(|(i, parent)| parent.is_none_or(|p| p < i));
-        if is_tree {
+        if has_shape(&m, tree) {
             return match tree_factor(m.clone(), tree) {
                 Some(factor) => MassFactor::Tree(factor, tree),
                 None => MassFactor::General(m),
@@ -101,6 +98,32 @@ where
             .filter(|qdd| qdd.iter().all(|x| x.is_finite()))
             .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))
     }
+}
+
+/// Whether `tree` is a tree of `m`'s size, each parent before its child, and every entry
+/// of `m`'s lower triangle off the chains `i, λ(i), λ(λ(i)), …` is zero.
+fn has_shape<N: Dim>(m: &OMatrix<f64, N, N>, tree: &[Option<usize>]) -> bool
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    if tree.len() != m.nrows() {
+        return false;
+    }
+    for (i, &parent) in tree.iter().enumerate() {
+        if parent.is_some_and(|p| p >= i) {
+            return false;
+        }
+        // The chain's indices decrease: walk the row down beside it.
+        let mut next = parent;
+        for j in (0..i).rev() {
+            if next == Some(j) {
+                next = tree[j];
+            } else if m[(i, j)] != 0.0 {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// `m = Lᵀ D L` over the tree `λ` (Featherstone, *Rigid Body Dynamics Algorithms*, 2008,
@@ -353,6 +376,15 @@ mod tests {
             MassFactor::new(m, &backwards),
             MassFactor::Cholesky(_)
         ));
+        // Nor a tree the matrix does not have (M_31 ≠ 0 is off 3's chain, 3 → 0): the
+        // dense solve gives the solution.
+        let mut coupled = m;
+        coupled[(3, 1)] = 0.5;
+        coupled[(1, 3)] = 0.5;
+        let wrong = MassFactor::new(coupled, &tree);
+        assert!(matches!(wrong, MassFactor::Cholesky(_)));
+        let solved = wrong.solve(coupled * x).unwrap();
+        assert!((solved - x).norm() < 1e-13);
     }
 
     #[test]

@@ -18,8 +18,7 @@
 //! each direction.
 
 use super::spatial::{
-    M6, V6, ZERO6, ZERO66, add, cross_force, cross_motion, dot6, inertia, joint_axis, matrix_add,
-    scale, times_cross, times6, transposed_times6,
+    Inertia, V6, ZERO6, add, cross_force, cross_motion, dot6, joint_axis, scale, sub,
 };
 use super::tree::{M3, Motion, Placed, Tree};
 use super::vector::{plus, product, product_transposed, times};
@@ -29,6 +28,15 @@ use crate::ir::trace::{Tracer, Value};
 pub(super) struct ForceDerivatives {
     pub(super) coordinates: Vec<Vec<Value>>,
     pub(super) velocities: Vec<Vec<Value>>,
+}
+
+/// A joint's link: its coordinate, `S`, `Ψ̇`, `Ψ̈`.
+#[derive(Clone, Copy)]
+struct Joint {
+    coordinate: usize,
+    axis: V6,
+    psi_dot: V6,
+    psi_ddot: V6,
 }
 
 /// The derivatives of [`newton_euler`](super::passes::newton_euler)'s `τ` at `qd`, `qdd`
@@ -58,8 +66,7 @@ pub(super) fn newton_euler_derivatives(
     ];
     let (mut rotation, mut origin) = (vec![identity; count], vec![zero3; count]);
     let (mut v, mut a) = (vec![ZERO6; count], vec![ZERO6; count]);
-    // Per joint link: its coordinate, S, Ψ̇, Ψ̈.
-    let mut joint: Vec<Option<(usize, V6, V6, V6)>> = vec![None; count];
+    let mut joints: Vec<Option<Joint>> = vec![None; count];
     for (k, link) in links.iter().enumerate() {
         let (rotation_p, origin_p, v_p, a_p) = match link.parent {
             Some(p) => (rotation[p], origin[p], v[p], a[p]),
@@ -68,7 +75,7 @@ pub(super) fn newton_euler_derivatives(
         rotation[k] = product(t, &rotation_p, &placed.e[k]);
         let offset = times(t, &rotation_p, &placed.r[k]);
         origin[k] = plus(t, &origin_p, &offset);
-        let (q, axis, revolute) = match link.motion {
+        let (coordinate, axis, revolute) = match link.motion {
             Motion::Revolute(q, s) => (q, s, true),
             Motion::Prismatic(q, s) => (q, s, false),
             Motion::Fixed => {
@@ -82,99 +89,105 @@ pub(super) fn newton_euler_derivatives(
         let turned = cross_motion(t, &a_p, &s);
         let carried = cross_motion(t, &v_p, &psi_dot);
         let psi_ddot = add(t, &turned, &carried);
-        let rate = scale(t, qd[q], &s);
+        let rate = scale(t, qd[coordinate], &s);
         v[k] = add(t, &v_p, &rate);
-        let driven = scale(t, qdd[q], &s);
-        let coriolis = scale(t, qd[q], &psi_dot);
+        let driven = scale(t, qdd[coordinate], &s);
+        let coriolis = scale(t, qd[coordinate], &psi_dot);
         let a_k = add(t, &a_p, &driven);
         a[k] = add(t, &a_k, &coriolis);
-        joint[k] = Some((q, s, psi_dot, psi_ddot));
+        joints[k] = Some(Joint {
+            coordinate,
+            axis: s,
+            psi_dot,
+            psi_ddot,
+        });
     }
-    // Each link's inertia, momentum, force and I (v×); then their composites beyond it.
-    let mut inertia_c = vec![ZERO66; count];
+    // Each link's inertia I, its rate İ along the link's motion, momentum I v and force
+    // I a + v ×* I v; then their composites over the links beyond it.
+    let mut inertia = vec![Inertia::ZERO; count];
     for body in &tree.inertials {
         let k = body.link;
         let turned = times(t, &rotation[k], &body.com);
         let centre = plus(t, &origin[k], &turned);
         let about_centre = product(t, &rotation[k], &body.inertia);
         let about_centre = product_transposed(t, &about_centre, &rotation[k]);
-        let spatial = inertia(t, body.mass, &centre, &about_centre);
-        inertia_c[k] = matrix_add(t, &inertia_c[k], &spatial);
+        let own = Inertia::of_body(t, body.mass, &centre, &about_centre);
+        inertia[k] = inertia[k].plus(t, &own);
     }
-    let mut momentum_c = vec![ZERO6; count];
-    let mut force_c = vec![ZERO6; count];
-    let mut cross_c: Vec<M6> = vec![ZERO66; count];
+    let mut rate = vec![Inertia::ZERO; count];
+    let mut momentum = vec![ZERO6; count];
+    let mut force = vec![ZERO6; count];
     for k in 0..count {
-        let h = times6(t, &inertia_c[k], &v[k]);
-        let ia = times6(t, &inertia_c[k], &a[k]);
+        rate[k] = inertia[k].rate(t, &v[k]);
+        let h = inertia[k].times(t, &v[k]);
+        let ia = inertia[k].times(t, &a[k]);
         let gyroscopic = cross_force(t, &v[k], &h);
-        force_c[k] = add(t, &ia, &gyroscopic);
-        cross_c[k] = times_cross(t, &inertia_c[k], &v[k]);
-        momentum_c[k] = h;
+        force[k] = add(t, &ia, &gyroscopic);
+        momentum[k] = h;
     }
     for k in (0..count).rev() {
         let Some(p) = links[k].parent else { continue };
-        inertia_c[p] = matrix_add(t, &inertia_c[p], &inertia_c[k]);
-        momentum_c[p] = add(t, &momentum_c[p], &momentum_c[k]);
-        force_c[p] = add(t, &force_c[p], &force_c[k]);
-        cross_c[p] = matrix_add(t, &cross_c[p], &cross_c[k]);
+        inertia[p] = inertia[p].plus(t, &inertia[k]);
+        rate[p] = rate[p].plus(t, &rate[k]);
+        momentum[p] = add(t, &momentum[p], &momentum[k]);
+        force[p] = add(t, &force[p], &force[k]);
     }
-    // 2B^C x = −(C^C + C^Cᵀ) x + x ×* h^C, with C = I (v×) and h = I v.
-    let bilinear = |t: &mut Tracer, k: usize, x: &V6| -> V6 {
-        let c = times6(t, &cross_c[k], x);
-        let ct = transposed_times6(t, &cross_c[k], x);
-        let ch = cross_force(t, x, &momentum_c[k]);
-        let sum = add(t, &c, &ct);
-        let minus = scale(t, Value::Number(-1.0), &sum);
-        add(t, &minus, &ch)
-    };
+    // 2B^C x = İ^C x + x ×* h^C (the bilinear's composite, İ^C = −(C^C + C^Cᵀ) for
+    // C = I (v×)); it is symmetric but for the cross product, so S_jᵀ 2B^C_j is
+    // (İ^C_j S_j − S_j ×* h^C_j)ᵀ.
     let mut coordinates = vec![vec![Value::ZERO; n]; n];
     let mut velocities = vec![vec![Value::ZERO; n]; n];
     for j in 0..count {
-        let Some((row, s_j, psi_dot_j, psi_ddot_j)) = joint[j] else {
+        let Some(Joint {
+            coordinate: row,
+            axis: s_j,
+            psi_dot: psi_dot_j,
+            psi_ddot: psi_ddot_j,
+        }) = joints[j]
+        else {
             continue;
         };
-        // Row vectors of the pairs with k ⪯ j: α = I^C_j S_j and β = (2B^C_j)ᵀ S_j
-        // = −(C^C_j + C^C_jᵀ) S_j − S_j ×* h^C_j.
-        let alpha = times6(t, &inertia_c[j], &s_j);
-        let c = times6(t, &cross_c[j], &s_j);
-        let ct = transposed_times6(t, &cross_c[j], &s_j);
-        let ch = cross_force(t, &s_j, &momentum_c[j]);
-        let sum = add(t, &c, &ct);
-        let sum = add(t, &sum, &ch);
-        let beta = scale(t, Value::Number(-1.0), &sum);
+        let alpha = inertia[j].times(t, &s_j);
+        let rate_s = rate[j].times(t, &s_j);
+        let spun = cross_force(t, &s_j, &momentum[j]);
+        let beta = sub(t, &rate_s, &spun);
+        // The pairs with k on the way from j to the root: row j, column k.
         let mut k = Some(j);
         while let Some(kk) = k {
-            if let Some((column, s_k, psi_dot, psi_ddot)) = joint[kk] {
-                let a_psi_ddot = dot6(t, &alpha, &psi_ddot);
-                let b_psi_dot = dot6(t, &beta, &psi_dot);
+            if let Some(joint) = joints[kk] {
+                let column = joint.coordinate;
+                let a_psi_ddot = dot6(t, &alpha, &joint.psi_ddot);
+                let b_psi_dot = dot6(t, &beta, &joint.psi_dot);
                 let dq = t.add(a_psi_ddot, b_psi_dot);
                 coordinates[row][column] = t.add(coordinates[row][column], dq);
-                let a_psi_dot = dot6(t, &alpha, &psi_dot);
+                let a_psi_dot = dot6(t, &alpha, &joint.psi_dot);
                 let twice = t.mul(Value::Number(2.0), a_psi_dot);
-                let b_s = dot6(t, &beta, &s_k);
+                let b_s = dot6(t, &beta, &joint.axis);
                 let dqd = t.add(twice, b_s);
                 velocities[row][column] = t.add(velocities[row][column], dqd);
             }
             k = links[kk].parent;
         }
-        // The pairs with j beyond an ancestor i: column j of row i is S_iᵀ G_j, S_iᵀ H_j.
-        let (column, s_k) = (row, s_j);
-        let turned = cross_force(t, &s_k, &force_c[j]);
-        let driven = times6(t, &inertia_c[j], &psi_ddot_j);
-        let bent = bilinear(t, j, &psi_dot_j);
+        // The pairs with j beyond an ancestor i: row i, column j, S_iᵀ G_j and S_iᵀ H_j.
+        let column = row;
+        let turned = cross_force(t, &s_j, &force[j]);
+        let driven = inertia[j].times(t, &psi_ddot_j);
+        let rate_psi = rate[j].times(t, &psi_dot_j);
+        let spun_psi = cross_force(t, &psi_dot_j, &momentum[j]);
         let g = add(t, &turned, &driven);
-        let g = add(t, &g, &bent);
+        let g = add(t, &g, &rate_psi);
+        let g = add(t, &g, &spun_psi);
         let twice = scale(t, Value::Number(2.0), &psi_dot_j);
-        let carried = times6(t, &inertia_c[j], &twice);
-        let bent = bilinear(t, j, &s_k);
-        let h = add(t, &carried, &bent);
+        let carried = inertia[j].times(t, &twice);
+        let h = add(t, &carried, &rate_s);
+        let h = add(t, &h, &spun);
         let mut i = links[j].parent;
         while let Some(ii) = i {
-            if let Some((row, s_i, _, _)) = joint[ii] {
-                let dq = dot6(t, &s_i, &g);
+            if let Some(joint) = joints[ii] {
+                let row = joint.coordinate;
+                let dq = dot6(t, &joint.axis, &g);
                 coordinates[row][column] = t.add(coordinates[row][column], dq);
-                let dqd = dot6(t, &s_i, &h);
+                let dqd = dot6(t, &joint.axis, &h);
                 velocities[row][column] = t.add(velocities[row][column], dqd);
             }
             i = links[ii].parent;
