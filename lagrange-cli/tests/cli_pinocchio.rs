@@ -38,12 +38,14 @@ fn table(v: &Value) -> Vec<Vec<f64>> {
 }
 
 /// The largest difference between `ours` and Pinocchio's `theirs`, relative to the
-/// largest entry of `theirs` (at least 1).
+/// largest entry of `theirs` (at least 1); infinite when one of ours is not a number
+/// (`f64::max` would pass over it).
 fn relative(ours: &[f64], theirs: &[f64]) -> f64 {
     let scale = theirs.iter().fold(1.0f64, |m, x| m.max(x.abs()));
     ours.iter()
         .zip(theirs)
         .map(|(a, b)| (a - b).abs())
+        .map(|d| if d.is_nan() { f64::INFINITY } else { d })
         .fold(0.0, f64::max)
         / scale
 }

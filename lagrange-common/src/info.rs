@@ -51,10 +51,11 @@ pub struct ModelInfo {
     /// momentum x, y, z, kinetic energy, virial, moment of inertia.
     pub theorems: Cow<'static, [TheoremInfo]>,
     /// The shape of the mass matrix `M` that the derivation proves, for its factorization
-    /// without fill-in (the `L D Lᵀ` of a kinematic tree): entry `i` is the nearest earlier
+    /// without fill-in (the `Lᵀ D L` of a kinematic tree): entry `i` is the nearest earlier
     /// coordinate `j` with `M_ij` not identically zero (`None` when there is none), and
     /// every entry of row `i` that is not identically zero lies on the chain
-    /// `i, λ(i), λ(λ(i)), …`. Empty when `M` has no such shape (it is factorized dense).
+    /// `i, λ(i), λ(λ(i)), …`. Empty when `M` has no such shape (it is factorized dense),
+    /// and for a model with constraints (the constrained motion is solved dense).
     /// The runtime checks the shape at each factorization and factorizes an `M` without
     /// it dense.
     pub mass_matrix_tree: Cow<'static, [Option<usize>]>,

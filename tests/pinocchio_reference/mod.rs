@@ -45,12 +45,14 @@ fn numbers(v: &Value) -> Vec<f64> {
         .collect()
 }
 
-/// The largest of `|ours − theirs|` relative to Pinocchio's largest entry (at least 1).
+/// The largest of `|ours − theirs|` relative to Pinocchio's largest entry (at least 1);
+/// infinite when one of ours is not a number (`f64::max` would pass over it).
 fn relative(ours: impl IntoIterator<Item = f64>, theirs: &[f64]) -> f64 {
     let scale = theirs.iter().fold(1.0f64, |m, x| m.max(x.abs()));
     ours.into_iter()
         .zip(theirs)
         .map(|(a, b)| (a - b).abs())
+        .map(|d| if d.is_nan() { f64::INFINITY } else { d })
         .fold(0.0, f64::max)
         / scale
 }

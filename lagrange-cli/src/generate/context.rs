@@ -337,11 +337,9 @@ impl Context {
                 declarations: dynamics.declarations,
                 statements: dynamics.statements,
             },
-            // The constrained motion is solved dense, as the runtime's.
             mass_matrix_tree: eq
                 .mass_matrix_tree()
                 .into_iter()
-                .filter(|_| eq.constraints.is_none())
                 .map(|parent| parent.map_or(-1, |p| p as i64))
                 .collect(),
             lagrangian,

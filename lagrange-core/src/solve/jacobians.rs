@@ -6,7 +6,7 @@
 //! them at a solution gives the derivatives of `q̈` (and `λ`) by one linear solve, valid at
 //! any state, not only at equilibria: `∂q̈/∂x = −M⁻¹ ∂r/∂x` without constraints.
 
-use nalgebra::{DMatrix, DefaultAllocator, Dim, OMatrix, OVector, U1};
+use nalgebra::{DMatrix, DefaultAllocator, Dim, OMatrix, OVector};
 
 use crate::error::Error;
 use crate::size::{ConstraintAllocator, DimAllocator};
@@ -85,16 +85,11 @@ where
     let factor = MassFactor::new(m, tree);
     let qdd = factor.accelerations(f, t, q, qd)?;
     let r = residual_jacobians(&qdd);
-    let size = qdd.shape_generic().0;
-    let mut column = OVector::<f64, N>::zeros_generic(size, U1);
-    // −M⁻¹ x, column by column, in place.
-    let mut solve = |x: &mut [f64]| -> Result<(), Error> {
-        for c in x.chunks_exact_mut(size.value()) {
-            column.copy_from_slice(c);
-            let solved = factor.solve(column.clone()).ok_or_else(singular)?;
-            for (out, v) in c.iter_mut().zip(solved.iter()) {
-                *out = -v;
-            }
+    // −M⁻¹ x, every column of x at once, in place.
+    let solve = |x: &mut [f64]| -> Result<(), Error> {
+        factor.solve_columns(x).ok_or_else(singular)?;
+        for v in x.iter_mut() {
+            *v = -*v;
         }
         Ok(())
     };

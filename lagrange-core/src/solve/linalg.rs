@@ -86,6 +86,78 @@ where
         }
     }
 
+    /// The solutions of `m x = b` for the columns `b` of `x` (column-major, `m`'s size
+    /// rows), in place, each with the bits [`solve`](Self::solve) gives: the factor's
+    /// loops run once, over rows of all the columns together. `None` when `m` is singular.
+    pub(crate) fn solve_columns(&self, x: &mut [f64]) -> Option<()> {
+        let (n, l) = match self {
+            MassFactor::Tree(l, _) | MassFactor::Cholesky(l) => (l.nrows(), l),
+            MassFactor::General(m) => {
+                let n = m.nrows();
+                for column in x.chunks_exact_mut(n.max(1)) {
+                    let b = OVector::<f64, N>::from_column_slice_generic(
+                        m.shape_generic().0,
+                        nalgebra::U1,
+                        column,
+                    );
+                    column.copy_from_slice(lu_solve(m.clone(), b)?.as_slice());
+                }
+                return Some(());
+            }
+        };
+        if n == 0 {
+            return Some(());
+        }
+        let c = x.len() / n;
+        // Row-major: row i of every column is rows[i·c .. (i+1)·c].
+        let mut rows = vec![0.0; n * c];
+        for (j, column) in x.chunks_exact(n).enumerate() {
+            for (i, v) in column.iter().enumerate() {
+                rows[i * c + j] = *v;
+            }
+        }
+        match self {
+            MassFactor::Tree(_, tree) => {
+                for k in (0..n).rev() {
+                    let mut j = tree[k];
+                    while let Some(jj) = j {
+                        eliminate(&mut rows, c, jj, k, l[(k, jj)]);
+                        j = tree[jj];
+                    }
+                }
+                divide(&mut rows, l, c);
+                for k in 0..n {
+                    let mut j = tree[k];
+                    while let Some(jj) = j {
+                        eliminate(&mut rows, c, k, jj, l[(k, jj)]);
+                        j = tree[jj];
+                    }
+                }
+            }
+            MassFactor::Cholesky(_) => {
+                for i in 0..n {
+                    for k in 0..i {
+                        eliminate(&mut rows, c, i, k, l[(i, k)]);
+                    }
+                    divide_row(&mut rows, i, l[(i, i)], c);
+                }
+                for i in (0..n).rev() {
+                    for k in i + 1..n {
+                        eliminate(&mut rows, c, i, k, l[(k, i)]);
+                    }
+                    divide_row(&mut rows, i, l[(i, i)], c);
+                }
+            }
+            MassFactor::General(_) => unreachable!("solved column by column above"),
+        }
+        for (j, column) in x.chunks_exact_mut(n).enumerate() {
+            for (i, v) in column.iter_mut().enumerate() {
+                *v = rows[i * c + j];
+            }
+        }
+        Some(())
+    }
+
     /// [`solve_accelerations`] on this factor.
     pub(crate) fn accelerations(
         &self,
@@ -97,6 +169,36 @@ where
         self.solve(f)
             .filter(|qdd| qdd.iter().all(|x| x.is_finite()))
             .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))
+    }
+}
+
+/// Row `target` of the row-major `rows` (`c` columns) less `factor` times row `source`.
+fn eliminate(rows: &mut [f64], c: usize, target: usize, source: usize, factor: f64) {
+    let (low, high) = rows.split_at_mut(target.max(source) * c);
+    let (target, source) = if target < source {
+        (&mut low[target * c..target * c + c], &high[..c])
+    } else {
+        (&mut high[..c], &low[source * c..source * c + c])
+    };
+    for (t, s) in target.iter_mut().zip(source.iter()) {
+        *t -= factor * *s;
+    }
+}
+
+/// Row `i` of the row-major `rows` (`c` columns) divided by `d`.
+fn divide_row(rows: &mut [f64], i: usize, d: f64, c: usize) {
+    for v in &mut rows[i * c..i * c + c] {
+        *v /= d;
+    }
+}
+
+/// Every row `i` of the row-major `rows` (`c` columns) divided by `l[(i, i)]`.
+fn divide<N: Dim>(rows: &mut [f64], l: &OMatrix<f64, N, N>, c: usize)
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    for i in 0..l.nrows() {
+        divide_row(rows, i, l[(i, i)], c);
     }
 }
 
@@ -385,6 +487,36 @@ mod tests {
         assert!(matches!(wrong, MassFactor::Cholesky(_)));
         let solved = wrong.solve(coupled * x).unwrap();
         assert!((solved - x).norm() < 1e-13);
+    }
+
+    #[test]
+    fn columns_are_solved_together_with_the_bits_of_one_at_a_time() {
+        // A tree-shaped, a dense positive definite and an indefinite matrix; three
+        // right-hand sides each.
+        let tree = [None, Some(0), Some(0)];
+        let shaped = nalgebra::Matrix3::new(4.0, 1.0, 0.5, 1.0, 3.0, 0.0, 0.5, 0.0, 2.0);
+        let dense = nalgebra::Matrix3::new(4.0, 1.0, 0.5, 1.0, 3.0, 0.7, 0.5, 0.7, 2.0);
+        let indefinite = nalgebra::Matrix3::new(0.0, 1.0, 2.0, 1.0, 0.0, 3.0, 2.0, 3.0, 1.0);
+        let b = nalgebra::Matrix3::new(1.0, -2.0, 0.3, 0.7, 5.0, -1.1, 2.5, 0.25, 9.0);
+        for (m, tree) in [(shaped, &tree[..]), (dense, &[]), (indefinite, &[])] {
+            let factor = MassFactor::new(m, tree);
+            let mut together = b;
+            factor.solve_columns(together.as_mut_slice()).unwrap();
+            for j in 0..3 {
+                let alone = factor.solve(b.column(j).into_owned()).unwrap();
+                for i in 0..3 {
+                    assert_eq!(together[(i, j)].to_bits(), alone[i].to_bits());
+                }
+            }
+        }
+        assert!(matches!(
+            MassFactor::new(shaped, &tree),
+            MassFactor::Tree(..)
+        ));
+        assert!(matches!(
+            MassFactor::new(indefinite, &[]),
+            MassFactor::General(_)
+        ));
     }
 
     #[test]

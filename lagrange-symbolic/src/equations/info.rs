@@ -75,34 +75,82 @@ impl Equations {
     }
 
     /// [`ModelInfo::mass_matrix_tree`]: the shape of `M` from its identically zero entries
-    /// in the dynamics program. Empty when an entry off the chains is not zero, and when
-    /// every chain is the whole of `q` before it (a dense `M`: nothing to skip).
+    /// in the dynamics program ([`tree_of_shape`]); empty for a model with constraints,
+    /// whose motion is solved dense.
     pub fn mass_matrix_tree(&self) -> Vec<Option<usize>> {
         let n = self.coordinates.len();
         let zero = self.programs.dynamics.zero_outputs();
         let [m, _] = super::layout::Layout::of(self).dynamics();
-        if zero.len() < m.end {
+        if self.constraints.is_some() || zero.len() < m.end {
             return Vec::new();
         }
-        let nonzero = |i: usize, j: usize| !zero[i * n + j] || !zero[j * n + i];
-        let parents: Vec<Option<usize>> = (0..n)
-            .map(|i| (0..i).rev().find(|&j| nonzero(i, j)))
-            .collect();
-        for i in 0..n {
-            let mut on_chain = vec![false; i];
-            let mut j = parents[i];
-            while let Some(k) = j {
-                on_chain[k] = true;
-                j = parents[k];
-            }
-            if (0..i).any(|j| nonzero(i, j) && !on_chain[j]) {
-                return Vec::new();
-            }
+        tree_of_shape(n, &zero[m])
+    }
+}
+
+/// The tree of the shape of an `n × n` matrix whose entries `zero` (row-major) says are
+/// zero: entry `i` the nearest earlier `j` with `(i, j)` or `(j, i)` not zero. Empty when
+/// a non-zero entry lies off the chains `i, λ(i), λ(λ(i)), …`, and when every chain is the
+/// whole of what comes before (a dense matrix: nothing to skip).
+fn tree_of_shape(n: usize, zero: &[bool]) -> Vec<Option<usize>> {
+    let nonzero = |i: usize, j: usize| !zero[i * n + j] || !zero[j * n + i];
+    let parents: Vec<Option<usize>> = (0..n)
+        .map(|i| (0..i).rev().find(|&j| nonzero(i, j)))
+        .collect();
+    for i in 0..n {
+        let mut on_chain = vec![false; i];
+        let mut j = parents[i];
+        while let Some(k) = j {
+            on_chain[k] = true;
+            j = parents[k];
         }
-        let dense = parents
-            .iter()
-            .enumerate()
-            .all(|(i, &parent)| parent == i.checked_sub(1));
-        if dense { Vec::new() } else { parents }
+        if (0..i).any(|j| nonzero(i, j) && !on_chain[j]) {
+            return Vec::new();
+        }
+    }
+    let dense = parents
+        .iter()
+        .enumerate()
+        .all(|(i, &parent)| parent == i.checked_sub(1));
+    if dense { Vec::new() } else { parents }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tree_of_shape;
+
+    /// The row-major zero pattern of the symmetric matrix with non-zero `entries` (and
+    /// its diagonal).
+    fn pattern(n: usize, entries: &[(usize, usize)]) -> Vec<bool> {
+        let mut zero = vec![true; n * n];
+        for i in 0..n {
+            zero[i * n + i] = false;
+        }
+        for &(i, j) in entries {
+            zero[i * n + j] = false;
+            zero[j * n + i] = false;
+        }
+        zero
+    }
+
+    #[test]
+    fn a_tree_shape_gives_its_tree_and_other_shapes_none() {
+        // 0 → 1 → 2 and 0 → 3: M_21, M_20, M_10, M_30 may be non-zero.
+        let tree = pattern(4, &[(1, 0), (2, 1), (2, 0), (3, 0)]);
+        assert_eq!(tree_of_shape(4, &tree), [None, Some(0), Some(1), Some(0)]);
+        // A diagonal matrix: every coordinate a root.
+        assert_eq!(tree_of_shape(3, &pattern(3, &[])), [None, None, None]);
+        // 1 and 2 under 0, M_32 and M_31: 3's chain is 3 → 2 → 0, M_31 off it: no tree.
+        let off = pattern(4, &[(1, 0), (2, 0), (3, 2), (3, 1)]);
+        assert_eq!(tree_of_shape(4, &off), [None; 0]);
+        // A chain 0 → 1 → 2 with M_20 = 0 is still a chain: dense, nothing to skip.
+        let chain_gap = pattern(3, &[(1, 0), (2, 1)]);
+        assert!(tree_of_shape(3, &chain_gap).is_empty());
+        // 1 and 2 both under 0: M_20 but not M_21.
+        let siblings = pattern(3, &[(1, 0), (2, 0)]);
+        assert_eq!(tree_of_shape(3, &siblings), [None, Some(0), Some(0)]);
+        // Dense: nothing to skip.
+        let dense = pattern(3, &[(1, 0), (2, 0), (2, 1)]);
+        assert!(tree_of_shape(3, &dense).is_empty());
     }
 }

@@ -174,10 +174,11 @@ impl Program {
         emit::emit(self, &mut emit::Check::default())
     }
 
-    /// Which outputs are zero whatever the inputs: never written, or last written a value
-    /// known to be zero (a zero constant, a product with a zero factor, a sum of zeros, a
-    /// positive power of zero, a copy of one). What the tracer folds to zero is found;
-    /// an expression that only happens to vanish is not.
+    /// Which outputs are zero whatever the inputs, infinite and NaN ones included: never
+    /// written, or last written a value known to be zero (a zero constant, a sum of
+    /// zeros, a positive power of zero, a copy of one; not a product with a zero factor,
+    /// which is NaN for an infinite one). What the tracer folds to zero is found; an
+    /// expression that only happens to vanish is not.
     pub fn zero_outputs(&self) -> Vec<bool> {
         let mut temps = vec![false; self.temporaries];
         let mut out = vec![true; self.outputs];
@@ -190,10 +191,9 @@ impl Program {
             };
             let (dst, value) = match instr {
                 Instr::Add(dst, args) => (dst, args.iter().all(zero)),
-                Instr::Mul(dst, args) => (dst, args.iter().any(zero)),
                 Instr::Powi(dst, base, n) => (dst, *n > 0 && zero(base)),
                 Instr::Copy(dst, x) => (dst, zero(x)),
-                Instr::Powf(dst, ..) | Instr::Call(dst, ..) => (dst, false),
+                Instr::Mul(dst, _) | Instr::Powf(dst, ..) | Instr::Call(dst, ..) => (dst, false),
             };
             let written = match *dst {
                 Slot::Temp(k) => temps.get_mut(k),
@@ -226,8 +226,9 @@ mod tests {
 
     #[test]
     fn zero_outputs_are_the_ones_no_input_reaches() {
-        // out0 = x·0 (zero), out1 never written (zero), out2 = 0 + 0 then x (not zero),
-        // out3 = (0 + x)² (not zero), out4 = t0 with t0 = 0², a positive power of zero.
+        // out0 = x·0 (not known zero: NaN for an infinite x), out1 never written (zero),
+        // out2 = 0 + 0 then x (not zero), out3 = (0 + x)² (not zero), out4 = t0 with
+        // t0 = 0², a positive power of zero.
         let program = Program {
             inputs: 1,
             outputs: 5,
@@ -243,7 +244,7 @@ mod tests {
                 Instr::Copy(Slot::Out(4), Slot::Temp(0)),
             ],
         };
-        assert_eq!(program.zero_outputs(), [true, true, false, false, true]);
+        assert_eq!(program.zero_outputs(), [false, true, false, false, true]);
     }
 
     #[test]

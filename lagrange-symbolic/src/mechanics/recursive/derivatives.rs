@@ -13,9 +13,10 @@
 //!   `∂τ_j/∂q_k = S_jᵀ (S_k ×* F_k + I^C_k Ψ̈_k + 2B^C_k Ψ̇_k)`,
 //!   `∂τ_j/∂q̇_k = S_jᵀ (2 I^C_k Ψ̇_k + 2B^C_k S_k)`.
 //!
-//! The cost is a fixed amount per link plus 24 products per pair of joints on one path,
-//! `O(n·depth)`, instead of forward mode's `O(n·depth)` of whole passes carried along
-//! each direction.
+//! The cost is a fixed amount per link and per joint plus four 6-vector products per pair
+//! of joints on one path (two more per pair with `k` beyond `j`): `O(n·depth)`, where
+//! forward mode carries whole passes along each direction (for the G1 humanoid, 32,453
+//! instructions instead of 58,763).
 
 use super::spatial::{
     Inertia, V6, ZERO6, add, cross_force, cross_motion, dot6, joint_axis, scale, sub,
@@ -86,11 +87,11 @@ pub(super) fn newton_euler_derivatives(
         let u = times(t, &rotation[k], &axis);
         let s = joint_axis(t, &u, &origin[k], revolute);
         let psi_dot = cross_motion(t, &v_p, &s);
-        let turned = cross_motion(t, &a_p, &s);
-        let carried = cross_motion(t, &v_p, &psi_dot);
-        let psi_ddot = add(t, &turned, &carried);
-        let rate = scale(t, qd[coordinate], &s);
-        v[k] = add(t, &v_p, &rate);
+        let a_cross_s = cross_motion(t, &a_p, &s);
+        let v_cross_psi = cross_motion(t, &v_p, &psi_dot);
+        let psi_ddot = add(t, &a_cross_s, &v_cross_psi);
+        let joint_velocity = scale(t, qd[coordinate], &s);
+        v[k] = add(t, &v_p, &joint_velocity);
         let driven = scale(t, qdd[coordinate], &s);
         let coriolis = scale(t, qd[coordinate], &psi_dot);
         let a_k = add(t, &a_p, &driven);
@@ -107,8 +108,8 @@ pub(super) fn newton_euler_derivatives(
     let mut inertia = vec![Inertia::ZERO; count];
     for body in &tree.inertials {
         let k = body.link;
-        let turned = times(t, &rotation[k], &body.com);
-        let centre = plus(t, &origin[k], &turned);
+        let com = times(t, &rotation[k], &body.com);
+        let centre = plus(t, &origin[k], &com);
         let about_centre = product(t, &rotation[k], &body.inertia);
         let about_centre = product_transposed(t, &about_centre, &rotation[k]);
         let own = Inertia::of_body(t, body.mass, &centre, &about_centre);
@@ -147,6 +148,7 @@ pub(super) fn newton_euler_derivatives(
         else {
             continue;
         };
+        // Row vectors of the pairs with k ⪯ j: α = I^C_j S_j and β = (2B^C_j)ᵀ S_j.
         let alpha = inertia[j].times(t, &s_j);
         let rate_s = rate[j].times(t, &s_j);
         let spun = cross_force(t, &s_j, &momentum[j]);
@@ -161,33 +163,34 @@ pub(super) fn newton_euler_derivatives(
                 let dq = t.add(a_psi_ddot, b_psi_dot);
                 coordinates[row][column] = t.add(coordinates[row][column], dq);
                 let a_psi_dot = dot6(t, &alpha, &joint.psi_dot);
-                let twice = t.mul(Value::Number(2.0), a_psi_dot);
+                let two_a_psi_dot = t.mul(Value::Number(2.0), a_psi_dot);
                 let b_s = dot6(t, &beta, &joint.axis);
-                let dqd = t.add(twice, b_s);
+                let dqd = t.add(two_a_psi_dot, b_s);
                 velocities[row][column] = t.add(velocities[row][column], dqd);
             }
             k = links[kk].parent;
         }
-        // The pairs with j beyond an ancestor i: row i, column j, S_iᵀ G_j and S_iᵀ H_j.
+        // The pairs with j beyond an ancestor i: row i, column j, S_iᵀ G_j and S_iᵀ H_j,
+        // G_j = S_j ×* F_j + I^C_j Ψ̈_j + 2B^C_j Ψ̇_j and H_j = 2 I^C_j Ψ̇_j + 2B^C_j S_j.
         let column = row;
-        let turned = cross_force(t, &s_j, &force[j]);
-        let driven = inertia[j].times(t, &psi_ddot_j);
+        let s_cross_f = cross_force(t, &s_j, &force[j]);
+        let i_psi_ddot = inertia[j].times(t, &psi_ddot_j);
         let rate_psi = rate[j].times(t, &psi_dot_j);
         let spun_psi = cross_force(t, &psi_dot_j, &momentum[j]);
-        let g = add(t, &turned, &driven);
+        let g = add(t, &s_cross_f, &i_psi_ddot);
         let g = add(t, &g, &rate_psi);
         let g = add(t, &g, &spun_psi);
-        let twice = scale(t, Value::Number(2.0), &psi_dot_j);
-        let carried = inertia[j].times(t, &twice);
-        let h = add(t, &carried, &rate_s);
-        let h = add(t, &h, &spun);
+        let two_psi_dot = scale(t, Value::Number(2.0), &psi_dot_j);
+        let i_two_psi_dot = inertia[j].times(t, &two_psi_dot);
+        let h_j = add(t, &i_two_psi_dot, &rate_s);
+        let h_j = add(t, &h_j, &spun);
         let mut i = links[j].parent;
         while let Some(ii) = i {
             if let Some(joint) = joints[ii] {
                 let row = joint.coordinate;
                 let dq = dot6(t, &joint.axis, &g);
                 coordinates[row][column] = t.add(coordinates[row][column], dq);
-                let dqd = dot6(t, &joint.axis, &h);
+                let dqd = dot6(t, &joint.axis, &h_j);
                 velocities[row][column] = t.add(velocities[row][column], dqd);
             }
             i = links[ii].parent;

@@ -21,8 +21,10 @@
 
 //!
 //! The entry points are here; [`tree`] reads the model's tree into traced data and
-//! places its links at a configuration, [`passes`] runs the recursions over it, and
-//! [`vector`] is their 3-vector arithmetic on traced values.
+//! places its links at a configuration, [`passes`] runs the recursions over it,
+//! [`derivatives`] differentiates the Newton–Euler forces, [`vector`] is their 3-vector
+//! arithmetic on traced values and [`spatial`] the 6-vectors and spatial inertias of the
+//! fixed frame.
 
 mod derivatives;
 mod passes;
