@@ -75,7 +75,7 @@ impl Equations {
     }
 
     /// [`ModelInfo::mass_matrix_tree`]: the shape of `M` from its identically zero entries
-    /// in the dynamics program ([`tree_of_shape`]); empty for a model with constraints,
+    /// in the dynamics program (`tree_of_shape`); empty for a model with constraints,
     /// whose motion is solved dense.
     pub fn mass_matrix_tree(&self) -> Vec<Option<usize>> {
         let n = self.coordinates.len();
