@@ -4,7 +4,9 @@
 //! merged into their parents (`fixed_joint_merge`).
 //!
 //! With `τ = M(q) (K_p (q* − q) − K_d q̇) − f₀(q, q̇)`, `f₀` the forces without inputs
-//! (gravity, the velocity terms, the joints' damping), the closed loop is
+//! (gravity, the velocity terms, the joints' damping), computed by the generated inverse
+//! dynamics (the recursive Newton–Euler algorithm) at the wanted accelerations, the closed
+//! loop is
 //! `q̈ = K_p (q* − q) − K_d q̇` on every joint. With `K_p = ω²` and `K_d = 2ω` each error
 //! decays critically damped, `e(t) = e(0) (1 + ωt) e^{−ωt}`: the run reproduces it, which
 //! it does only when the controller's `M` and `f₀` are the plant's.
@@ -50,8 +52,7 @@ pub fn hold(q0: SVector<f64, 9>, omega: f64, t_end: f64) -> Result<Trajectory<Co
     let (kp, kd) = (omega * omega, 2.0 * omega);
     let goal = target();
     let controller = move |t: f64, q: &SVector<f64, 9>, qd: &SVector<f64, 9>| {
-        let (m, f0) = passive.mass_matrix_and_forcing(t, q, qd);
-        let tau = m * ((goal - q) * kp - qd * kd) - f0;
+        let tau = passive.inverse_dynamics(t, q, qd, &((goal - q) * kp - qd * kd));
         tau.as_slice().to_vec()
     };
     let plant = Panda::from_parameter_values(&values)?;

@@ -1,5 +1,6 @@
 //! The exact Jacobians the derive generates, against central finite differences of the
-//! equations they differentiate: the residual `M q̈ − f` and the accelerations of the
+//! equations they differentiate: the residual `M q̈ − f` (which the generated inverse
+//! dynamics must reproduce) and the accelerations of the
 //! motion (the constrained motion for a constrained model), at random states away from any
 //! equilibrium, in the coordinates, the velocities and the parameters.
 
@@ -114,6 +115,16 @@ fn check<S: FromParameterValues<Const<N>>, const N: usize>(seed: u64) {
             let (m, f) = s.mass_matrix_and_forcing(t, &q, &qd);
             (m * qdd - f).as_slice().to_vec()
         };
+        // The generated inverse dynamics (Newton–Euler for a tree) is that residual.
+        let tau = system.inverse_dynamics(t, &q, &qd, &qdd);
+        let r = residual(&system, &state);
+        let scale = 1.0 + r.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        for (i, (a, b)) in tau.iter().zip(&r).enumerate() {
+            assert!(
+                (a - b).abs() <= 1e-12 * scale,
+                "{name}: inverse dynamics {i} = {a}, M q̈ − f = {b}"
+            );
+        }
         let exact = system.residual_jacobians(t, &q, &qd, &qdd);
         let by_state = central(2 * N, &state, |x| residual(&system, x));
         assert_close(

@@ -3,7 +3,8 @@
 //! differentiating the expanded Lagrangian. Two independent derivations: at random states
 //! the program must reproduce the printed `M` and `f` to round-off, for revolute,
 //! prismatic, fixed, spherical and free joints, offsets turned by `rpy`, full inertia
-//! tensors, parameters in the data, and a written potential, force and dissipation.
+//! tensors, parameters in the data, and a written potential, force and dissipation. The
+//! inverse dynamics (Newton–Euler with the accelerations) must reproduce `M q̈ − f`.
 
 use lagrange_symbolic::derive;
 use lagrange_symbolic::model::Model;
@@ -75,6 +76,21 @@ fn agree(model: &Model, parameters: &[f64], states: usize) -> usize {
                 model.name
             );
         }
+        // Inverse dynamics (Newton–Euler with q̈) against the printed M q̈ − f.
+        let qdd: Vec<f64> = (0..n).map(|_| 2.0 * sample.next()).collect();
+        let mut tau = vec![0.0; n];
+        let with_qdd: Vec<f64> = inputs.iter().chain(&qdd).copied().collect();
+        eq.programs.inverse_dynamics.evaluate(&with_qdd, &mut tau);
+        for i in 0..n {
+            let printed =
+                (0..n).map(|j| values[i * n + j] * qdd[j]).sum::<f64>() - values[n * n + i];
+            assert!(
+                (printed - tau[i]).abs() <= 1e-12 * scale,
+                "{}: τ[{i}] = {} by Newton–Euler, {printed} printed",
+                model.name,
+                tau[i]
+            );
+        }
     }
     jacobians_match_differences(eq, parameters, &mut sample);
     eq.programs.dynamics.operation_count()
@@ -103,6 +119,16 @@ fn jacobians_match_differences(
     };
     let mut inputs = x.clone();
     inputs.extend(&qdd);
+    // Inverse dynamics (Newton–Euler with q̈) against M q̈ − f (M by the composite bodies).
+    let mut tau = vec![0.0; n];
+    eq.programs.inverse_dynamics.evaluate(&inputs, &mut tau);
+    for (i, (tau, r)) in tau.iter().zip(residual(&x)).enumerate() {
+        assert!(
+            (tau - r).abs() <= 1e-12 * r.abs().max(1.0),
+            "{}: τ[{i}] = {tau} by Newton–Euler, {r} from M q̈ − f",
+            eq.name
+        );
+    }
     let mut jacobians = vec![0.0; 2 * n * n + n * m];
     eq.programs
         .residual_jacobians

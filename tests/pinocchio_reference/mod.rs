@@ -18,6 +18,9 @@ pub struct Differences {
     pub bias: f64,
     /// The gravity torques `g(q)`.
     pub gravity: f64,
+    /// Inverse dynamics at accelerations chosen here, against Pinocchio's
+    /// `M a + C(q, v) v + g(q)` and the damping torque `d v`.
+    pub inverse_dynamics: f64,
 }
 
 impl Differences {
@@ -28,6 +31,7 @@ impl Differences {
             ("M", self.mass_matrix),
             ("the bias forces", self.bias),
             ("the gravity torques", self.gravity),
+            ("the inverse dynamics", self.inverse_dynamics),
         ] {
             assert!(
                 d < tolerance,
@@ -104,6 +108,20 @@ pub fn compare<S: LagrangianSystem<Const<N>>, const N: usize>(
             .iter()
             .flat_map(|&i| index.iter().map(move |&j| (i, j)))
             .map(|(i, j)| m[(i, j)]);
+        // Accelerations of no particular meaning, the same at every state.
+        let a: Vec<f64> = (0..N).map(|k| (0.7 * k as f64 + 0.3).sin()).collect();
+        let mut qdd_a = SVector::<f64, N>::zeros();
+        for (k, &i) in index.iter().enumerate() {
+            qdd_a[i] = a[k];
+        }
+        let tau = system.inverse_dynamics(0.0, &q, &v, &qdd_a);
+        let theirs_tau: Vec<f64> = (0..N)
+            .map(|k| {
+                let row = &theirs_m[k * N..(k + 1) * N];
+                let ma: f64 = row.iter().zip(&a).map(|(m, a)| m * a).sum();
+                ma + numbers(&state["bias"])[k] + damping[k] * numbers(&state["v"])[k]
+            })
+            .collect();
         let found = Differences {
             accelerations: relative(index.iter().map(|&i| qdd[i]), &numbers(&state["ddq"])),
             mass_matrix: relative(ours_m, &theirs_m),
@@ -119,12 +137,14 @@ pub fn compare<S: LagrangianSystem<Const<N>>, const N: usize>(
                 index.iter().map(|&i| -at_rest[i]),
                 &numbers(&state["gravity"]),
             ),
+            inverse_dynamics: relative(index.iter().map(|&i| tau[i]), &theirs_tau),
         };
         worst = Differences {
             accelerations: worst.accelerations.max(found.accelerations),
             mass_matrix: worst.mass_matrix.max(found.mass_matrix),
             bias: worst.bias.max(found.bias),
             gravity: worst.gravity.max(found.gravity),
+            inverse_dynamics: worst.inverse_dynamics.max(found.inverse_dynamics),
         };
     }
     worst

@@ -128,6 +128,24 @@ where
         qdd: &OVector<f64, N>,
     ) -> ResidualJacobians<N>;
 
+    /// Inverse dynamics: the residual `r = M q̈ − f` of Lagrange's equations at
+    /// `(t, q, q̇, q̈)`, the generalized forces that must be added to the model's own (its
+    /// inputs at their values included) for the motion to have the accelerations `q̈`.
+    /// With the inputs at 0 these are the torques a computed-torque controller applies. A
+    /// constrained system's constraint forces are not in it. The derive generates it, by
+    /// the recursive Newton–Euler algorithm (`O(n)`) for a kinematic tree; the default is
+    /// `M q̈ − f` from [`mass_matrix_and_forcing`](Self::mass_matrix_and_forcing).
+    fn inverse_dynamics(
+        &self,
+        t: f64,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+        qdd: &OVector<f64, N>,
+    ) -> OVector<f64, N> {
+        let (m, f) = self.mass_matrix_and_forcing(t, q, qd);
+        m * qdd - f
+    }
+
     /// The accelerations of the motion and their exact derivatives with respect to `q`,
     /// `q̇` and the parameters at a state: `∂q̈/∂x = −M⁻¹ ∂r/∂x`, solved numerically (the
     /// constrained motion's, multipliers eliminated, for a constrained system). Valid at

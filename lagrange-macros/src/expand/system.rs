@@ -50,6 +50,7 @@ pub(super) fn system_impl(
     let momentum_jacobian = body(&eq.programs.momentum_jacobian)?;
     let hessian = body(&eq.programs.lagrangian_hessian)?;
     let residual_jacobians = body(&eq.programs.residual_jacobians)?;
+    let inverse_dynamics = body(&eq.programs.inverse_dynamics)?;
     let m = eq.parameters.len();
     let layout = Layout::of(eq);
     let [mass, forcing] = layout.dynamics().map(|r| block(&r));
@@ -260,6 +261,12 @@ pub(super) fn system_impl(
                     velocities: <#matrix>::from_row_slice(#by_velocities),
                     parameters: #CORE::nalgebra::DMatrix::from_row_slice(#n, #m, #by_parameters),
                 }
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn inverse_dynamics(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> #vector {
+                let values: [f64; #n] = #inverse_dynamics;
+                <#vector>::from_column_slice(&values)
             }
         }
     })

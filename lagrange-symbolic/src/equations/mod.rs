@@ -109,6 +109,10 @@ pub struct Programs {
     /// inputs followed by the accelerations: `∂r/∂q`, `∂r/∂q̇` (`n²` outputs each) and
     /// `∂r/∂p` (`n·m`), each row-major (`∂rᵢ/∂xⱼ` at `i·cols + j`).
     pub residual_jacobians: Program,
+    /// Inverse dynamics: the residual `r = M q̈ − f` itself (`n` outputs), over the
+    /// inputs followed by the accelerations. A traced tree's is the recursive
+    /// Newton–Euler algorithm (`O(n)`), any other model's `M q̈ − f` from `dynamics`.
+    pub inverse_dynamics: Program,
 }
 
 /// The derived quantities as expression trees, for printing.

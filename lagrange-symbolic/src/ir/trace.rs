@@ -269,6 +269,16 @@ impl Tracer {
             .collect()
     }
 
+    /// `program`'s outputs computed inside this trace from `inputs` (one value per input
+    /// slot), without derivatives.
+    pub fn splice(&mut self, program: &Program, inputs: &[Value]) -> Vec<Value> {
+        let seeds = vec![Vec::new(); inputs.len()];
+        self.differentiate(program, inputs, &seeds)
+            .into_iter()
+            .map(|(value, _)| value)
+            .collect()
+    }
+
     fn scaled(&mut self, factor: Value, tangents: &[Value]) -> Vec<Value> {
         tangents.iter().map(|&d| self.mul(factor, d)).collect()
     }

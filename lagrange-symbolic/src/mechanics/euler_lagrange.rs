@@ -8,6 +8,8 @@
 use super::{System, Traced};
 use crate::cas::{Session, Sym, Var};
 use crate::equations::{Conserved, Equations, Linearized, Programs, Symbolic};
+use crate::ir::Program;
+use crate::ir::trace::{Tracer, Value};
 
 /// Lagrange's equations and integrals of `system`, lowered to programs. `traced`, when
 /// given, holds `M`, `f` and the residual's derivatives derived another way (a kinematic
@@ -133,15 +135,18 @@ pub(crate) fn equations(
     let flat_momentum_jacobian: Vec<Sym> = momentum_jacobian.into_iter().flatten().collect();
     let compile = |outputs: &[Sym]| s.compile(outputs, &inputs);
     let dynamics_by_recursion = traced.is_some();
-    let (dynamics, jacobians) = match traced {
+    let (dynamics, jacobians, inverse_dynamics) = match traced {
         Some(Traced {
             dynamics,
             residual_jacobians,
-        }) => (dynamics, residual_jacobians),
-        None => (
-            compile(&dynamics_outputs)?,
-            s.compile(&residual_jacobians, &jacobian_inputs)?,
-        ),
+            inverse_dynamics,
+        }) => (dynamics, residual_jacobians, inverse_dynamics),
+        None => {
+            let dynamics = compile(&dynamics_outputs)?;
+            let residual = residual(&dynamics, n);
+            let jacobians = s.compile(&residual_jacobians, &jacobian_inputs)?;
+            (dynamics, jacobians, residual)
+        }
     };
     let programs = Programs {
         dynamics,
@@ -153,6 +158,7 @@ pub(crate) fn equations(
         momentum_jacobian: compile(&flat_momentum_jacobian)?,
         lagrangian_hessian: compile(&hessian)?,
         residual_jacobians: jacobians,
+        inverse_dynamics,
     };
 
     let constraints = super::constraints::derive(s, system, &inputs)?;
@@ -197,6 +203,28 @@ pub(crate) fn equations(
         formulas: Vec::new(),
         symbolic: Some(symbolic),
     })
+}
+
+/// The residual `r = M q̈ − f` from the `dynamics` program of `n` coordinates, over its
+/// inputs followed by the accelerations.
+fn residual(dynamics: &Program, n: usize) -> Program {
+    let inputs = dynamics.inputs;
+    let mut t = Tracer::new(inputs + n);
+    let values: Vec<Value> = (0..inputs).map(|i| t.input(i)).collect();
+    let outputs = t.splice(dynamics, &values);
+    let (mass, forcing) = outputs.split_at(n * n);
+    let residual: Vec<Value> = forcing
+        .iter()
+        .enumerate()
+        .map(|(i, &f)| {
+            let terms: Vec<Value> = (0..n)
+                .map(|j| t.mul(mass[i * n + j], t.input(inputs + j)))
+                .collect();
+            let product = t.sum(terms);
+            t.sub(product, f)
+        })
+        .collect();
+    t.finish(&residual)
 }
 
 /// Models whose dynamics program has more instructions than this get no printed

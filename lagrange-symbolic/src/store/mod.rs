@@ -41,7 +41,7 @@ use validate::validate;
 pub const ENGINE_VERSION: &str = concat!(
     "lagrange-symbolic ",
     env!("CARGO_PKG_VERSION"),
-    ", format 10"
+    ", format 11"
 );
 
 /// One stored derivation.
@@ -288,6 +288,10 @@ mod tests {
                     residual_jacobians: Program {
                         inputs: 6,
                         ..program(4)
+                    },
+                    inverse_dynamics: Program {
+                        inputs: 6,
+                        ..program(1)
                     },
                 },
                 constraints: None,

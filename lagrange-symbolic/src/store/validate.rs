@@ -72,6 +72,12 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
         eq.inputs().with_accelerations(0),
         layout::outputs(&layout.residual_jacobians()),
     )?;
+    program(
+        &format!("{role}inverse_dynamics"),
+        &p.inverse_dynamics,
+        eq.inputs().with_accelerations(0),
+        n,
+    )?;
     if let Some(w) = &eq.joint_wrenches {
         program(
             &format!("{role}joint_wrenches"),

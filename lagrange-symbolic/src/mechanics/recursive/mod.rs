@@ -50,6 +50,9 @@ pub(crate) struct Traced {
     /// `∂r/∂q`, `∂r/∂q̇`, `∂r/∂p` of the residual `r = M q̈ − f`, row-major one after the
     /// other, over the inputs followed by the accelerations (as the symbolic route's).
     pub residual_jacobians: Program,
+    /// The residual `r = τ(q, q̇, q̈) − e` itself, by the recursive Newton–Euler algorithm
+    /// (`τ` the tree's forces, `e` the written terms), over the same inputs.
+    pub inverse_dynamics: Program,
 }
 
 /// The traced programs of a tree model, or `None` when the model is not one this module
@@ -107,6 +110,7 @@ pub(crate) fn dynamics(
     Ok(Some(Traced {
         dynamics,
         residual_jacobians,
+        inverse_dynamics: residual,
     }))
 }
 
@@ -275,7 +279,7 @@ pub(crate) fn equations(
     let (gradient, gradient_values) = derivatives(&lagrangian, std::slice::from_ref(&q_block));
     let momentum_rate = trace(&|t, tree, _, _| {
         let values: Vec<Value> = (0..inputs).map(|i| t.input(i)).collect();
-        let spliced = splice(t, &gradient, &values);
+        let spliced = t.splice(&gradient, &values);
         spliced
             .into_iter()
             .zip(&tree.applied)
@@ -343,6 +347,7 @@ pub(crate) fn equations(
             momentum_jacobian,
             lagrangian_hessian,
             residual_jacobians: traced.residual_jacobians,
+            inverse_dynamics: traced.inverse_dynamics,
         },
         dynamics_by_recursion: true,
         constraints,
@@ -375,15 +380,6 @@ fn program(
     let qd: Vec<Value> = (0..n).map(|i| t.input(1 + n + i)).collect();
     let outputs = build(&mut t, &tree, &q, &qd);
     Ok(Some(t.finish(&outputs)))
-}
-
-/// `program`'s outputs computed inside `t` from `inputs`.
-fn splice(t: &mut Tracer, program: &Program, inputs: &[Value]) -> Vec<Value> {
-    let seeds = vec![Vec::new(); inputs.len()];
-    t.differentiate(program, inputs, &seeds)
-        .into_iter()
-        .map(|(value, _)| value)
-        .collect()
 }
 
 /// The wrench each jointed body's joint transmits to it at `(t, q, q̇, q̈)`, by the
