@@ -143,6 +143,12 @@ pub fn entry_path(dir: &Path, model: &Model) -> Result<PathBuf, StoreError> {
     Ok(dir.join(format!("{}-{}.json", model.name, model_hash(model))))
 }
 
+/// The part of an entry every format shares: which engine wrote it.
+#[derive(Deserialize)]
+struct Written {
+    engine: String,
+}
+
 /// Reads the model's entry from `dir`, checked as the module documentation describes.
 pub fn read(dir: &Path, model: &Model) -> Result<Derived, StoreError> {
     let path = entry_path(dir, model)?;
@@ -151,12 +157,15 @@ pub fn read(dir: &Path, model: &Model) -> Result<Derived, StoreError> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(StoreError::Missing(path)),
         Err(e) => return Err(StoreError::Unreadable(path, e.to_string())),
     };
-    let entry: Entry = serde_json::from_str(&text)
-        .map_err(|e| StoreError::Unreadable(path.clone(), e.to_string()))?;
-    if entry.engine != ENGINE_VERSION {
-        let why = format!("written by {}, this is {ENGINE_VERSION}", entry.engine);
+    let unreadable = |e: serde_json::Error| StoreError::Unreadable(path.clone(), e.to_string());
+    // The version first: an entry of another format need not parse as this one's, and
+    // is stale rather than damaged.
+    let written: Written = serde_json::from_str(&text).map_err(unreadable)?;
+    if written.engine != ENGINE_VERSION {
+        let why = format!("written by {}, this is {ENGINE_VERSION}", written.engine);
         return Err(StoreError::Stale(path, why));
     }
+    let entry: Entry = serde_json::from_str(&text).map_err(unreadable)?;
     if entry.model != *model {
         let why = "it was derived from a different model".to_string();
         return Err(StoreError::Stale(path, why));
@@ -330,6 +339,9 @@ mod tests {
             text.replace(ENGINE_VERSION, "lagrange-symbolic 0.0.0"),
         )
         .unwrap();
+        assert!(matches!(read(&dir, &m), Err(StoreError::Stale(..))));
+        // An older format lacks fields this one has: stale, not unreadable.
+        fs::write(&path, r#"{"engine": "lagrange-symbolic 0.1.0, format 1"}"#).unwrap();
         assert!(matches!(read(&dir, &m), Err(StoreError::Stale(..))));
         fs::write(&path, "{").unwrap();
         assert!(matches!(read(&dir, &m), Err(StoreError::Unreadable(..))));
