@@ -85,26 +85,40 @@ where
     let factor = MassFactor::new(m, tree);
     let qdd = factor.accelerations(f, t, q, qd)?;
     let r = residual_jacobians(&qdd);
-    // −M⁻¹ x, every column of x at once, in place.
-    let solve = |x: &mut [f64]| -> Result<(), Error> {
-        factor.solve_columns(x).ok_or_else(singular)?;
-        for v in x.iter_mut() {
-            *v = -*v;
+    // −M⁻¹ [∂r/∂q  ∂r/∂q̇  ∂r/∂p], all 2n + m columns in one solve, row by row.
+    let (n, m) = (qdd.len(), r.parameters.ncols());
+    let c = 2 * n + m;
+    let mut rows = vec![0.0; n * c];
+    for (i, row) in rows.chunks_exact_mut(c.max(1)).enumerate().take(n) {
+        for j in 0..n {
+            row[j] = r.coordinates[(i, j)];
+            row[n + j] = r.velocities[(i, j)];
         }
-        Ok(())
-    };
+        for j in 0..m {
+            row[2 * n + j] = r.parameters[(i, j)];
+        }
+    }
+    factor.solve_rows(&mut rows, c).ok_or_else(singular)?;
     let (mut coordinates, mut velocities, mut parameters) =
         (r.coordinates, r.velocities, r.parameters);
-    solve(coordinates.as_mut_slice())?;
-    solve(velocities.as_mut_slice())?;
-    solve(parameters.as_mut_slice())?;
-    let jacobians = AccelerationJacobians {
+    if !rows.iter().all(|x| x.is_finite()) {
+        return Err(singular());
+    }
+    for (i, row) in rows.chunks_exact(c.max(1)).enumerate().take(n) {
+        for j in 0..n {
+            coordinates[(i, j)] = -row[j];
+            velocities[(i, j)] = -row[n + j];
+        }
+        for j in 0..m {
+            parameters[(i, j)] = -row[2 * n + j];
+        }
+    }
+    Ok(AccelerationJacobians {
         accelerations: qdd,
         coordinates,
         velocities,
         parameters,
-    };
-    finite(jacobians, singular)
+    })
 }
 
 /// The derivatives of the constrained motion with accelerations `qdd` and multipliers
