@@ -2,14 +2,29 @@
 //! frames, the joints of a kinematic tree with the lines between them, and the points a
 //! model names, compiled into one program of positions and orientations.
 
-use super::kinetic::{self, Pose};
+use super::kinetic;
+use super::recursive;
 use super::system::System;
-use crate::cas::{Session, Sym};
+use crate::cas::Session;
 use crate::equations::{Drawing, DrawnPoint, PointKind};
+use crate::ir::Program;
 use crate::model::{CheckedModel, CheckedParticle, ORIGIN, Placement};
+use crate::syntax::Expr;
+
+/// What a drawn point's position is.
+pub(super) enum Place<'a> {
+    /// A written position (a particle's, a drawn point's); a missing component is 0.
+    Written(&'a [Expr]),
+    /// Body `b`'s centre of mass.
+    Centre(usize),
+    /// The origin of body `b`'s frame, where its joint is.
+    Joint(usize),
+}
 
 /// The drawing of a model with particles, bodies or drawn points; `None` for a model
-/// with none of them.
+/// with none of them. A tree too deep to expand is drawn from its traced placement (its
+/// composed rotations, expanded, would grow about ninefold per link when the joints'
+/// frames are turned); other models from their symbolic poses.
 pub(crate) fn drawing(
     s: &Session,
     model: &CheckedModel,
@@ -18,24 +33,21 @@ pub(crate) fn drawing(
     if model.particles.is_empty() && model.bodies.is_empty() && model.drawing.is_empty() {
         return Ok(None);
     }
-    let poses: Vec<Pose> = kinetic::poses(s, model)?;
     let mut placed = Placed::default();
     for CheckedParticle { name, position, .. } in &model.particles {
-        let component = |k: usize| position.get(k).map_or_else(|| Ok(s.int(0)), |e| s.expr(e));
-        let at = [component(0)?, component(1)?, component(2)?];
-        placed.place(name.clone(), PointKind::Particle, at);
+        placed.place(name.clone(), PointKind::Particle, Place::Written(position));
     }
     let first_body = placed.points.len();
-    for (body, pose) in model.bodies.iter().zip(&poses) {
-        placed.place(body.name.clone(), PointKind::Body, pose.com.clone());
+    for (b, body) in model.bodies.iter().enumerate() {
+        placed.place(body.name.clone(), PointKind::Body, Place::Centre(b));
     }
     let frames: Vec<usize> = (first_body..first_body + model.bodies.len()).collect();
     let mut links = Vec::new();
-    for (i, (body, pose)) in model.bodies.iter().zip(&poses).enumerate() {
+    for (i, body) in model.bodies.iter().enumerate() {
         if let Placement::Jointed { parent, .. } = &body.placement {
             let joint = placed.points.len();
             let name = format!("{}.joint", body.name);
-            placed.place(name, PointKind::Joint, pose.origin.clone());
+            placed.place(name, PointKind::Joint, Place::Joint(i));
             links.push((joint, Some(first_body + i)));
             // From the parent's joint (or its centre, for a placed parent) to this one.
             if let Some(p) = parent {
@@ -48,8 +60,7 @@ pub(crate) fn drawing(
     }
     for d in &model.drawing {
         if let Some(at) = &d.at {
-            let at = [s.expr(&at[0])?, s.expr(&at[1])?, s.expr(&at[2])?];
-            placed.place(d.point.clone(), PointKind::Point, at);
+            placed.place(d.point.clone(), PointKind::Point, Place::Written(at));
         }
     }
     for d in &model.drawing {
@@ -62,35 +73,249 @@ pub(crate) fn drawing(
             }
         }
     }
-    let Placed {
-        points,
-        mut positions,
-    } = placed;
-    for pose in &poses {
-        positions.extend(pose.r.iter().flatten().cloned());
-    }
+    let inputs = system.inputs();
+    let traced = if recursive::too_deep_to_expand(model) {
+        recursive::drawing(s, model, inputs.len(), &placed.places)?
+    } else {
+        None
+    };
+    let program = match traced {
+        Some(program) => program,
+        None => symbolic(s, model, system, &placed.places)?,
+    };
     Ok(Some(Drawing {
-        program: s.compile(&positions, &system.inputs())?,
-        points,
+        program,
+        points: placed.points,
         links,
         frames,
     }))
 }
 
-/// The points placed so far, with their positions (3 per point).
-#[derive(Default)]
-struct Placed {
-    points: Vec<DrawnPoint>,
-    positions: Vec<Sym>,
+/// The drawing's program from the bodies' symbolic poses: the positions of `places`,
+/// then each body's orientation row-major.
+fn symbolic(
+    s: &Session,
+    model: &CheckedModel,
+    system: &System,
+    places: &[Place<'_>],
+) -> Result<Program, String> {
+    let poses = kinetic::poses(s, model)?;
+    let mut positions = Vec::with_capacity(3 * places.len() + 9 * poses.len());
+    for place in places {
+        match place {
+            Place::Written(at) => {
+                for k in 0..3 {
+                    positions.push(at.get(k).map_or_else(|| Ok(s.int(0)), |e| s.expr(e))?);
+                }
+            }
+            Place::Centre(b) => positions.extend(poses[*b].com.iter().cloned()),
+            Place::Joint(b) => positions.extend(poses[*b].origin.iter().cloned()),
+        }
+    }
+    for pose in &poses {
+        positions.extend(pose.r.iter().flatten().cloned());
+    }
+    s.compile(&positions, &system.inputs())
 }
 
-impl Placed {
-    fn place(&mut self, name: String, kind: PointKind, at: [Sym; 3]) {
+/// The points placed so far, with what each one's position is.
+#[derive(Default)]
+struct Placed<'a> {
+    points: Vec<DrawnPoint>,
+    places: Vec<Place<'a>>,
+}
+
+impl<'a> Placed<'a> {
+    fn place(&mut self, name: String, kind: PointKind, at: Place<'a>) {
         self.points.push(DrawnPoint { name, kind });
-        self.positions.extend(at);
+        self.places.push(at);
     }
 
     fn index(&self, name: &str) -> Option<usize> {
         self.points.iter().position(|p| p.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cas::{self, Names};
+    use crate::numeric::{SplitMix64, sample_state};
+
+    /// Turned joint frames, a slide, a ball joint, a fixed body and a written point: the
+    /// drawing traced from the tree's placement and the one from the symbolic poses give
+    /// the same positions and orientations.
+    #[test]
+    fn the_traced_drawing_is_the_symbolic_one() {
+        let text = r#"
+            [model]
+            name = "Drawn"
+            coordinates = ["a", "s", "b1", "b2", "b3", "c"]
+            parameters = ["l", "g"]
+            gravity = ["0", "0", "-g"]
+
+            [[model.body]]
+            name = "upper"
+            mass = "1.5"
+            inertia = ["0.1", "0.2", "0.3", "0.01", "0", "0.02"]
+            joint = "revolute(a)"
+            axis = ["0.6", "0", "0.8"]
+            origin = ["0.1", "-0.2", "0.3"]
+            rpy = ["0.3", "-1.2", "2.1"]
+            com = ["0.05", "l", "-0.1"]
+
+            [[model.body]]
+            name = "slider"
+            parent = "upper"
+            mass = "0.7"
+            inertia = ["0.02", "0.02", "0.01", "0", "0", "0"]
+            joint = "prismatic(s)"
+            axis = ["0", "1", "0"]
+            origin = ["0", "0", "l"]
+            rpy = ["1.5708", "0", "-0.4"]
+            com = ["0.2", "0", "0"]
+
+            [[model.body]]
+            name = "ball"
+            parent = "slider"
+            mass = "0.4"
+            inertia = ["0.01", "0.02", "0.03", "0", "0", "0"]
+            joint = "spherical(b1, b2, b3)"
+            origin = ["0.3", "0.1", "0"]
+            rpy = ["0", "0.7", "0"]
+            com = ["0", "0", "-0.25"]
+
+            [[model.body]]
+            name = "tool"
+            parent = "ball"
+            mass = "0.2"
+            inertia = ["0.001", "0.001", "0.001", "0", "0", "0"]
+            joint = "fixed"
+            origin = ["0", "0", "-0.5"]
+            rpy = ["0.2", "0.1", "0"]
+            com = ["0.01", "0.02", "0.03"]
+
+            [[model.body]]
+            name = "wrist"
+            parent = "tool"
+            mass = "0.3"
+            inertia = ["0.002", "0.003", "0.004", "0", "0", "0"]
+            joint = "revolute(c)"
+            axis = ["1", "0", "0"]
+            origin = ["0.1", "0", "0"]
+            rpy = ["-0.5", "0.25", "1"]
+            com = ["0", "0.1", "0"]
+
+            [[draw]]
+            point = "tip"
+            at = ["l*cos(a) + s", "sin(b1)*c"]
+            link = "wrist"
+        "#;
+        let model = crate::source::model_of(text).unwrap().check().unwrap();
+        let names = Names {
+            coordinates: model.coordinates.clone(),
+            parameters: model.parameters.clone(),
+            momenta: Vec::new(),
+        };
+        let work = model.clone();
+        let (traced, symbolic) = cas::session(names, move |s| {
+            let system = System::of_model(s, &work, false)?;
+            let layout = drawing(s, &work, &system)?.expect("drawn");
+            let mut placed = Placed::default();
+            for (b, _) in work.bodies.iter().enumerate() {
+                placed.places.push(Place::Centre(b));
+            }
+            for (b, _) in work.bodies.iter().enumerate() {
+                placed.places.push(Place::Joint(b));
+            }
+            let at = work.drawing[0].at.as_ref().unwrap();
+            placed.places.push(Place::Written(at));
+            let inputs = system.inputs().len();
+            let traced = recursive::drawing(s, &work, inputs, &placed.places)?.expect("a tree");
+            let symbolic = super::symbolic(s, &work, &system, &placed.places)?;
+            assert_eq!(layout.points.len(), placed.places.len());
+            Ok((traced, symbolic))
+        })
+        .unwrap();
+        let outputs = 3 * (2 * 5 + 1) + 9 * 5;
+        let mut rng = SplitMix64::new(11);
+        for _ in 0..10 {
+            let inputs = sample_state(&mut rng, 1 + 2 * 6 + 2);
+            let (mut a, mut b) = (vec![0.0; outputs], vec![0.0; outputs]);
+            traced.evaluate(&inputs, &mut a);
+            symbolic.evaluate(&inputs, &mut b);
+            for (k, (x, y)) in a.iter().zip(&b).enumerate() {
+                assert!(
+                    (x - y).abs() < 1e-13,
+                    "output {k}: traced {x}, symbolic {y}"
+                );
+            }
+        }
+    }
+
+    /// A chain of 12 links whose joint frames are all turned (`rpy`), too deep to
+    /// expand: its drawing (traced; composed symbolically it would not fit in memory)
+    /// places each joint where the forward kinematics written out here puts it.
+    #[test]
+    fn a_deep_chain_of_turned_frames_is_drawn_where_its_joints_are() {
+        const LINKS: usize = 12;
+        let (rpy, offset) = ([0.3, -1.2, 2.1], [0.1, -0.2, 0.3]);
+        let mut text = String::from("[model]\nname = \"Chain\"\ncoordinates = [");
+        text += &(0..LINKS)
+            .map(|k| format!("\"q{k}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
+        text += "]\nparameters = [\"g\"]\ngravity = [\"0\", \"0\", \"-g\"]\n";
+        for k in 0..LINKS {
+            let parent = if k == 0 {
+                String::new()
+            } else {
+                format!("parent = \"l{}\"\n", k - 1)
+            };
+            text += &format!(
+                "[[model.body]]\nname = \"l{k}\"\n{parent}mass = \"1\"\ninertia = [\"0.1\", \"0.1\", \"0.1\", \"0\", \"0\", \"0\"]\njoint = \"revolute(q{k})\"\naxis = [\"0\", \"0\", \"1\"]\norigin = [\"0.1\", \"-0.2\", \"0.3\"]\nrpy = [\"0.3\", \"-1.2\", \"2.1\"]\n"
+            );
+        }
+        let model = crate::source::model_of(&text).unwrap();
+        let drawing = crate::derive(&model).unwrap().full.drawing.expect("drawn");
+        type M = [[f64; 3]; 3];
+        let product = |a: &M, b: &M| -> M {
+            std::array::from_fn(|i| {
+                std::array::from_fn(|j| (0..3).map(|k| a[i][k] * b[k][j]).sum())
+            })
+        };
+        let about = |axis: usize, angle: f64| -> M {
+            let (c, s) = (angle.cos(), angle.sin());
+            let (i, j) = ((axis + 1) % 3, (axis + 2) % 3);
+            let mut m = [[0.0; 3]; 3];
+            m[axis][axis] = 1.0;
+            (m[i][i], m[i][j], m[j][i], m[j][j]) = (c, -s, s, c);
+            m
+        };
+        // URDF's rpy: R_z(yaw) R_y(pitch) R_x(roll).
+        let turned = product(
+            &product(&about(2, rpy[2]), &about(1, rpy[1])),
+            &about(0, rpy[0]),
+        );
+        let mut rng = SplitMix64::new(5);
+        let inputs = sample_state(&mut rng, 1 + 2 * LINKS + 1);
+        let mut out = vec![0.0; 3 * drawing.points.len() + 9 * drawing.frames.len()];
+        drawing.program.evaluate(&inputs, &mut out);
+        let (mut r, mut o): (M, [f64; 3]) = (about(0, 0.0), [0.0; 3]);
+        for k in 0..LINKS {
+            let shift: [f64; 3] =
+                std::array::from_fn(|i| (0..3).map(|j| r[i][j] * offset[j]).sum());
+            o = std::array::from_fn(|i| o[i] + shift[i]);
+            r = product(&product(&r, &turned), &about(2, inputs[1 + k]));
+            let joint = drawing
+                .points
+                .iter()
+                .position(|p| p.name == format!("l{k}.joint"))
+                .unwrap();
+            for i in 0..3 {
+                let got = out[3 * joint + i];
+                assert!((got - o[i]).abs() < 1e-12, "joint {k}: {got} vs {}", o[i]);
+            }
+        }
     }
 }

@@ -33,6 +33,7 @@ mod tree;
 mod vector;
 
 use super::System;
+use super::drawing::Place;
 use crate::cas::{Session, Sym, Var};
 use crate::equations::{Conserved, Equations, Programs};
 use crate::ir::Program;
@@ -40,8 +41,8 @@ use crate::ir::trace::{Tracer, Value};
 use crate::model::{CheckedModel, Energy, Placement};
 use derivatives::newton_euler_derivatives;
 use passes::{composite_mass_matrix, energies, newton_euler};
-use tree::{M3, Tree, place};
-use vector::{product, times};
+use tree::{M3, Placed, Tree, V3, place, written};
+use vector::{plus, product, times};
 
 /// A tree's programs, traced.
 pub(crate) struct Traced {
@@ -409,21 +410,85 @@ pub(crate) fn joint_wrenches(
     let qdd: Vec<Value> = (0..n).map(|i| t.input(inputs + i)).collect();
     let placed = place(&mut t, &tree.links, &q);
     let needs = newton_euler(&mut t, &tree, &placed, &qd, &qdd);
-    // Each link's orientation in the fixed frame, R = R_parent E.
-    let mut orientation: Vec<M3> = Vec::with_capacity(tree.links.len());
-    for (k, link) in tree.links.iter().enumerate() {
-        let r = match link.parent {
-            Some(p) => product(&mut t, &orientation[p], &placed.e[k]),
-            None => placed.e[k],
-        };
-        orientation.push(r);
-    }
+    let orientation = orientations(&mut t, &tree, &placed);
     let mut outputs = Vec::with_capacity(6 * tree.inertials.len());
     for body in &tree.inertials {
         let k = body.link;
         let force = times(&mut t, &orientation[k], &needs.force[k]);
         let moment = times(&mut t, &orientation[k], &needs.moment[k]);
         outputs.extend(force.into_iter().chain(moment));
+    }
+    Ok(Some(t.finish(&outputs)))
+}
+
+/// Each link's orientation in the fixed frame, `R = R_parent E`.
+fn orientations(t: &mut Tracer, tree: &Tree, placed: &Placed) -> Vec<M3> {
+    let mut orientation: Vec<M3> = Vec::with_capacity(tree.links.len());
+    for (k, link) in tree.links.iter().enumerate() {
+        let r = match link.parent {
+            Some(p) => product(t, &orientation[p], &placed.e[k]),
+            None => placed.e[k],
+        };
+        orientation.push(r);
+    }
+    orientation
+}
+
+/// The drawing's program traced from the tree's placement at `q`: the positions of
+/// `places`, then each body's orientation row-major (the layout of
+/// [`Drawing`](crate::equations::Drawing)), over `inputs` input slots. `None` when the
+/// model is not a tree whose data and written positions lower.
+pub(crate) fn drawing(
+    s: &Session,
+    model: &CheckedModel,
+    inputs: usize,
+    places: &[Place<'_>],
+) -> Result<Option<Program>, String> {
+    let n = model.coordinates.len();
+    let mut t = Tracer::new(inputs);
+    let Some(tree) = Tree::data(s, model, &mut t)? else {
+        return Ok(None);
+    };
+    let q: Vec<Value> = (0..n).map(|i| t.input(1 + i)).collect();
+    let placed = place(&mut t, &tree.links, &q);
+    let orientation = orientations(&mut t, &tree, &placed);
+    // Each link's origin in the fixed frame, `o = o_parent + R_parent r`.
+    let mut origin: Vec<V3> = Vec::with_capacity(tree.links.len());
+    for (k, link) in tree.links.iter().enumerate() {
+        let o = match link.parent {
+            Some(p) => {
+                let shift = times(&mut t, &orientation[p], &placed.r[k]);
+                plus(&mut t, &origin[p], &shift)
+            }
+            None => placed.r[k],
+        };
+        origin.push(o);
+    }
+    let mut outputs = Vec::with_capacity(3 * places.len() + 9 * tree.inertials.len());
+    for at in places {
+        match at {
+            Place::Written(position) => {
+                for k in 0..3 {
+                    let value = match position.get(k) {
+                        None => Some(Value::ZERO),
+                        Some(e) => written(s, model, &mut t, e)?,
+                    };
+                    let Some(value) = value else {
+                        return Ok(None);
+                    };
+                    outputs.push(value);
+                }
+            }
+            Place::Centre(b) => {
+                let body = &tree.inertials[*b];
+                let turned = times(&mut t, &orientation[body.link], &body.com);
+                outputs.extend(plus(&mut t, &origin[body.link], &turned));
+            }
+            Place::Joint(b) => outputs.extend(origin[tree.inertials[*b].link]),
+        }
+    }
+    for body in &tree.inertials {
+        outputs.extend(orientation[body.link].iter().flatten());
     }
     Ok(Some(t.finish(&outputs)))
 }

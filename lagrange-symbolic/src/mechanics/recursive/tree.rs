@@ -138,6 +138,22 @@ impl Tree {
     }
 }
 
+/// A written expression of `t`, the coordinates, velocities and parameters (a drawn
+/// point's position) as traced operations, normalized by the engine first; `None` when it
+/// does not lower.
+pub(super) fn written(
+    s: &Session,
+    model: &CheckedModel,
+    t: &mut Tracer,
+    e: &Expr,
+) -> Result<Option<Value>, String> {
+    let leaves = Leaves {
+        model,
+        moving: true,
+    };
+    Ok(leaves.lower(t, &s.to_expr(&s.expr(e)?)?))
+}
+
 /// How names read as traced inputs: `t`, coordinates, velocities and parameters in the
 /// [`Inputs`](crate::equations::Inputs) layout.
 struct Leaves<'a> {

@@ -6,25 +6,40 @@ use std::collections::BTreeSet;
 use crate::syntax::print::escape_text;
 
 use super::frames::turned;
+use super::tree::decimal;
 use super::{Inertial, Mimic, UrdfJoint};
+
+/// What the notes say of numbers whose digits past the 38th decimal place are rounded off.
+const ROUNDED: &str =
+    "digits past the 38th decimal place, beyond the exact fractions the engine holds";
+
+/// A finite number as the file writes it, noting once if the model holds it rounded.
+fn finite(text: &str, at: &str, notes: &mut BTreeSet<String>) -> Option<f64> {
+    let x = text.parse::<f64>().ok().filter(|x| x.is_finite())?;
+    let held = decimal(x);
+    if held.parse::<f64>() != Ok(x) && !notes.iter().any(|n| n.starts_with(ROUNDED)) {
+        notes.insert(format!(
+            "{ROUNDED} ({at}: `{}` read as {held})",
+            escape_text(text)
+        ));
+    }
+    Some(x)
+}
 
 pub(super) fn number(
     node: roxmltree::Node<'_, '_>,
     attribute: &str,
     at: &str,
+    notes: &mut BTreeSet<String>,
 ) -> Result<Option<f64>, String> {
     node.attribute(attribute)
         .map(|v| {
-            v.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite())
-                .ok_or_else(|| {
-                    format!(
-                        "{at}: `{attribute}` is not a finite number: `{}`",
-                        escape_text(v)
-                    )
-                })
+            finite(v.trim(), at, notes).ok_or_else(|| {
+                format!(
+                    "{at}: `{attribute}` is not a finite number: `{}`",
+                    escape_text(v)
+                )
+            })
         })
         .transpose()
 }
@@ -34,13 +49,14 @@ pub(super) fn triple(
     attribute: &str,
     default: [f64; 3],
     at: &str,
+    notes: &mut BTreeSet<String>,
 ) -> Result<[f64; 3], String> {
     let Some(text) = node.and_then(|n| n.attribute(attribute)) else {
         return Ok(default);
     };
     let values: Vec<f64> = text
         .split_whitespace()
-        .map(|v| v.parse::<f64>().ok().filter(|x| x.is_finite()))
+        .map(|v| finite(v, at, notes))
         .collect::<Option<_>>()
         .ok_or_else(|| {
             format!(
@@ -84,10 +100,10 @@ pub(super) fn link(
     };
     let here = at(inertial);
     let origin = child(inertial, "origin");
-    let com = triple(origin, "xyz", [0.0; 3], &here)?;
-    let rpy = triple(origin, "rpy", [0.0; 3], &here)?;
+    let com = triple(origin, "xyz", [0.0; 3], &here, ignored)?;
+    let rpy = triple(origin, "rpy", [0.0; 3], &here, ignored)?;
     let mass = child(inertial, "mass")
-        .map(|m| number(m, "value", &here))
+        .map(|m| number(m, "value", &here, ignored))
         .transpose()?
         .flatten()
         .unwrap_or(0.0);
@@ -97,7 +113,7 @@ pub(super) fn link(
             .iter_mut()
             .zip(["ixx", "iyy", "izz", "ixy", "ixz", "iyz"])
         {
-            *slot = number(i, key, &here)?.unwrap_or(0.0);
+            *slot = number(i, key, &here, ignored)?.unwrap_or(0.0);
         }
     }
     Ok((
@@ -155,17 +171,17 @@ pub(super) fn joint(
                     return Err(format!("{place}: joint `{shown}` has a second `<mimic>`"));
                 }
                 if kind == "fixed" {
-                    return Err(format!(
-                        "{place}: joint `{shown}` is fixed and cannot mimic another"
-                    ));
+                    // No coordinate to couple (URDF readers ignore it too).
+                    ignored.insert(format!("mimic of the fixed joint `{shown}`"));
+                    continue;
                 }
                 let joint = c.attribute("joint").ok_or_else(|| {
                     format!("{place}: joint `{shown}` mimics no joint (`<mimic joint=…>`)")
                 })?;
                 mimic = Some(Mimic {
                     joint: joint.to_string(),
-                    multiplier: number(c, "multiplier", &place)?.unwrap_or(1.0),
-                    offset: number(c, "offset", &place)?.unwrap_or(0.0),
+                    multiplier: number(c, "multiplier", &place, ignored)?.unwrap_or(1.0),
+                    offset: number(c, "offset", &place, ignored)?.unwrap_or(0.0),
                 });
             }
             other => {
@@ -175,7 +191,7 @@ pub(super) fn joint(
     }
     let dynamics = child(node, "dynamics");
     let damping = match dynamics {
-        Some(d) => number(d, "damping", &at(d))?.unwrap_or(0.0),
+        Some(d) => number(d, "damping", &at(d), ignored)?.unwrap_or(0.0),
         None => 0.0,
     };
     if damping < 0.0 {
@@ -184,12 +200,12 @@ pub(super) fn joint(
         ));
     }
     if let Some(d) = dynamics
-        && number(d, "friction", &at(d))?.is_some_and(|f| f != 0.0)
+        && number(d, "friction", &at(d), ignored)?.is_some_and(|f| f != 0.0)
     {
         ignored.insert("dynamics friction (Coulomb friction is not a dissipation function)".into());
     }
     let origin = child(node, "origin");
-    let axis = triple(child(node, "axis"), "xyz", [1.0, 0.0, 0.0], &here)?;
+    let axis = triple(child(node, "axis"), "xyz", [1.0, 0.0, 0.0], &here, ignored)?;
     let length = axis.iter().map(|a| a * a).sum::<f64>().sqrt();
     if kind != "fixed" && length == 0.0 {
         return Err(format!("{here}: joint `{shown}` has a zero axis"));
@@ -199,8 +215,8 @@ pub(super) fn joint(
         kind,
         parent,
         child: child_link,
-        xyz: triple(origin, "xyz", [0.0; 3], &here)?,
-        rpy: triple(origin, "rpy", [0.0; 3], &here)?,
+        xyz: triple(origin, "xyz", [0.0; 3], &here, ignored)?,
+        rpy: triple(origin, "rpy", [0.0; 3], &here, ignored)?,
         axis: axis.map(|a| if length > 0.0 { a / length } else { a }),
         damping,
         mimic,

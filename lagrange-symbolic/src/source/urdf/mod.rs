@@ -7,7 +7,10 @@
 //! joints' parent and child, origin (`xyz`, `rpy`), axis and type (`revolute`,
 //! `continuous`, `prismatic`, `fixed`), and their viscous damping (`<dynamics damping>`,
 //! as the Rayleigh dissipation `½ d q̇²`; Coulomb friction is reported as ignored), and
-//! `<mimic>` couplings, each a holonomic constraint `q = multiplier · q_other + offset`. The
+//! `<mimic>` couplings, each a holonomic constraint `q = multiplier · q_other + offset` (one
+//! on a fixed joint couples nothing and is listed as ignored). Numbers are written as exact
+//! decimals, rounded at the 38th decimal place (beyond it, the engine holds no exact
+//! fraction; only a number below 10^-21 in magnitude is touched). The
 //! root link is the fixed frame. What is not
 //! dynamics (visuals, collisions, materials, limits, transmissions, plugins) is listed as
 //! ignored (and, with `--fixed-joint-merge`, each fixed joint whose link

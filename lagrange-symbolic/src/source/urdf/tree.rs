@@ -43,10 +43,27 @@ pub(super) fn identifier(
     }
 }
 
-/// A number as an exact decimal expression (Rust prints `f64` without exponents).
+/// A number as an exact decimal expression the engine holds (Rust prints `f64` without
+/// exponents): digits past the 38th decimal place are rounded off, to keep numerator and
+/// denominator within 10^38. Only a number below 10^-21 in magnitude has such digits (an
+/// `f64` has at most 17 significant ones), like the `5.8e-66` of a CAD export's round-off.
 pub(super) fn decimal(x: f64) -> String {
+    const PLACES: usize = 38;
     let x = if x == 0.0 { 0.0 } else { x };
-    format!("{x}")
+    let text = format!("{x}");
+    match text.split_once('.') {
+        Some((_, fraction)) if fraction.len() > PLACES => {
+            // |x| < 10^-21, so at most 10^17 units of 10^-38.
+            let units = (x.abs() * 1e38).round() as u128;
+            if units == 0 {
+                return "0".into();
+            }
+            let sign = if x < 0.0 { "-" } else { "" };
+            let digits = format!("{units:0>PLACES$}");
+            format!("{sign}0.{}", digits.trim_end_matches('0'))
+        }
+        _ => text,
+    }
 }
 
 /// The model of the tree (with an input per joint if `options.actuated`), its initial
@@ -84,10 +101,14 @@ pub(super) fn tree_model(
         .filter(|n| !parent_of.contains_key(n))
         .collect();
     let [root] = roots.as_slice() else {
-        return Err(format!(
-            "the links must form one tree, with one root; the roots are: {}",
-            escape_text(&roots.join(", "))
-        ));
+        return Err(match roots.as_slice() {
+            [] if links.is_empty() => "the robot has no `<link>`".to_string(),
+            [] => "every link has a parent joint: the joints form a cycle, a kinematic loop, which needs a constraint (not imported)".to_string(),
+            _ => format!(
+                "the links must form one tree, with one root; the roots are: {}",
+                escape_text(&roots.join(", "))
+            ),
+        });
     };
     // Parents before children: breadth first from the root.
     let mut order: Vec<&UrdfJoint> = Vec::new();
