@@ -1,5 +1,5 @@
 //! Real robots side by side with Pinocchio: a UR5, the Panda with its fingers, the
-//! Solo-12's legs and the Unitree G1 humanoid (29 joints), derived at compile time from the
+//! Solo-12's legs, the Unitree G1 humanoid (29 joints) and IIT's Centauro (39), derived at compile time from the
 //! URDFs of example-robot-data (`lagrange-cli/tests/pinocchio/robots/`), timed per call at the same random states as
 //! Pinocchio compiled natively from its headers (`benches/pinocchio/`), in one run:
 //!
@@ -50,6 +50,15 @@ struct Solo12 {
     fixed_joint_merge
 )]
 struct G1 {
+    g: f64,
+}
+
+#[derive(Lagrangian)]
+#[lagrangian(
+    urdf = "lagrange-cli/tests/pinocchio/robots/centauro.urdf",
+    fixed_joint_merge
+)]
+struct Centauro {
     g: f64,
 }
 
@@ -249,5 +258,10 @@ fn main() {
         "G1",
         &G1 { g: 9.81 },
         "lagrange-cli/tests/pinocchio/robots/g1.urdf",
+    );
+    robot(
+        "Centauro",
+        &Centauro { g: 9.81 },
+        "lagrange-cli/tests/pinocchio/robots/centauro.urdf",
     );
 }

@@ -1,7 +1,7 @@
 //! Real robots derived at compile time from the URDFs of example-robot-data, against what
 //! Pinocchio 4.1 computes at random states (`lagrange-cli/tests/pinocchio/`): the forward
 //! dynamics, the mass matrix, the bias forces and the gravity torques of a UR5, the
-//! Solo-12's legs and the G1 humanoid (the Panda's are in `from_files.rs`); and the
+//! Solo-12's legs, the G1 humanoid and the Centauro (the Panda's are in `from_files.rs`); and the
 //! humanoid example's claims: its gravity torques are the potential's gradient, they hold
 //! the pose, and its linearization there is the one `M` and the potential's Hessian give;
 //! and the shape of its `M`, the tree it is factorized over.
@@ -32,6 +32,15 @@ struct Solo12 {
     g: f64,
 }
 
+#[derive(Lagrangian)]
+#[lagrangian(
+    urdf = "lagrange-cli/tests/pinocchio/robots/centauro.urdf",
+    fixed_joint_merge
+)]
+struct Centauro {
+    g: f64,
+}
+
 #[test]
 fn a_ur5_is_derived_as_pinocchio_computes_it() {
     pinocchio_reference::compare(&Ur5 { g: 9.81 }, "ur5").assert_within("ur5", 1e-12);
@@ -46,6 +55,13 @@ fn the_solo12_legs_are_derived_as_pinocchio_computes_them() {
 fn the_g1_humanoid_is_derived_as_pinocchio_computes_it() {
     let g1 = driven(&SVector::zeros()).unwrap();
     pinocchio_reference::compare(&g1, "g1").assert_within("g1", 1e-12);
+}
+
+#[test]
+fn the_centauro_is_derived_as_pinocchio_computes_it() {
+    // 39 joints: four legs of five and a wheel, a torso, two arms of six, two sensor mounts.
+    pinocchio_reference::compare(&Centauro { g: 9.81 }, "centauro")
+        .assert_within("centauro", 1e-12);
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! Real robots against Pinocchio: four URDFs of example-robot-data (a UR5 arm, the Panda
-//! with its fingers, the Solo-12 quadruped's legs, the Unitree G1 humanoid's 29 joints)
+//! Real robots against Pinocchio: five URDFs of example-robot-data (a UR5 arm, the Panda
+//! with its fingers, the Solo-12 quadruped's legs, the Unitree G1 humanoid's 29 joints,
+//! IIT's Centauro's 39)
 //! imported by `lagrange import`, and at
 //! Pinocchio's random states `lagrange linearize` gives the forward dynamics `q̈` and its
 //! derivatives `∂q̈/∂q`, `∂q̈/∂q̇` that Pinocchio 4.1 computes by ABA and its analytical
@@ -163,6 +164,11 @@ fn the_solo12_quadrupeds_legs_move_as_pinocchio_computes() {
 #[test]
 fn the_g1_humanoids_29_joints_move_as_pinocchio_computes() {
     agrees("g1", true);
+}
+
+#[test]
+fn the_centauros_39_joints_move_as_pinocchio_computes() {
+    agrees("centauro", true);
 }
 
 #[test]

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Records Pinocchio's dynamics of real robots, the reference of `tests/cli_pinocchio.rs`.
 
-Reads four URDFs of `example-robot-data` (a UR5 arm, the Franka Panda with its fingers,
-the Solo-12 quadruped's legs, the Unitree G1 humanoid with 29 joints), writes each without its visuals and collisions (and the
+Reads five URDFs of `example-robot-data` (a UR5 arm, the Franka Panda with its fingers,
+the Solo-12 quadruped's legs, the Unitree G1 humanoid with 29 joints, IIT's Centauro
+with 39), writes each without its visuals and collisions (and the
 Panda's finger without its `<mimic>`, so that both libraries see nine independent joints)
 to `robots/`, and for each, at random states (fixed seed), what Pinocchio computes with the
 base fixed and gravity -9.81 along z: the forward dynamics (ABA) with the URDF's joint
@@ -32,6 +33,7 @@ ROBOTS = {
     "panda": "panda_description/urdf/panda.urdf",
     "solo12": "solo_description/robots/solo12.urdf",
     "g1": "g1_description/urdf/g1_29dof_rev_1_0.urdf",
+    "centauro": "centauro_description/urdf/centauro.urdf",
 }
 STATES = 4
 
