@@ -135,6 +135,8 @@ fn what_the_model_cannot_express_is_an_error() {
         (source.replace("<parent link=\"forearm\"/>", "<parent link=\"hand\"/>"), "`hand`, which is not defined"),
         (source.replace("<origin xyz=\"0.4 0 0\"/>", "<origin xyz=\"0.4 0 nan\"/>"), "not three finite numbers"),
         (source.replace("damping=\"0.1\"", "damping=\"-0.1\""), "negative damping"),
+        (source.replace("damping=\"0.1\"", "damping=\"1.7e308\""), "`1.7e308` is beyond 10^38"),
+        (source.replace("<origin xyz=\"0.3 0 0\"/>", "<origin xyz=\"0.3 -2e38 0\"/>"), "`-2e38` is beyond 10^38"),
         (source.replace("damping=\"0.1\"", "damping=\"inf\""), "`damping` is not a finite number"),
         (source.replace("<robot name=\"arm3\">", "<robt name=\"arm3\">").replace("</robot>", "</robt>"), "not `robot`"),
         ("<robot name=\"empty\"></robot>".to_string(), "the robot has no `<link>`"),

@@ -255,11 +255,12 @@ mod tests {
 
     /// A chain of 12 links whose joint frames are all turned (`rpy`), too deep to
     /// expand: its drawing (traced; composed symbolically it would not fit in memory)
-    /// places each joint where the forward kinematics written out here puts it.
+    /// places each joint, centre and frame where the forward kinematics written out here
+    /// puts them.
     #[test]
-    fn a_deep_chain_of_turned_frames_is_drawn_where_its_joints_are() {
+    fn a_deep_chain_of_turned_frames_is_drawn_where_its_kinematics_put_it() {
         const LINKS: usize = 12;
-        let (rpy, offset) = ([0.3, -1.2, 2.1], [0.1, -0.2, 0.3]);
+        let (rpy, offset, com) = ([0.3, -1.2, 2.1], [0.1, -0.2, 0.3], [0.05, 0.1, -0.2]);
         let mut text = String::from("[model]\nname = \"Chain\"\ncoordinates = [");
         text += &(0..LINKS)
             .map(|k| format!("\"q{k}\""))
@@ -273,7 +274,7 @@ mod tests {
                 format!("parent = \"l{}\"\n", k - 1)
             };
             text += &format!(
-                "[[model.body]]\nname = \"l{k}\"\n{parent}mass = \"1\"\ninertia = [\"0.1\", \"0.1\", \"0.1\", \"0\", \"0\", \"0\"]\njoint = \"revolute(q{k})\"\naxis = [\"0\", \"0\", \"1\"]\norigin = [\"0.1\", \"-0.2\", \"0.3\"]\nrpy = [\"0.3\", \"-1.2\", \"2.1\"]\n"
+                "[[model.body]]\nname = \"l{k}\"\n{parent}mass = \"1\"\ninertia = [\"0.1\", \"0.1\", \"0.1\", \"0\", \"0\", \"0\"]\njoint = \"revolute(q{k})\"\naxis = [\"0\", \"0\", \"1\"]\norigin = [\"0.1\", \"-0.2\", \"0.3\"]\nrpy = [\"0.3\", \"-1.2\", \"2.1\"]\ncom = [\"0.05\", \"0.1\", \"-0.2\"]\n"
             );
         }
         let model = crate::source::model_of(&text).unwrap();
@@ -312,9 +313,26 @@ mod tests {
                 .iter()
                 .position(|p| p.name == format!("l{k}.joint"))
                 .unwrap();
+            let body = drawing
+                .points
+                .iter()
+                .position(|p| p.name == format!("l{k}"));
+            let body = body.unwrap();
+            let frame = drawing.frames.iter().position(|&f| f == body).unwrap();
+            let rows = 3 * drawing.points.len() + 9 * frame;
             for i in 0..3 {
                 let got = out[3 * joint + i];
                 assert!((got - o[i]).abs() < 1e-12, "joint {k}: {got} vs {}", o[i]);
+                let centre = o[i] + (0..3).map(|j| r[i][j] * com[j]).sum::<f64>();
+                let got = out[3 * body + i];
+                assert!(
+                    (got - centre).abs() < 1e-12,
+                    "centre {k}: {got} vs {centre}"
+                );
+                for j in 0..3 {
+                    let got = out[rows + 3 * i + j];
+                    assert!((got - r[i][j]).abs() < 1e-12, "R {k}: {got} vs {}", r[i][j]);
+                }
             }
         }
     }

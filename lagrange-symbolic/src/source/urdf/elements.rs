@@ -13,9 +13,21 @@ use super::{Inertial, Mimic, UrdfJoint};
 const ROUNDED: &str =
     "digits past the 38th decimal place, beyond the exact fractions the engine holds";
 
-/// A finite number as the file writes it, noting once if the model holds it rounded.
-fn finite(text: &str, at: &str, notes: &mut BTreeSet<String>) -> Option<f64> {
-    let x = text.parse::<f64>().ok().filter(|x| x.is_finite())?;
+/// The largest magnitude a number may have: the engine's exact numbers stay within 10^38.
+const LARGEST: f64 = 1e38;
+
+/// A finite number as the file writes it, noting once if the model holds it rounded;
+/// `None` for what is not one, an error for one beyond [`LARGEST`].
+fn finite(text: &str, at: &str, notes: &mut BTreeSet<String>) -> Result<Option<f64>, String> {
+    let Some(x) = text.parse::<f64>().ok().filter(|x| x.is_finite()) else {
+        return Ok(None);
+    };
+    if x.abs() > LARGEST {
+        return Err(format!(
+            "{at}: `{}` is beyond 10^38, the largest number the engine holds exactly",
+            escape_text(text)
+        ));
+    }
     let held = decimal(x);
     if held.parse::<f64>() != Ok(x) && !notes.iter().any(|n| n.starts_with(ROUNDED)) {
         notes.insert(format!(
@@ -23,7 +35,7 @@ fn finite(text: &str, at: &str, notes: &mut BTreeSet<String>) -> Option<f64> {
             escape_text(text)
         ));
     }
-    Some(x)
+    Ok(Some(x))
 }
 
 pub(super) fn number(
@@ -34,7 +46,7 @@ pub(super) fn number(
 ) -> Result<Option<f64>, String> {
     node.attribute(attribute)
         .map(|v| {
-            finite(v.trim(), at, notes).ok_or_else(|| {
+            finite(v.trim(), at, notes)?.ok_or_else(|| {
                 format!(
                     "{at}: `{attribute}` is not a finite number: `{}`",
                     escape_text(v)
@@ -57,7 +69,7 @@ pub(super) fn triple(
     let values: Vec<f64> = text
         .split_whitespace()
         .map(|v| finite(v, at, notes))
-        .collect::<Option<_>>()
+        .collect::<Result<Option<_>, _>>()?
         .ok_or_else(|| {
             format!(
                 "{at}: `{attribute}` is not three finite numbers: `{}`",

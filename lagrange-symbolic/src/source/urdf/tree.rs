@@ -53,7 +53,7 @@ pub(super) fn decimal(x: f64) -> String {
     let text = format!("{x}");
     match text.split_once('.') {
         Some((_, fraction)) if fraction.len() > PLACES => {
-            // |x| < 10^-21, so at most 10^17 units of 10^-38.
+            // |x| < 10^-22, so fewer than 10^16 units of 10^-38.
             let units = (x.abs() * 1e38).round() as u128;
             if units == 0 {
                 return "0".into();
@@ -279,7 +279,7 @@ fn mimic_constraint(
     coordinate_of: &HashMap<&str, String>,
 ) -> Result<String, String> {
     let shown = escape_text(&j.name);
-    // Movable: a fixed joint with a `<mimic>` is refused where the URDF is read.
+    // Movable: the `<mimic>` of a fixed joint is dropped where the URDF is read.
     let q = &coordinate_of[j.name.as_str()];
     if mimic.joint == j.name {
         return Err(format!("joint `{shown}` mimics itself"));
