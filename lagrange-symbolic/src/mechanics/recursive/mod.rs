@@ -41,8 +41,8 @@ use crate::ir::trace::{Tracer, Value};
 use crate::model::{CheckedModel, Energy, Placement};
 use derivatives::newton_euler_derivatives;
 use passes::{composite_mass_matrix, energies, newton_euler};
-use tree::{M3, Placed, Tree, V3, place, written};
-use vector::{plus, product, times};
+use tree::{Tree, centre, place, world, written};
+use vector::times;
 
 /// A tree's programs, traced.
 pub(crate) struct Traced {
@@ -410,7 +410,7 @@ pub(crate) fn joint_wrenches(
     let qdd: Vec<Value> = (0..n).map(|i| t.input(inputs + i)).collect();
     let placed = place(&mut t, &tree.links, &q);
     let needs = newton_euler(&mut t, &tree, &placed, &qd, &qdd);
-    let orientation = orientations(&mut t, &tree, &placed);
+    let (orientation, _) = world(&mut t, &tree.links, &placed);
     let mut outputs = Vec::with_capacity(6 * tree.inertials.len());
     for body in &tree.inertials {
         let k = body.link;
@@ -419,19 +419,6 @@ pub(crate) fn joint_wrenches(
         outputs.extend(force.into_iter().chain(moment));
     }
     Ok(Some(t.finish(&outputs)))
-}
-
-/// Each link's orientation in the fixed frame, `R = R_parent E`.
-fn orientations(t: &mut Tracer, tree: &Tree, placed: &Placed) -> Vec<M3> {
-    let mut orientation: Vec<M3> = Vec::with_capacity(tree.links.len());
-    for (k, link) in tree.links.iter().enumerate() {
-        let r = match link.parent {
-            Some(p) => product(t, &orientation[p], &placed.e[k]),
-            None => placed.e[k],
-        };
-        orientation.push(r);
-    }
-    orientation
 }
 
 /// The drawing's program traced from the tree's placement at `q`: the positions of
@@ -451,19 +438,7 @@ pub(crate) fn drawing(
     };
     let q: Vec<Value> = (0..n).map(|i| t.input(1 + i)).collect();
     let placed = place(&mut t, &tree.links, &q);
-    let orientation = orientations(&mut t, &tree, &placed);
-    // Each link's origin in the fixed frame, `o = o_parent + R_parent r`.
-    let mut origin: Vec<V3> = Vec::with_capacity(tree.links.len());
-    for (k, link) in tree.links.iter().enumerate() {
-        let o = match link.parent {
-            Some(p) => {
-                let shift = times(&mut t, &orientation[p], &placed.r[k]);
-                plus(&mut t, &origin[p], &shift)
-            }
-            None => placed.r[k],
-        };
-        origin.push(o);
-    }
+    let frames = world(&mut t, &tree.links, &placed);
     let mut outputs = Vec::with_capacity(3 * places.len() + 9 * tree.inertials.len());
     for at in places {
         match at {
@@ -479,16 +454,12 @@ pub(crate) fn drawing(
                     outputs.push(value);
                 }
             }
-            Place::Centre(b) => {
-                let body = &tree.inertials[*b];
-                let turned = times(&mut t, &orientation[body.link], &body.com);
-                outputs.extend(plus(&mut t, &origin[body.link], &turned));
-            }
-            Place::Joint(b) => outputs.extend(origin[tree.inertials[*b].link]),
+            Place::Centre(b) => outputs.extend(centre(&mut t, &frames, &tree.inertials[*b])),
+            Place::Joint(b) => outputs.extend(frames.1[tree.inertials[*b].link]),
         }
     }
     for body in &tree.inertials {
-        outputs.extend(orientation[body.link].iter().flatten());
+        outputs.extend(frames.0[body.link].iter().flatten());
     }
     Ok(Some(t.finish(&outputs)))
 }

@@ -3,7 +3,7 @@
 //! algorithm for `M`, and the recursive Newton–Euler algorithm for what each joint
 //! transmits and each coordinate needs.
 
-use super::tree::{Inertial, Link, M3, Motion, Placed, Tree, V3};
+use super::tree::{Inertial, Link, M3, Motion, Placed, Tree, V3, centre, world};
 use super::vector::{
     cross, dot, matrix_plus, plus, product, product_transposed, scale, times, transposed_times,
 };
@@ -19,14 +19,11 @@ pub(super) fn energies(
 ) -> (Value, Value) {
     let zero3 = [Value::ZERO; 3];
     let count = tree.links.len();
-    let identity: M3 =
-        std::array::from_fn(|i| std::array::from_fn(|j| Value::Number(f64::from(i == j))));
     let (mut omega, mut velocity) = (vec![zero3; count], vec![zero3; count]);
-    let (mut orientation, mut origin) = (vec![identity; count], vec![zero3; count]);
     for (k, link) in tree.links.iter().enumerate() {
-        let (omega_p, velocity_p, orientation_p, origin_p) = match link.parent {
-            Some(p) => (omega[p], velocity[p], orientation[p], origin[p]),
-            None => (zero3, zero3, identity, zero3),
+        let (omega_p, velocity_p) = match link.parent {
+            Some(p) => (omega[p], velocity[p]),
+            None => (zero3, zero3),
         };
         let (e, r) = (&placed.e[k], &placed.r[k]);
         let swept = cross(t, &omega_p, r);
@@ -46,10 +43,8 @@ pub(super) fn energies(
         }
         omega[k] = w;
         velocity[k] = v;
-        orientation[k] = product(t, &orientation_p, e);
-        let offset = times(t, &orientation_p, r);
-        origin[k] = plus(t, &origin_p, &offset);
     }
+    let frames = world(t, &tree.links, placed);
     let (mut kinetic, mut gravity) = (Value::ZERO, Value::ZERO);
     for body in &tree.inertials {
         let k = body.link;
@@ -62,9 +57,8 @@ pub(super) fn energies(
         let twice = t.add(mvv, wiw);
         let half = t.mul(Value::Number(0.5), twice);
         kinetic = t.add(kinetic, half);
-        let turned = times(t, &orientation[k], &body.com);
-        let centre = plus(t, &origin[k], &turned);
-        let height = dot(t, &tree.gravity, &centre);
+        let at = centre(t, &frames, body);
+        let height = dot(t, &tree.gravity, &at);
         let work = t.mul(body.mass, height);
         gravity = t.sub(gravity, work);
     }

@@ -307,3 +307,29 @@ pub(super) fn place(t: &mut Tracer, links: &[Link], q: &[Value]) -> Placed {
     }
     placed
 }
+
+/// Each link's orientation `R = R_parent E` and origin `o = o_parent + R_parent r` in the
+/// fixed frame.
+pub(super) fn world(t: &mut Tracer, links: &[Link], placed: &Placed) -> (Vec<M3>, Vec<V3>) {
+    let mut orientation: Vec<M3> = Vec::with_capacity(links.len());
+    let mut origin: Vec<V3> = Vec::with_capacity(links.len());
+    for (k, link) in links.iter().enumerate() {
+        let (r, o) = match link.parent {
+            Some(p) => {
+                let shift = times(t, &orientation[p], &placed.r[k]);
+                let o = plus(t, &origin[p], &shift);
+                (product(t, &orientation[p], &placed.e[k]), o)
+            }
+            None => (placed.e[k], placed.r[k]),
+        };
+        orientation.push(r);
+        origin.push(o);
+    }
+    (orientation, origin)
+}
+
+/// A body's centre of mass in the fixed frame, `o + R c`, from [`world`]'s frames.
+pub(super) fn centre(t: &mut Tracer, frames: &(Vec<M3>, Vec<V3>), body: &Inertial) -> V3 {
+    let turned = times(t, &frames.0[body.link], &body.com);
+    plus(t, &frames.1[body.link], &turned)
+}
