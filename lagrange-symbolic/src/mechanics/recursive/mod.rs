@@ -39,7 +39,7 @@ use crate::equations::{Conserved, Equations, Programs};
 use crate::ir::Program;
 use crate::ir::trace::{Tracer, Value};
 use crate::model::{CheckedModel, Energy, Placement};
-use derivatives::newton_euler_derivatives;
+use derivatives::{energy_derivatives, newton_euler_derivatives};
 use passes::{composite_mass_matrix, energies, newton_euler};
 use tree::{Tree, centre, place, world, written};
 use vector::times;
@@ -227,7 +227,7 @@ pub(crate) fn too_deep_to_expand(model: &CheckedModel) -> bool {
 
 /// The equations of a tree from its recursions alone, every program traced: `L`, the
 /// energy and the momenta from the links' velocities and positions, `ṗ`, `∂p/∂q` and
-/// `∂²L/∂q²` by forward-mode differentiation, nothing printed. `None` when the model is
+/// `∂²L/∂q²` analytically ([`derivatives::energy_derivatives`]), nothing printed. `None` when the model is
 /// not a tree whose data and written terms lower, or its written potential depends on
 /// the velocities (then `T + V` would not be the energy).
 pub(crate) fn equations(
@@ -276,19 +276,43 @@ pub(crate) fn equations(
             })
             .collect()
     })?;
-    // ∂L/∂q, then ṗ = ∂L/∂q + Q − ∂F/∂q̇ and ∂²L/∂q².
-    let (gradient, gradient_values) = derivatives(&lagrangian, std::slice::from_ref(&q_block));
-    let momentum_rate = trace(&|t, tree, _, _| {
-        let values: Vec<Value> = (0..inputs).map(|i| t.input(i)).collect();
-        let spliced = t.splice(&gradient, &values);
-        spliced
+    // ∂L/∂q by forward mode over L: which coordinates it proves cyclic.
+    let gradient_values = derivatives(&lagrangian, std::slice::from_ref(&q_block)).1;
+    let momentum_rate = trace(&|t, tree, q, qd| {
+        let placed = place(t, &tree.links, q);
+        let derived = energy_derivatives(t, tree, &placed, qd);
+        // ṗ = ∂L/∂q + Q − ∂F/∂q̇: the tree's part, then the written potential's, forces
+        // and dissipation (`extra`).
+        derived
+            .gradient
             .into_iter()
-            .zip(&tree.applied)
-            .map(|(g, &a)| t.add(g, a))
+            .zip(&tree.extra)
+            .map(|(g, &e)| t.add(g, e))
             .collect()
     })?;
-    let momentum_jacobian = derivatives(&momenta, std::slice::from_ref(&q_block)).0;
-    let lagrangian_hessian = derivatives(&gradient, &[q_block]).0;
+    // ∂p/∂q and ∂²L/∂q² of the tree analytically, the written potential's by forward
+    // mode, twice.
+    let momentum_jacobian = trace(&|t, tree, q, qd| {
+        let placed = place(t, &tree.links, q);
+        let derived = energy_derivatives(t, tree, &placed, qd);
+        derived.momenta.into_iter().flatten().collect()
+    })?;
+    let potential = trace(&|_, tree, _, _| vec![tree.potential])?;
+    let potential_gradient = derivatives(&potential, std::slice::from_ref(&q_block)).0;
+    let potential_hessian = derivatives(&potential_gradient, &[q_block]).0;
+    let lagrangian_hessian = trace(&|t, tree, q, qd| {
+        let values: Vec<Value> = (0..inputs).map(|i| t.input(i)).collect();
+        let written = t.splice(&potential_hessian, &values);
+        let placed = place(t, &tree.links, q);
+        let derived = energy_derivatives(t, tree, &placed, qd);
+        derived
+            .lagrangian
+            .into_iter()
+            .flatten()
+            .zip(written)
+            .map(|(l, v)| t.sub(l, v))
+            .collect()
+    })?;
 
     // What is conserved: the tree's T is a quadratic form in q̇ and its data constant.
     let explicit_time = written_potential.contains(Var::Time)
