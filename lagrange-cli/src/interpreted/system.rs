@@ -127,6 +127,17 @@ impl LagrangianSystem<Dyn> for Interpreted {
             .collect()
     }
 
+    fn residual_jacobian_values(
+        &self,
+        t: f64,
+        q: &DVector<f64>,
+        qd: &DVector<f64>,
+        qdd: &DVector<f64>,
+    ) -> Vec<f64> {
+        let program = &self.programs().residual_jacobians;
+        self.run_extended(program, t, q, qd, qdd.as_slice())
+    }
+
     fn residual_jacobians(
         &self,
         t: f64,
@@ -134,8 +145,7 @@ impl LagrangianSystem<Dyn> for Interpreted {
         qd: &DVector<f64>,
         qdd: &DVector<f64>,
     ) -> ResidualJacobians<Dyn> {
-        let program = &self.programs().residual_jacobians;
-        let values = self.run_extended(program, t, q, qd, qdd.as_slice());
+        let values = self.residual_jacobian_values(t, q, qd, qdd);
         let [coordinates, velocities, parameters] = self.layout().residual_jacobians();
         ResidualJacobians {
             coordinates: self.matrix(&values[coordinates]),
@@ -155,7 +165,7 @@ impl LagrangianSystem<Dyn> for Interpreted {
                 self.mass_matrix_and_forcing(t, q, qd),
                 &self.info().mass_matrix_tree,
                 (t, q, qd),
-                |qdd| self.residual_jacobians(t, q, qd, qdd),
+                |qdd| self.residual_jacobian_values(t, q, qd, qdd),
             )
         } else {
             self.constrained_acceleration_jacobians(t, q, qd)

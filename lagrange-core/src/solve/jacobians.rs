@@ -68,56 +68,59 @@ where
 /// The accelerations of the unconstrained motion `M q̈ = f` and their derivatives
 /// `∂q̈/∂x = −M⁻¹ ∂r/∂x` (the default of
 /// [`LagrangianSystem::acceleration_jacobians`](crate::LagrangianSystem::acceleration_jacobians)),
-/// from `M` and `f` at the state `(t, q, q̇)` and the residual's derivatives at `q̈`. `M` is
-/// factorized once (over `tree`, the shape of `M`, when it is not empty), for `q̈` and for
-/// every column; `q̈` has the bits `solve_accelerations` gives. Errors when `M` is singular
-/// or a derivative is not finite.
+/// from `M` and `f` at the state `(t, q, q̇)` and the residual's derivatives at `q̈` in the
+/// layout of
+/// [`LagrangianSystem::residual_jacobian_values`](crate::LagrangianSystem::residual_jacobian_values).
+/// `M` is factorized once (over `tree`, the shape of `M`, when it is not empty), for `q̈`
+/// and for every column; `q̈` has the bits
+/// `solve_accelerations` gives. Errors when `M` is singular, a derivative is not finite,
+/// or the values are not `N` rows of `2N` columns and one per parameter.
 pub fn unconstrained<N: Dim>(
     (m, f): (OMatrix<f64, N, N>, OVector<f64, N>),
     tree: &[Option<usize>],
     (t, q, qd): (f64, &OVector<f64, N>, &OVector<f64, N>),
-    residual_jacobians: impl FnOnce(&OVector<f64, N>) -> ResidualJacobians<N>,
+    residual_jacobian_values: impl FnOnce(&OVector<f64, N>) -> Vec<f64>,
 ) -> Result<AccelerationJacobians<N>, Error>
 where
     DefaultAllocator: DimAllocator<N>,
 {
     let singular = || Error::singular(t, q.as_slice(), qd.as_slice());
+    let dim = m.shape_generic().0;
     let factor = MassFactor::new(m, tree);
     let qdd = factor.accelerations(f, t, q, qd)?;
-    let r = residual_jacobians(&qdd);
-    // −M⁻¹ [∂r/∂q  ∂r/∂q̇  ∂r/∂p], all 2n + m columns in one solve, row by row.
-    let (n, m) = (qdd.len(), r.parameters.ncols());
-    let c = 2 * n + m;
+    let values = residual_jacobian_values(&qdd);
+    let n = qdd.len();
+    let parameters = match values.len().checked_sub(2 * n * n) {
+        Some(rest) if n > 0 && rest % n == 0 => rest / n,
+        _ if n == 0 && values.is_empty() => 0,
+        _ => {
+            return Err(Error::InvalidInput(format!(
+                "the residual's derivatives of {n} coordinates came as {} values, not {n} rows of {} columns and one per parameter",
+                values.len(),
+                2 * n
+            )));
+        }
+    };
+    // −M⁻¹ [∂r/∂q  ∂r/∂q̇  ∂r/∂p], all 2n + m columns in one solve, row by row: each row
+    // gathered from its three blocks by contiguous copies.
+    let c = 2 * n + parameters;
     let mut rows = vec![0.0; n * c];
     for (i, row) in rows.chunks_exact_mut(c.max(1)).enumerate().take(n) {
-        for j in 0..n {
-            row[j] = r.coordinates[(i, j)];
-            row[n + j] = r.velocities[(i, j)];
-        }
-        for j in 0..m {
-            row[2 * n + j] = r.parameters[(i, j)];
-        }
+        let (square, rest) = row.split_at_mut(2 * n);
+        square[..n].copy_from_slice(&values[i * n..(i + 1) * n]);
+        square[n..].copy_from_slice(&values[n * n + i * n..n * n + (i + 1) * n]);
+        rest.copy_from_slice(&values[2 * n * n + i * parameters..2 * n * n + (i + 1) * parameters]);
     }
     factor.solve_rows(&mut rows, c).ok_or_else(singular)?;
-    let (mut coordinates, mut velocities, mut parameters) =
-        (r.coordinates, r.velocities, r.parameters);
     if !rows.iter().all(|x| x.is_finite()) {
         return Err(singular());
     }
-    for (i, row) in rows.chunks_exact(c.max(1)).enumerate().take(n) {
-        for j in 0..n {
-            coordinates[(i, j)] = -row[j];
-            velocities[(i, j)] = -row[n + j];
-        }
-        for j in 0..m {
-            parameters[(i, j)] = -row[2 * n + j];
-        }
-    }
+    let at = |i: usize, j: usize| -rows[i * c + j];
     Ok(AccelerationJacobians {
         accelerations: qdd,
-        coordinates,
-        velocities,
-        parameters,
+        coordinates: OMatrix::from_fn_generic(dim, dim, &at),
+        velocities: OMatrix::from_fn_generic(dim, dim, |i, j| at(i, n + j)),
+        parameters: DMatrix::from_fn(n, parameters, |i, j| at(i, 2 * n + j)),
     })
 }
 
@@ -200,5 +203,33 @@ where
         Ok(j)
     } else {
         Err(singular())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Matrix2, Vector2};
+
+    #[test]
+    fn residual_values_are_solved_in_their_layout_and_a_wrong_length_is_an_error() {
+        let (m, f) = (Matrix2::new(2.0, 0.0, 0.0, 1.0), Vector2::new(1.0, 1.0));
+        let q = Vector2::zeros();
+        let wrong = unconstrained((m, f), &[], (0.0, &q, &q), |_| vec![0.0; 7]).unwrap_err();
+        assert!(wrong.to_string().contains("came as 7 values"), "{wrong}");
+        // ∂r/∂q = ∂r/∂q̇ = [[1, 2], [3, 4]] row-major, ∂r/∂p = [5; 6]: −M⁻¹ of each.
+        let values = vec![1.0, 2.0, 3.0, 4.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let solved = unconstrained((m, f), &[], (0.0, &q, &q), |_| values).unwrap();
+        let expected = Matrix2::new(-0.5, -1.0, -3.0, -4.0);
+        let close = |a: &[f64], b: &[f64]| {
+            assert!(
+                a.iter().zip(b).all(|(a, b)| (a - b).abs() < 1e-15),
+                "{a:?} {b:?}"
+            );
+        };
+        close(solved.coordinates.as_slice(), expected.as_slice());
+        close(solved.velocities.as_slice(), expected.as_slice());
+        close(solved.parameters.as_slice(), &[-2.5, -6.0]);
+        close(solved.accelerations.as_slice(), &[0.5, 1.0]);
     }
 }

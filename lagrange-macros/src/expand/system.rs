@@ -254,8 +254,12 @@ pub(super) fn system_impl(
             }
 
             #[allow(unused_variables, clippy::all)]
-            fn residual_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> #CORE::ResidualJacobians<#CORE::nalgebra::Const<#n>> {
+            fn residual_jacobian_values(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> ::std::vec::Vec<f64> {
                 let values: [f64; #residual_jacobian_count] = #residual_jacobians;
+                values.to_vec()
+            }
+            fn residual_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> #CORE::ResidualJacobians<#CORE::nalgebra::Const<#n>> {
+                let values = self.residual_jacobian_values(t, q, qd, qdd);
                 #CORE::ResidualJacobians {
                     coordinates: <#matrix>::from_row_slice(#by_coordinates),
                     velocities: <#matrix>::from_row_slice(#by_velocities),
