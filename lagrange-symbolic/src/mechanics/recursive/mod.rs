@@ -227,9 +227,9 @@ pub(crate) fn too_deep_to_expand(model: &CheckedModel) -> bool {
 
 /// The equations of a tree from its recursions alone, every program traced: `L`, the
 /// energy and the momenta from the links' velocities and positions, `ṗ`, `∂p/∂q` and
-/// `∂²L/∂q²` analytically ([`derivatives::energy_derivatives`]), nothing printed. `None` when the model is
-/// not a tree whose data and written terms lower, or its written potential depends on
-/// the velocities (then `T + V` would not be the energy).
+/// `∂²L/∂q²` analytically ([`derivatives::energy_derivatives`]), nothing printed. `None`
+/// when the model is not a tree whose data and written terms lower, or its written
+/// potential depends on the velocities (then `T + V` would not be the energy).
 pub(crate) fn equations(
     s: &Session,
     model: &CheckedModel,
