@@ -18,6 +18,16 @@ pub(crate) fn block(
     program: &Program,
     input: &dyn Fn(usize) -> TokenStream,
 ) -> syn::Result<TokenStream> {
+    let order: Vec<usize> = (0..program.outputs).collect();
+    block_in_order(program, input, &order)
+}
+
+/// A block evaluating `program` to the array of its outputs `order[0]`, `order[1]`, …
+pub(crate) fn block_in_order(
+    program: &Program,
+    input: &dyn Fn(usize) -> TokenStream,
+    order: &[usize],
+) -> syn::Result<TokenStream> {
     let mut tokens = Tokens {
         input,
         statements: Vec::with_capacity(program.instructions.len()),
@@ -48,6 +58,7 @@ pub(crate) fn block(
         });
         quote!(let (#(#names,)*): (#(#types,)*);)
     });
+    let outputs = order.iter().map(|&k| &outputs[k]);
     Ok(quote!({
         #(#declarations)*
         #(#statements)*

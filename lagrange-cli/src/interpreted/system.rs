@@ -127,7 +127,7 @@ impl LagrangianSystem<Dyn> for Interpreted {
             .collect()
     }
 
-    fn residual_jacobian_values(
+    fn residual_jacobian_rows(
         &self,
         t: f64,
         q: &DVector<f64>,
@@ -135,7 +135,12 @@ impl LagrangianSystem<Dyn> for Interpreted {
         qdd: &DVector<f64>,
     ) -> Vec<f64> {
         let program = &self.programs().residual_jacobians;
-        self.run_extended(program, t, q, qd, qdd.as_slice())
+        let values = self.run_extended(program, t, q, qd, qdd.as_slice());
+        self.layout()
+            .residual_jacobian_rows()
+            .into_iter()
+            .map(|k| values[k])
+            .collect()
     }
 
     fn residual_jacobians(
@@ -145,13 +150,9 @@ impl LagrangianSystem<Dyn> for Interpreted {
         qd: &DVector<f64>,
         qdd: &DVector<f64>,
     ) -> ResidualJacobians<Dyn> {
-        let values = self.residual_jacobian_values(t, q, qd, qdd);
-        let [coordinates, velocities, parameters] = self.layout().residual_jacobians();
-        ResidualJacobians {
-            coordinates: self.matrix(&values[coordinates]),
-            velocities: self.matrix(&values[velocities]),
-            parameters: DMatrix::from_row_slice(q.len(), self.values.len(), &values[parameters]),
-        }
+        let rows = self.residual_jacobian_rows(t, q, qd, qdd);
+        ResidualJacobians::from_rows(Dyn(q.len()), &rows)
+            .expect("the derived program writes the rows of the residual's derivatives")
     }
 
     fn acceleration_jacobians(
@@ -165,7 +166,7 @@ impl LagrangianSystem<Dyn> for Interpreted {
                 self.mass_matrix_and_forcing(t, q, qd),
                 &self.info().mass_matrix_tree,
                 (t, q, qd),
-                |qdd| self.residual_jacobian_values(t, q, qd, qdd),
+                |qdd| self.residual_jacobian_rows(t, q, qd, qdd),
             )
         } else {
             self.constrained_acceleration_jacobians(t, q, qd)

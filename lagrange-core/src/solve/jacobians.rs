@@ -28,6 +28,56 @@ where
     pub parameters: DMatrix<f64>,
 }
 
+impl<N: Dim> ResidualJacobians<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    /// The three blocks row by row, the layout of
+    /// [`LagrangianSystem::residual_jacobian_rows`](crate::LagrangianSystem::residual_jacobian_rows):
+    /// for each row `i`, `∂rᵢ/∂q`, `∂rᵢ/∂q̇`, `∂rᵢ/∂p`.
+    pub fn rows(&self) -> Vec<f64> {
+        let (n, m) = (self.coordinates.nrows(), self.parameters.ncols());
+        let mut rows = Vec::with_capacity(n * (2 * n + m));
+        for i in 0..n {
+            rows.extend(self.coordinates.row(i).iter());
+            rows.extend(self.velocities.row(i).iter());
+            rows.extend(self.parameters.row(i).iter());
+        }
+        rows
+    }
+
+    /// The blocks of `rows`, laid out as [`rows`](Self::rows) gives them, for `n`
+    /// coordinates. Errors unless `rows` is `n` rows of `2n` entries and one per parameter.
+    pub fn from_rows(n: N, rows: &[f64]) -> Result<Self, Error> {
+        let width = row_width(n.value(), rows.len())?;
+        let (c, n_value) = (width.max(1), n.value());
+        let at = |i: usize, j: usize| rows[i * c + j];
+        Ok(ResidualJacobians {
+            coordinates: OMatrix::from_fn_generic(n, n, at),
+            velocities: OMatrix::from_fn_generic(n, n, |i, j| at(i, n_value + j)),
+            parameters: DMatrix::from_fn(n_value, width - 2 * n_value, |i, j| {
+                at(i, 2 * n_value + j)
+            }),
+        })
+    }
+}
+
+/// The number of entries in each of the `n` rows of `len` residual derivatives (`2n` and
+/// one per parameter), or the error saying they are not such rows.
+fn row_width(n: usize, len: usize) -> Result<usize, Error> {
+    match (n, len) {
+        (0, 0) => Ok(0),
+        (0, _) => Err(Error::InvalidInput(format!(
+            "the residual's derivatives of no coordinates came as {len} values"
+        ))),
+        _ if len.is_multiple_of(n) && len / n >= 2 * n => Ok(len / n),
+        _ => Err(Error::InvalidInput(format!(
+            "the residual's derivatives of {n} coordinates came as {len} values, not {n} rows of {} entries and one per parameter",
+            2 * n
+        ))),
+    }
+}
+
 /// Derivatives of a constrained system's constraint residual `s = J q̈ + c` (the second
 /// time derivative of `G`) and of its reaction `Jᵀλ`, at `(t, q, q̇, q̈, λ)` with `q̈`
 /// and `λ` held fixed.
@@ -68,18 +118,19 @@ where
 /// The accelerations of the unconstrained motion `M q̈ = f` and their derivatives
 /// `∂q̈/∂x = −M⁻¹ ∂r/∂x` (the default of
 /// [`LagrangianSystem::acceleration_jacobians`](crate::LagrangianSystem::acceleration_jacobians)),
-/// from `M` and `f` at the state `(t, q, q̇)` and the residual's derivatives at `q̈` in the
-/// layout of
-/// [`LagrangianSystem::residual_jacobian_values`](crate::LagrangianSystem::residual_jacobian_values).
-/// `M` is factorized once (over `tree`, the shape of `M`, when it is not empty), for `q̈`
-/// and for every column; `q̈` has the bits
-/// `solve_accelerations` gives. Errors when `M` is singular, a derivative is not finite,
-/// or the values are not `N` rows of `2N` columns and one per parameter.
+/// from `M` and `f` at the state `(t, q, q̇)` and the residual's derivatives at `q̈` row by
+/// row, as
+/// [`LagrangianSystem::residual_jacobian_rows`](crate::LagrangianSystem::residual_jacobian_rows)
+/// gives them: every column is solved in that buffer, in place. `M` is factorized once
+/// (over `tree`, the shape of `M`, when it is not empty), for `q̈` and for every column;
+/// `q̈` has the bits `solve_accelerations` gives. Errors when `M` is singular, a
+/// derivative is not finite, or the rows are not `N` rows of `2N` entries and one per
+/// parameter.
 pub fn unconstrained<N: Dim>(
     (m, f): (OMatrix<f64, N, N>, OVector<f64, N>),
     tree: &[Option<usize>],
     (t, q, qd): (f64, &OVector<f64, N>, &OVector<f64, N>),
-    residual_jacobian_values: impl FnOnce(&OVector<f64, N>) -> Vec<f64>,
+    residual_jacobian_rows: impl FnOnce(&OVector<f64, N>) -> Vec<f64>,
 ) -> Result<AccelerationJacobians<N>, Error>
 where
     DefaultAllocator: DimAllocator<N>,
@@ -88,29 +139,10 @@ where
     let dim = m.shape_generic().0;
     let factor = MassFactor::new(m, tree);
     let qdd = factor.accelerations(f, t, q, qd)?;
-    let values = residual_jacobian_values(&qdd);
+    let mut rows = residual_jacobian_rows(&qdd);
     let n = qdd.len();
-    let parameters = match values.len().checked_sub(2 * n * n) {
-        Some(rest) if n > 0 && rest % n == 0 => rest / n,
-        _ if n == 0 && values.is_empty() => 0,
-        _ => {
-            return Err(Error::InvalidInput(format!(
-                "the residual's derivatives of {n} coordinates came as {} values, not {n} rows of {} columns and one per parameter",
-                values.len(),
-                2 * n
-            )));
-        }
-    };
-    // −M⁻¹ [∂r/∂q  ∂r/∂q̇  ∂r/∂p], all 2n + m columns in one solve, row by row: each row
-    // gathered from its three blocks by contiguous copies.
-    let c = 2 * n + parameters;
-    let mut rows = vec![0.0; n * c];
-    for (i, row) in rows.chunks_exact_mut(c.max(1)).enumerate().take(n) {
-        let (square, rest) = row.split_at_mut(2 * n);
-        square[..n].copy_from_slice(&values[i * n..(i + 1) * n]);
-        square[n..].copy_from_slice(&values[n * n + i * n..n * n + (i + 1) * n]);
-        rest.copy_from_slice(&values[2 * n * n + i * parameters..2 * n * n + (i + 1) * parameters]);
-    }
+    let c = row_width(n, rows.len())?;
+    // −M⁻¹ [∂r/∂q  ∂r/∂q̇  ∂r/∂p]: all 2n + m columns in one solve.
     factor.solve_rows(&mut rows, c).ok_or_else(singular)?;
     if !rows.iter().all(|x| x.is_finite()) {
         return Err(singular());
@@ -118,9 +150,9 @@ where
     let at = |i: usize, j: usize| -rows[i * c + j];
     Ok(AccelerationJacobians {
         accelerations: qdd,
-        coordinates: OMatrix::from_fn_generic(dim, dim, &at),
+        coordinates: OMatrix::from_fn_generic(dim, dim, at),
         velocities: OMatrix::from_fn_generic(dim, dim, |i, j| at(i, n + j)),
-        parameters: DMatrix::from_fn(n, parameters, |i, j| at(i, 2 * n + j)),
+        parameters: DMatrix::from_fn(n, c - 2 * n, |i, j| at(i, 2 * n + j)),
     })
 }
 
@@ -212,14 +244,22 @@ mod tests {
     use nalgebra::{Matrix2, Vector2};
 
     #[test]
-    fn residual_values_are_solved_in_their_layout_and_a_wrong_length_is_an_error() {
+    fn residual_rows_are_solved_in_place_and_a_wrong_length_is_an_error() {
         let (m, f) = (Matrix2::new(2.0, 0.0, 0.0, 1.0), Vector2::new(1.0, 1.0));
         let q = Vector2::zeros();
-        let wrong = unconstrained((m, f), &[], (0.0, &q, &q), |_| vec![0.0; 7]).unwrap_err();
-        assert!(wrong.to_string().contains("came as 7 values"), "{wrong}");
-        // ∂r/∂q = ∂r/∂q̇ = [[1, 2], [3, 4]] row-major, ∂r/∂p = [5; 6]: −M⁻¹ of each.
-        let values = vec![1.0, 2.0, 3.0, 4.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
-        let solved = unconstrained((m, f), &[], (0.0, &q, &q), |_| values).unwrap();
+        for wrong in [7, 3, 0] {
+            let error =
+                unconstrained((m, f), &[], (0.0, &q, &q), |_| vec![0.0; wrong]).unwrap_err();
+            assert!(
+                error
+                    .to_string()
+                    .contains(&format!("came as {wrong} values")),
+                "{error}"
+            );
+        }
+        // ∂r/∂q = ∂r/∂q̇ = [[1, 2], [3, 4]], ∂r/∂p = [5; 6], row by row: −M⁻¹ of each.
+        let rows = vec![1.0, 2.0, 1.0, 2.0, 5.0, 3.0, 4.0, 3.0, 4.0, 6.0];
+        let solved = unconstrained((m, f), &[], (0.0, &q, &q), |_| rows.clone()).unwrap();
         let expected = Matrix2::new(-0.5, -1.0, -3.0, -4.0);
         let close = |a: &[f64], b: &[f64]| {
             assert!(
@@ -231,5 +271,11 @@ mod tests {
         close(solved.velocities.as_slice(), expected.as_slice());
         close(solved.parameters.as_slice(), &[-2.5, -6.0]);
         close(solved.accelerations.as_slice(), &[0.5, 1.0]);
+        // The blocks and the rows are one another's layout.
+        let blocks = ResidualJacobians::from_rows(nalgebra::U2, &rows).unwrap();
+        assert_eq!(blocks.coordinates, Matrix2::new(1.0, 2.0, 3.0, 4.0));
+        assert_eq!(blocks.parameters.as_slice(), &[5.0, 6.0]);
+        assert_eq!(blocks.rows(), rows);
+        assert!(ResidualJacobians::from_rows(nalgebra::U2, &rows[..9]).is_err());
     }
 }

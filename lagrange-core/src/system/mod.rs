@@ -128,26 +128,19 @@ where
         qdd: &OVector<f64, N>,
     ) -> ResidualJacobians<N>;
 
-    /// [`residual_jacobians`](Self::residual_jacobians) as one buffer: `∂r/∂q`, `∂r/∂q̇`
-    /// and `∂r/∂p` one after another, each row-major (`N` rows). It is the layout of the
-    /// derive's program, which overrides this to skip the matrices, and the acceleration
-    /// derivatives gather their rows from it by contiguous copies.
-    fn residual_jacobian_values(
+    /// [`residual_jacobians`](Self::residual_jacobians) as one buffer, row by row: for
+    /// each row `i`, `∂rᵢ/∂q`, `∂rᵢ/∂q̇` and `∂rᵢ/∂p` (`2N` entries and one per
+    /// parameter). The acceleration derivatives solve for all the columns in this buffer,
+    /// in place; the derive overrides this to write its program's outputs in this order,
+    /// without the matrices.
+    fn residual_jacobian_rows(
         &self,
         t: f64,
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
         qdd: &OVector<f64, N>,
     ) -> Vec<f64> {
-        let r = self.residual_jacobians(t, q, qd, qdd);
-        let (n, m) = (q.len(), r.parameters.ncols());
-        let mut values = Vec::with_capacity(n * (2 * n + m));
-        for block in [&r.coordinates, &r.velocities] {
-            values.extend((0..n).flat_map(|i| (0..n).map(move |j| block[(i, j)])));
-        }
-        let parameters = &r.parameters;
-        values.extend((0..n).flat_map(|i| (0..m).map(move |j| parameters[(i, j)])));
-        values
+        self.residual_jacobians(t, q, qd, qdd).rows()
     }
 
     /// Inverse dynamics: the residual `r = M q̈ − f` of Lagrange's equations at
@@ -186,7 +179,7 @@ where
             self.mass_matrix_and_forcing(t, q, qd),
             &self.info().mass_matrix_tree,
             (t, q, qd),
-            |qdd| self.residual_jacobian_values(t, q, qd, qdd),
+            |qdd| self.residual_jacobian_rows(t, q, qd, qdd),
         )
     }
 

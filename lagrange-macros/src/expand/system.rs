@@ -42,6 +42,13 @@ pub(super) fn system_impl(
     };
     let body = |p: &Program| program::block(p, &read_input);
     let dynamics = body(&eq.programs.dynamics)?;
+    let layout = Layout::of(eq);
+    // `M` alone: `mass_matrix` runs without the forcing's operations.
+    let mass_only = body(
+        &eq.programs
+            .dynamics
+            .restricted(layout.dynamics()[0].clone()),
+    )?;
     let lagrangian = body(&eq.programs.lagrangian)?;
     let energy = body(&eq.programs.energy)?;
     let jacobi = body(&eq.programs.jacobi_integral)?;
@@ -49,14 +56,14 @@ pub(super) fn system_impl(
     let momentum_rate = body(&eq.programs.momentum_rate)?;
     let momentum_jacobian = body(&eq.programs.momentum_jacobian)?;
     let hessian = body(&eq.programs.lagrangian_hessian)?;
-    let residual_jacobians = body(&eq.programs.residual_jacobians)?;
+    let residual_jacobian_rows = program::block_in_order(
+        &eq.programs.residual_jacobians,
+        &read_input,
+        &layout.residual_jacobian_rows(),
+    )?;
     let inverse_dynamics = body(&eq.programs.inverse_dynamics)?;
-    let m = eq.parameters.len();
-    let layout = Layout::of(eq);
     let [mass, forcing] = layout.dynamics().map(|r| block(&r));
     let dynamics_count = layout::outputs(&layout.dynamics());
-    let [by_coordinates, by_velocities, by_parameters] =
-        layout.residual_jacobians().map(|r| block(&r));
     let residual_jacobian_count = layout::outputs(&layout.residual_jacobians());
 
     let info = model_info(eq);
@@ -194,8 +201,10 @@ pub(super) fn system_impl(
                 <Self as #CORE::FromParameterValues<#CORE::nalgebra::Const<#n>>>::from_parameter_values(values)
             }
 
+            #[allow(unused_variables, clippy::all)]
             fn mass_matrix(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
-                self.mass_matrix_and_forcing(t, q, qd).0
+                let values: [f64; #nn] = #mass_only;
+                <#matrix>::from_row_slice(&values)
             }
 
             fn forcing(&self, t: f64, q: &#vector, qd: &#vector) -> #vector {
@@ -254,17 +263,14 @@ pub(super) fn system_impl(
             }
 
             #[allow(unused_variables, clippy::all)]
-            fn residual_jacobian_values(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> ::std::vec::Vec<f64> {
-                let values: [f64; #residual_jacobian_count] = #residual_jacobians;
-                values.to_vec()
+            fn residual_jacobian_rows(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> ::std::vec::Vec<f64> {
+                let rows: [f64; #residual_jacobian_count] = #residual_jacobian_rows;
+                rows.to_vec()
             }
             fn residual_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> #CORE::ResidualJacobians<#CORE::nalgebra::Const<#n>> {
-                let values = self.residual_jacobian_values(t, q, qd, qdd);
-                #CORE::ResidualJacobians {
-                    coordinates: <#matrix>::from_row_slice(#by_coordinates),
-                    velocities: <#matrix>::from_row_slice(#by_velocities),
-                    parameters: #CORE::nalgebra::DMatrix::from_row_slice(#n, #m, #by_parameters),
-                }
+                let rows = self.residual_jacobian_rows(t, q, qd, qdd);
+                #CORE::ResidualJacobians::from_rows(#CORE::nalgebra::Const::<#n>, &rows)
+                    .expect("the derived program writes the rows of the residual's derivatives")
             }
 
             #[allow(unused_variables, clippy::all)]

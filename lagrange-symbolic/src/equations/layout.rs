@@ -59,6 +59,22 @@ impl Layout {
         blocks([n * n, n * n, n * m])
     }
 
+    /// `residual_jacobians` row by row, the layout the acceleration derivatives solve in:
+    /// for each row `i`, `∂rᵢ/∂q`, `∂rᵢ/∂q̇`, `∂rᵢ/∂p`. Entry `k` is the program's output
+    /// at position `k` of the rows.
+    pub fn residual_jacobian_rows(&self) -> Vec<usize> {
+        let (n, m) = (self.coordinates, self.parameters);
+        let [coordinates, velocities, parameters] = self.residual_jacobians();
+        (0..n)
+            .flat_map(|i| {
+                let q = coordinates.start + i * n..coordinates.start + (i + 1) * n;
+                let qd = velocities.start + i * n..velocities.start + (i + 1) * n;
+                let p = parameters.start + i * m..parameters.start + (i + 1) * m;
+                q.chain(qd).chain(p)
+            })
+            .collect()
+    }
+
     /// The constraints' `dynamics`: `J = ∂G/∂q` (`k·n`), then the bias `c` of
     /// `G̈ = J q̈ + c` (`k`).
     pub fn constraint_dynamics(&self) -> [Range<usize>; 2] {

@@ -207,6 +207,17 @@ impl Program {
         out
     }
 
+    /// The program of this one's outputs `outputs` only (numbered from 0), without the
+    /// operations that only the others need: `M` alone out of the program of `M` and
+    /// `f`. Each output has the bits it has here. Panics when `outputs` reaches past the
+    /// program's outputs.
+    pub fn restricted(&self, outputs: std::ops::Range<usize>) -> Program {
+        let mut t = trace::Tracer::new(self.inputs);
+        let inputs: Vec<trace::Value> = (0..self.inputs).map(|i| t.input(i)).collect();
+        let values = t.splice(self, &inputs);
+        t.finish(&values[outputs])
+    }
+
     /// Number of arithmetic operations (each `+`, `*`, power and call counts one per use).
     pub fn operation_count(&self) -> usize {
         self.instructions
@@ -267,5 +278,39 @@ mod tests {
         assert_eq!(out[0], 6.25);
         assert_eq!(out[1], 0.5f64.sin() * 6.25);
         assert_eq!(program.operation_count(), 4);
+    }
+
+    #[test]
+    fn a_restricted_program_computes_its_outputs_alone_with_the_same_bits() {
+        // out0 = (x + 2)², out1 = sin(x)·(x + 2)², out2 = 3x + y; output 1 reused as
+        // scratch before it holds its value.
+        let program = Program {
+            inputs: 2,
+            outputs: 3,
+            temporaries: 1,
+            constants: vec![2.0, 3.0],
+            instructions: vec![
+                Instr::Add(Slot::Out(1), vec![Slot::Input(0), Slot::Const(0)]),
+                Instr::Powi(Slot::Out(0), Slot::Out(1), 2),
+                Instr::Call(Slot::Temp(0), Intrinsic::Sin, Slot::Input(0)),
+                Instr::Mul(Slot::Out(1), vec![Slot::Temp(0), Slot::Out(0)]),
+                Instr::Mul(Slot::Temp(0), vec![Slot::Const(1), Slot::Input(0)]),
+                Instr::Add(Slot::Out(2), vec![Slot::Temp(0), Slot::Input(1)]),
+            ],
+        };
+        let inputs = [0.7, -1.3];
+        let mut full = [0.0; 3];
+        program.evaluate(&inputs, &mut full);
+        for (range, operations) in [(0..1, 2), (0..2, 4), (2..3, 2), (1..3, 6)] {
+            let restricted = program.restricted(range.clone());
+            let mut out = vec![0.0; range.len()];
+            restricted.evaluate(&inputs, &mut out);
+            assert_eq!(out, full[range.clone()], "outputs {range:?}");
+            assert_eq!(
+                restricted.operation_count(),
+                operations,
+                "outputs {range:?}"
+            );
+        }
     }
 }
