@@ -51,8 +51,8 @@ pub use lagrange_core::{
     ConstrainedSystem, ConstraintInfo, Controlled, Drawing, DrawnPoint, DynamicFunctions, Error,
     Event, Formula, FromParameterValues, HtmlReport, IndependentSpeeds, Integrator, Invariant,
     LagrangianSystem, Linearization, MinimalLinearization, ModelInfo, Motion, NormalMode,
-    Occurrence, PointKind, ReducedSystem, Relation, Sample, Series, Simulation, SpeedBasis,
-    Stability, Stopped, Theorem, TheoremInfo, Trajectory, constrained_equilibrium,
+    Occurrence, Omitted, PointKind, ReducedSystem, Relation, Sample, Series, Simulation,
+    SpeedBasis, Stability, Stopped, Theorem, TheoremInfo, Trajectory, constrained_equilibrium,
     constrained_normal_modes, equilibrium, linearize, linearize_constrained, normal_modes,
 };
 pub use lagrange_macros::Lagrangian;

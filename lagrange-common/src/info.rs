@@ -59,6 +59,41 @@ pub struct ModelInfo {
     /// The runtime checks the shape at each factorization and factorizes an `M` without
     /// it dense.
     pub mass_matrix_tree: Cow<'static, [Option<usize>]>,
+    /// The groups of functions the derive left out (`#[lagrangian(omit(…))]`): none for
+    /// a model loaded at run time.
+    pub omitted: Omitted,
+}
+
+/// Groups of generated functions a derived model can leave out, with
+/// `#[lagrangian(omit(variational, derivatives))]`, so that its crate builds faster. The
+/// runtime's functions that need a group return an error naming it; calling a left-out
+/// function itself panics with that message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Omitted {
+    /// `momentum_rate`, `momentum_jacobian` and `lagrangian_hessian` (`ṗ`, `∂p/∂q`,
+    /// `∂²L/∂q²`): what the variational and symplectic integrators, Hamilton's canonical
+    /// equations and the action's functions use.
+    pub variational: bool,
+    /// `residual_jacobians` (`∂r/∂q`, `∂r/∂q̇`, `∂r/∂p`; for a constrained model also
+    /// `constraint_jacobians`): what the derivatives of the motion use
+    /// (`acceleration_jacobians`), hence linearization, modes, equilibria and LQR.
+    pub derivatives: bool,
+}
+
+impl Omitted {
+    /// Nothing left out.
+    pub const NONE: Omitted = Omitted {
+        variational: false,
+        derivatives: false,
+    };
+
+    /// The message of a use of the left-out group `group` (`variational` or
+    /// `derivatives`) by `user`, for the model `model`.
+    pub fn message(model: &str, group: &str, user: &str) -> String {
+        format!(
+            "{user} needs what `{model}` was derived without: remove `{group}` from its #[lagrangian(omit(...))]"
+        )
+    }
 }
 
 impl ModelInfo {

@@ -16,7 +16,9 @@ mod theorem;
 
 pub use conserved::Conserved;
 pub use drawing::PointKind;
-pub use info::{ConstraintInfo, Drawing, DrawnPoint, Formula, ModelInfo, Text, TheoremInfo};
+pub use info::{
+    ConstraintInfo, Drawing, DrawnPoint, Formula, ModelInfo, Omitted, Text, TheoremInfo,
+};
 pub use markup::escape_markup;
 pub use rng::SplitMix64;
 pub use theorem::{Axis, Theorem};

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use lagrange_symbolic::equations::info::Omitted;
 use lagrange_symbolic::model::{Axis, Body, Draw, Item, Joint, Model, Particle, Rotation};
 
 use crate::file::{Kind, ModelSource, Request};
@@ -26,6 +27,8 @@ pub(crate) struct Parsed {
     /// Whether the attribute names a file that could not give the model: the model's own
     /// checks would then only add noise ("no coordinates", …) to the real error.
     pub file_failed: bool,
+    /// The groups of functions `omit(...)` leaves out of the generated code.
+    pub omitted: Omitted,
 }
 
 impl Parsed {
@@ -83,6 +86,7 @@ pub(crate) fn parse(input: &DeriveInput) -> Parsed {
 
     let mut found = false;
     let mut request: Option<Request> = None;
+    let mut omitted = Omitted::NONE;
     // Where each key other than the file's is written, which a file's model leaves out.
     let mut written_keys: Vec<(String, Span)> = Vec::new();
     for attribute in input
@@ -93,6 +97,13 @@ pub(crate) fn parse(input: &DeriveInput) -> Parsed {
         found = true;
         spans.insert(Item::Model, attribute.path().span());
         let result = attribute.parse_nested_meta(|meta| {
+            if meta.path.is_ident("omit") {
+                if let Err(e) = omit(&meta, &mut omitted) {
+                    errors.push(e);
+                    skip_value(meta.input)?;
+                }
+                return Ok(());
+            }
             match file_key(&meta, &mut request) {
                 Ok(true) => return Ok(()),
                 Ok(false) => {}
@@ -153,7 +164,35 @@ pub(crate) fn parse(input: &DeriveInput) -> Parsed {
         fields,
         file_failed: file_failed && file.is_none(),
         file,
+        omitted,
     }
+}
+
+/// Reads `omit(variational, derivatives)`: the groups of functions left out of the
+/// generated code, whether the model is written or read from a file.
+fn omit(meta: &syn::meta::ParseNestedMeta<'_>, omitted: &mut Omitted) -> syn::Result<()> {
+    if !meta.input.peek(syn::token::Paren) {
+        return Err(
+            meta.error("omit lists the groups to leave out: omit(variational, derivatives)")
+        );
+    }
+    meta.parse_nested_meta(|group| {
+        let slot = if group.path.is_ident("variational") {
+            &mut omitted.variational
+        } else if group.path.is_ident("derivatives") {
+            &mut omitted.derivatives
+        } else {
+            return Err(group.error(
+                "omit(...) takes `variational` (momentum_rate, momentum_jacobian, lagrangian_hessian) and `derivatives` (residual_jacobians and what needs them)",
+            ));
+        };
+        if *slot {
+            let name = group.path.get_ident().map(Ident::to_string).unwrap_or_default();
+            return Err(group.error(format!("`{name}` is given twice in omit(...)")));
+        }
+        *slot = true;
+        Ok(())
+    })
 }
 
 /// Reads `model = "…"`, `urdf = "…"`, `fixed_joint_merge` or `actuated` into

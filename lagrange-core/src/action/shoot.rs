@@ -125,6 +125,8 @@ where
     DefaultAllocator: DimAllocator<N>,
 {
     let info = c.system.info();
+    crate::system::variational(info, "least and varying action")?;
+    crate::system::derivatives(info, "least and varying action")?;
     let refuse = |why: String| Err(Error::InvalidInput(format!("{}: {why}", info.name)));
     if info.forced_or_dissipative {
         return refuse("forces, dissipation or inputs act; least and varying action are about conservative systems (Thomson & Tait §326)".into());

@@ -85,6 +85,7 @@ where
             "the model is constrained: use `constrained_normal_modes`".to_string(),
         ));
     }
+    crate::system::derivatives(system.info(), "the normal modes")?;
     let rest = OVector::zeros_generic(q.shape_generic().0, U1);
     let (m, f) = system.mass_matrix_and_forcing(t, q, &rest);
     let r = system.residual_jacobians(t, q, &rest, &rest);
@@ -124,6 +125,7 @@ where
             c.text
         )));
     }
+    crate::system::derivatives(system.info(), "the normal modes")?;
     let rest = OVector::zeros_generic(q.shape_generic().0, U1);
     let j = system.constraint_jacobian(t, q);
     let moving = system.constraint_time_derivative(t, q);

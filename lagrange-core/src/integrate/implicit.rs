@@ -114,6 +114,7 @@ where
     DefaultAllocator: DimAllocator<N>,
 {
     let system = rhs.system;
+    crate::system::variational(system.info(), &format!("the {method} integrator"))?;
     if !system.info().constraints.is_empty() {
         return Err(Error::InvalidInput(format!(
             "the {method} integrator does not handle holonomic constraints; use Rk4 or DormandPrince"

@@ -103,6 +103,7 @@ where
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
     ) -> Result<AccelerationJacobians<N>, Error> {
+        super::derivatives(self.info(), "the derivatives of the motion")?;
         let motion = self.constrained_motion(t, q, qd)?;
         let qdd = motion.accelerations;
         let m = self.mass_matrix(t, q, qd);

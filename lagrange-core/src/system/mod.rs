@@ -15,7 +15,7 @@ use crate::solve::{NEWTON_ITERATIONS, linalg};
 
 pub use constrained::{ConstrainedMotion, ConstrainedSystem};
 pub use lagrange_common::{
-    Conserved, ConstraintInfo, Drawing, DrawnPoint, Formula, ModelInfo, PointKind, Text,
+    Conserved, ConstraintInfo, Drawing, DrawnPoint, Formula, ModelInfo, Omitted, PointKind, Text,
 };
 pub use speeds::{IndependentSpeeds, SpeedBasis};
 pub use theorems::{Axis, DynamicFunctions, Theorem, TheoremInfo};
@@ -175,6 +175,7 @@ where
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
     ) -> Result<AccelerationJacobians<N>, Error> {
+        derivatives(self.info(), "the derivatives of the motion")?;
         jacobians::unconstrained(
             self.mass_matrix_and_forcing(t, q, qd),
             &self.info().mass_matrix_tree,
@@ -242,6 +243,7 @@ where
         q: &OVector<f64, N>,
         p: &OVector<f64, N>,
     ) -> Result<(OVector<f64, N>, OVector<f64, N>), Error> {
+        variational(self.info(), "Hamilton's canonical equations")?;
         let qd = self.velocities(t, q, p)?;
         let pd = self.momentum_rate(t, q, &qd);
         Ok((qd, pd))
@@ -314,6 +316,27 @@ where
             Conserved::JacobiIntegral => Some(self.jacobi_integral(t, q, qd)),
             Conserved::None => None,
         }
+    }
+}
+
+/// Errors when `info`'s model was derived without `ṗ`, `∂p/∂q` and `∂²L/∂q²`, which
+/// `user` needs ([`Omitted::variational`]).
+pub(crate) fn variational(info: &ModelInfo, user: &str) -> Result<(), Error> {
+    omitted(info, info.omitted.variational, "variational", user)
+}
+
+/// Errors when `info`'s model was derived without the residual's derivatives, which
+/// `user` needs ([`Omitted::derivatives`]).
+pub(crate) fn derivatives(info: &ModelInfo, user: &str) -> Result<(), Error> {
+    omitted(info, info.omitted.derivatives, "derivatives", user)
+}
+
+fn omitted(info: &ModelInfo, left_out: bool, group: &str, user: &str) -> Result<(), Error> {
+    match left_out {
+        true => Err(Error::InvalidInput(Omitted::message(
+            &info.name, group, user,
+        ))),
+        false => Ok(()),
     }
 }
 

@@ -36,6 +36,7 @@ impl LagrangianSystem<U2> for PolarParticle {
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
             mass_matrix_tree: Cow::Borrowed(&[]),
+            omitted: crate::Omitted::NONE,
         };
         &INFO
     }
@@ -139,6 +140,7 @@ impl LagrangianSystem<U1> for RadialFall {
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
             mass_matrix_tree: Cow::Borrowed(&[]),
+            omitted: crate::Omitted::NONE,
         };
         &INFO
     }

@@ -33,6 +33,7 @@ impl LagrangianSystem<U1> for Ball {
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
             mass_matrix_tree: Cow::Borrowed(&[]),
+            omitted: crate::Omitted::NONE,
         };
         &INFO
     }

@@ -33,6 +33,7 @@ impl LagrangianSystem<U1> for Oscillator {
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
             mass_matrix_tree: Cow::Borrowed(&[]),
+            omitted: crate::Omitted::NONE,
         };
         &INFO
     }
@@ -118,6 +119,7 @@ impl LagrangianSystem<U1> for DoubleIntegrator {
             inputs: Cow::Borrowed(&[1]),
             theorems: Cow::Borrowed(&[]),
             mass_matrix_tree: Cow::Borrowed(&[]),
+            omitted: crate::Omitted::NONE,
         };
         &INFO
     }
@@ -193,6 +195,7 @@ impl LagrangianSystem<U1> for BlowUp {
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
             mass_matrix_tree: Cow::Borrowed(&[]),
+            omitted: crate::Omitted::NONE,
         };
         &INFO
     }

@@ -40,6 +40,7 @@ impl LagrangianSystem<U1> for Pendulum {
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
             mass_matrix_tree: Cow::Borrowed(&[]),
+            omitted: crate::Omitted::NONE,
         };
         &INFO
     }
@@ -146,6 +147,7 @@ impl LagrangianSystem<U2> for DoublePendulum {
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
             mass_matrix_tree: Cow::Borrowed(&[]),
+            omitted: crate::Omitted::NONE,
         };
         &INFO
     }
@@ -304,6 +306,7 @@ impl LagrangianSystem<U2> for CartesianPendulum {
             inputs: Cow::Borrowed(&[]),
             theorems: Cow::Borrowed(&[]),
             mass_matrix_tree: Cow::Borrowed(&[]),
+            omitted: crate::Omitted::NONE,
         };
         &INFO
     }
@@ -476,6 +479,7 @@ impl LagrangianSystem<U2> for CartPole {
             inputs: Cow::Borrowed(&[4]),
             theorems: Cow::Borrowed(&[]),
             mass_matrix_tree: Cow::Borrowed(&[]),
+            omitted: crate::Omitted::NONE,
         };
         &INFO
     }

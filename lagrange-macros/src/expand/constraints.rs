@@ -1,6 +1,7 @@
 //! A constrained model's `LagrangianSystem` items and `ConstrainedSystem` impl.
 
 use lagrange_symbolic::equations::ConstraintEquations;
+use lagrange_symbolic::equations::info::Omitted;
 use lagrange_symbolic::equations::layout::{self, Layout};
 use lagrange_symbolic::ir::Program;
 use proc_macro2::TokenStream;
@@ -12,12 +13,14 @@ use crate::program;
 
 /// For a constrained model: the `LagrangianSystem` items that make its motion the
 /// constrained one (accelerations, drift projection, initial check), and the
-/// `ConstrainedSystem` impl.
+/// `ConstrainedSystem` impl; `without_derivatives`, the model's name when it is derived
+/// with `omit(derivatives)`, leaves out `constraint_jacobians`.
 pub(super) fn constraint_impls(
     target: &Target,
     read_input: &dyn Fn(usize) -> TokenStream,
     c: &ConstraintEquations,
     layout: Layout,
+    without_derivatives: Option<&str>,
 ) -> syn::Result<(TokenStream, TokenStream)> {
     let (n, m, k) = (layout.coordinates, layout.parameters, layout.constraints);
     let kn = k * n;
@@ -27,7 +30,6 @@ pub(super) fn constraint_impls(
     let time_derivative = body(&c.time_derivative)?;
     let velocities = body(&c.velocities)?;
     let dynamics = body(&c.dynamics)?;
-    let jacobians = body(&c.jacobians)?;
     let [jacobian_block, bias] = layout.constraint_dynamics().map(|r| block(&r));
     let dynamics_count = layout::outputs(&layout.constraint_dynamics());
     let [sq, sv, sp, rq, rp] = layout.constraint_jacobians().map(|r| block(&r));
@@ -38,6 +40,32 @@ pub(super) fn constraint_impls(
     let constrained =
         quote!(#CORE::ConstrainedSystem<#CORE::nalgebra::Const<#n>, #CORE::nalgebra::Const<#k>>);
     let impl_header = target.header(Some(constrained.clone()));
+    let signature = quote! {
+        fn constraint_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector, multipliers: &#constraint_vector)
+            -> #CORE::ConstraintJacobians<#CORE::nalgebra::Const<#n>, #CORE::nalgebra::Const<#k>>
+    };
+    let constraint_jacobians = if let Some(model) = without_derivatives {
+        let message = Omitted::message(model, "derivatives", "`constraint_jacobians`");
+        quote! {
+            #[allow(unused_variables)]
+            #signature { ::core::panic!("{}", #message) }
+        }
+    } else {
+        let jacobians = body(&c.jacobians)?;
+        quote! {
+            #[allow(unused_variables, clippy::all)]
+            #signature {
+                let values: [f64; #jacobian_count] = #jacobians;
+                #CORE::ConstraintJacobians {
+                    acceleration_coordinates: <#jacobian_matrix>::from_row_slice(#sq),
+                    acceleration_velocities: <#jacobian_matrix>::from_row_slice(#sv),
+                    acceleration_parameters: #CORE::nalgebra::DMatrix::from_row_slice(#k, #m, #sp),
+                    reaction_coordinates: #CORE::nalgebra::SMatrix::<f64, #n, #n>::from_row_slice(#rq),
+                    reaction_parameters: #CORE::nalgebra::DMatrix::from_row_slice(#n, #m, #rp),
+                }
+            }
+        }
+    };
     let items = quote! {
         fn accelerations(&self, t: f64, q: &#vector, qd: &#vector) -> ::core::result::Result<#vector, #CORE::Error> {
             <Self as #constrained>::constrained_motion(self, t, q, qd).map(|m| m.accelerations)
@@ -97,18 +125,7 @@ pub(super) fn constraint_impls(
                 )
             }
 
-            #[allow(unused_variables, clippy::all)]
-            fn constraint_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector, multipliers: &#constraint_vector)
-                -> #CORE::ConstraintJacobians<#CORE::nalgebra::Const<#n>, #CORE::nalgebra::Const<#k>> {
-                let values: [f64; #jacobian_count] = #jacobians;
-                #CORE::ConstraintJacobians {
-                    acceleration_coordinates: <#jacobian_matrix>::from_row_slice(#sq),
-                    acceleration_velocities: <#jacobian_matrix>::from_row_slice(#sv),
-                    acceleration_parameters: #CORE::nalgebra::DMatrix::from_row_slice(#k, #m, #sp),
-                    reaction_coordinates: #CORE::nalgebra::SMatrix::<f64, #n, #n>::from_row_slice(#rq),
-                    reaction_parameters: #CORE::nalgebra::DMatrix::from_row_slice(#n, #m, #rp),
-                }
-            }
+            #constraint_jacobians
         }
     };
     Ok((items, implementation))

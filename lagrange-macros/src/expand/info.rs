@@ -2,7 +2,7 @@
 //! ([`Equations::model_info`]) written as a Rust constant.
 
 use lagrange_symbolic::equations::info::{
-    ConstraintInfo, Drawing, DrawnPoint, Formula, ModelInfo, TheoremInfo,
+    ConstraintInfo, Drawing, DrawnPoint, Formula, ModelInfo, Omitted, TheoremInfo,
 };
 use lagrange_symbolic::equations::{Axis, Conserved, Equations, PointKind, Theorem};
 use proc_macro2::TokenStream;
@@ -10,10 +10,11 @@ use quote::quote;
 
 use super::CORE;
 
-/// The `ModelInfo` constant of a model's equations. The value is the engine's; this only
-/// spells it, field by field, destructuring every struct so that a field added to the
-/// shared vocabulary does not compile here until it is written.
-pub(super) fn model_info(eq: &Equations) -> TokenStream {
+/// The `ModelInfo` constant of a model's equations, whose generated code leaves out the
+/// groups `omitted`. The value is the engine's; this only spells it, field by field,
+/// destructuring every struct so that a field added to the shared vocabulary does not
+/// compile here until it is written.
+pub(super) fn model_info(eq: &Equations, omitted: Omitted) -> TokenStream {
     let cow = quote!(::std::borrow::Cow::Borrowed);
     let ModelInfo {
         name,
@@ -31,7 +32,12 @@ pub(super) fn model_info(eq: &Equations) -> TokenStream {
         inputs,
         theorems,
         mass_matrix_tree,
+        omitted: _,
     } = eq.model_info();
+    let Omitted {
+        variational,
+        derivatives,
+    } = omitted;
     let (name, coordinates, parameters) = (&*name, coordinates.iter(), parameters.iter());
     let (cyclic, inputs) = (cyclic.iter(), inputs.iter());
     let mass_matrix_tree = mass_matrix_tree.iter().map(|parent| match parent {
@@ -126,6 +132,7 @@ pub(super) fn model_info(eq: &Equations) -> TokenStream {
             inputs: #cow(&[#(#inputs),*]),
             theorems: #cow(&[#(#theorems),*]),
             mass_matrix_tree: #cow(&[#(#mass_matrix_tree),*]),
+            omitted: #CORE::Omitted { variational: #variational, derivatives: #derivatives },
         }
     }
 }

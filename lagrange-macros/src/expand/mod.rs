@@ -69,7 +69,7 @@ fn derive_checked(input: &DeriveInput, parsed: &Parsed) -> syn::Result<TokenStre
 
 fn expand(input: &DeriveInput, parsed: &Parsed, derived: &Derived) -> syn::Result<TokenStream> {
     let target = Target::of(input);
-    let full = system_impl(&target, &parsed.fields, &derived.full)?;
+    let full = system_impl(&target, &parsed.fields, &derived.full, parsed.omitted)?;
     let reduced = match &derived.reduced {
         Some(reduced) => {
             if !input.generics.params.is_empty() {
@@ -193,6 +193,7 @@ fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
                 inputs: #cow(&[]),
                 theorems: #cow(&[]),
                 mass_matrix_tree: #cow(&[]),
+                omitted: #CORE::Omitted::NONE,
             };
         }
 

@@ -39,6 +39,7 @@ pub(super) fn reduced_system(
         },
         &fields,
         &reduced.equations,
+        parsed.omitted,
     )?;
 
     let n = reduced.equations.coordinates.len();

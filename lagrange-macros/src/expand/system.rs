@@ -1,6 +1,7 @@
 //! The full system's inherent constants, its `LagrangianSystem<Const<n>>` and
 //! `FromParameterValues<Const<n>>` impls.
 
+use lagrange_symbolic::equations::info::Omitted;
 use lagrange_symbolic::equations::layout::{self, Layout};
 use lagrange_symbolic::equations::{Equations, Input};
 use lagrange_symbolic::ir::Program;
@@ -19,6 +20,7 @@ pub(super) fn system_impl(
     target: &Target,
     fields: &[Ident],
     eq: &Equations,
+    omitted: Omitted,
 ) -> syn::Result<TokenStream> {
     let n = eq.coordinates.len();
     let header = target.header(Some(
@@ -53,26 +55,81 @@ pub(super) fn system_impl(
     let energy = body(&eq.programs.energy)?;
     let jacobi = body(&eq.programs.jacobi_integral)?;
     let momenta = body(&eq.programs.momenta)?;
-    let momentum_rate = body(&eq.programs.momentum_rate)?;
-    let momentum_jacobian = body(&eq.programs.momentum_jacobian)?;
-    let hessian = body(&eq.programs.lagrangian_hessian)?;
-    let residual_jacobian_rows = program::block_in_order(
-        &eq.programs.residual_jacobians,
-        &read_input,
-        &layout.residual_jacobian_rows(),
-    )?;
+    let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
+    let matrix = quote!(#CORE::nalgebra::SMatrix<f64, #n, #n>);
+    let nn = n * n;
+    let left_out = |group: &str, function: &str| {
+        let message = Omitted::message(&eq.name, group, &format!("`{function}`"));
+        quote!(::core::panic!("{}", #message))
+    };
+    let variational_items = if omitted.variational {
+        let [rate, jacobian, hessian] =
+            ["momentum_rate", "momentum_jacobian", "lagrangian_hessian"]
+                .map(|f| left_out("variational", f));
+        quote! {
+            fn momentum_rate(&self, _: f64, _: &#vector, _: &#vector) -> #vector { #rate }
+            fn momentum_jacobian(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #jacobian }
+            fn lagrangian_hessian(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #hessian }
+        }
+    } else {
+        let momentum_rate = body(&eq.programs.momentum_rate)?;
+        let momentum_jacobian = body(&eq.programs.momentum_jacobian)?;
+        let hessian = body(&eq.programs.lagrangian_hessian)?;
+        quote! {
+            #[allow(unused_variables, clippy::all)]
+            fn momentum_rate(&self, t: f64, q: &#vector, qd: &#vector) -> #vector {
+                let values: [f64; #n] = #momentum_rate;
+                <#vector>::from_column_slice(&values)
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn momentum_jacobian(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
+                let values: [f64; #nn] = #momentum_jacobian;
+                <#matrix>::from_row_slice(&values)
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn lagrangian_hessian(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
+                let values: [f64; #nn] = #hessian;
+                <#matrix>::from_row_slice(&values)
+            }
+        }
+    };
+    let derivative_items = if omitted.derivatives {
+        let [rows, blocks] =
+            ["residual_jacobian_rows", "residual_jacobians"].map(|f| left_out("derivatives", f));
+        quote! {
+            fn residual_jacobian_rows(&self, _: f64, _: &#vector, _: &#vector, _: &#vector) -> ::std::vec::Vec<f64> { #rows }
+            fn residual_jacobians(&self, _: f64, _: &#vector, _: &#vector, _: &#vector) -> #CORE::ResidualJacobians<#CORE::nalgebra::Const<#n>> { #blocks }
+        }
+    } else {
+        let residual_jacobian_rows = program::block_in_order(
+            &eq.programs.residual_jacobians,
+            &read_input,
+            &layout.residual_jacobian_rows(),
+        )?;
+        let residual_jacobian_count = layout::outputs(&layout.residual_jacobians());
+        quote! {
+            #[allow(unused_variables, clippy::all)]
+            fn residual_jacobian_rows(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> ::std::vec::Vec<f64> {
+                let rows: [f64; #residual_jacobian_count] = #residual_jacobian_rows;
+                rows.to_vec()
+            }
+            fn residual_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> #CORE::ResidualJacobians<#CORE::nalgebra::Const<#n>> {
+                let rows = self.residual_jacobian_rows(t, q, qd, qdd);
+                #CORE::ResidualJacobians::from_rows(#CORE::nalgebra::Const::<#n>, &rows)
+                    .expect("the derived program writes the rows of the residual's derivatives")
+            }
+        }
+    };
     let inverse_dynamics = body(&eq.programs.inverse_dynamics)?;
     let [mass, forcing] = layout.dynamics().map(|r| block(&r));
     let dynamics_count = layout::outputs(&layout.dynamics());
-    let residual_jacobian_count = layout::outputs(&layout.residual_jacobians());
 
-    let info = model_info(eq);
+    let info = model_info(eq, omitted);
     let parameter_count = fields.len();
     let indices = 0..parameter_count;
     let type_name = &eq.name;
-    let nn = n * n;
-    let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
-    let matrix = quote!(#CORE::nalgebra::SMatrix<f64, #n, #n>);
     let wrenches = match &eq.joint_wrenches {
         Some(w) => {
             let program = body(&w.program)?;
@@ -153,7 +210,13 @@ pub(super) fn system_impl(
         None => TokenStream::new(),
     };
     let (constrained_items, constrained_impl) = match &eq.constraints {
-        Some(c) => constraint_impls(target, &read_input, c, layout)?,
+        Some(c) => constraint_impls(
+            target,
+            &read_input,
+            c,
+            layout,
+            omitted.derivatives.then_some(&*eq.name),
+        )?,
         None => (TokenStream::new(), TokenStream::new()),
     };
     Ok(quote! {
@@ -244,34 +307,9 @@ pub(super) fn system_impl(
                 <#vector>::from_column_slice(&values)
             }
 
-            #[allow(unused_variables, clippy::all)]
-            fn momentum_rate(&self, t: f64, q: &#vector, qd: &#vector) -> #vector {
-                let values: [f64; #n] = #momentum_rate;
-                <#vector>::from_column_slice(&values)
-            }
+            #variational_items
 
-            #[allow(unused_variables, clippy::all)]
-            fn momentum_jacobian(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
-                let values: [f64; #nn] = #momentum_jacobian;
-                <#matrix>::from_row_slice(&values)
-            }
-
-            #[allow(unused_variables, clippy::all)]
-            fn lagrangian_hessian(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
-                let values: [f64; #nn] = #hessian;
-                <#matrix>::from_row_slice(&values)
-            }
-
-            #[allow(unused_variables, clippy::all)]
-            fn residual_jacobian_rows(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> ::std::vec::Vec<f64> {
-                let rows: [f64; #residual_jacobian_count] = #residual_jacobian_rows;
-                rows.to_vec()
-            }
-            fn residual_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> #CORE::ResidualJacobians<#CORE::nalgebra::Const<#n>> {
-                let rows = self.residual_jacobian_rows(t, q, qd, qdd);
-                #CORE::ResidualJacobians::from_rows(#CORE::nalgebra::Const::<#n>, &rows)
-                    .expect("the derived program writes the rows of the residual's derivatives")
-            }
+            #derivative_items
 
             #[allow(unused_variables, clippy::all)]
             fn inverse_dynamics(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> #vector {

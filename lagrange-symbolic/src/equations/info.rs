@@ -3,7 +3,7 @@
 //! types are the runtime's, from the vocabulary both share.
 
 pub use lagrange_common::{
-    ConstraintInfo, Drawing, DrawnPoint, Formula, ModelInfo, Text, TheoremInfo,
+    ConstraintInfo, Drawing, DrawnPoint, Formula, ModelInfo, Omitted, Text, TheoremInfo,
 };
 
 use super::{Equations, Premise};
@@ -71,6 +71,7 @@ impl Equations {
             inputs: self.inputs.clone().into(),
             theorems: theorems.collect::<Vec<_>>().into(),
             mass_matrix_tree: self.mass_matrix_tree().into(),
+            omitted: Omitted::NONE,
         }
     }
 
