@@ -91,7 +91,7 @@ impl Omitted {
     /// `derivatives`) by `user`, for the model `model`.
     pub fn message(model: &str, group: &str, user: &str) -> String {
         format!(
-            "{user} needs what `{model}` was derived without: remove `{group}` from its #[lagrangian(omit(...))]"
+            "{user}: `{model}` was derived with omit({group}), without what this uses; remove `{group}` from its #[lagrangian(omit(...))]"
         )
     }
 }

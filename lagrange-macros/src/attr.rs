@@ -169,30 +169,43 @@ pub(crate) fn parse(input: &DeriveInput) -> Parsed {
 }
 
 /// Reads `omit(variational, derivatives)`: the groups of functions left out of the
-/// generated code, whether the model is written or read from a file.
+/// generated code, whether the model is written or read from a file. Every name in the
+/// list is read; the errors come together.
 fn omit(meta: &syn::meta::ParseNestedMeta<'_>, omitted: &mut Omitted) -> syn::Result<()> {
+    const GROUPS: &str = "`variational` (momentum_rate, momentum_jacobian, lagrangian_hessian) and `derivatives` (residual_jacobians and what needs them)";
     if !meta.input.peek(syn::token::Paren) {
         return Err(
             meta.error("omit lists the groups to leave out: omit(variational, derivatives)")
         );
     }
-    meta.parse_nested_meta(|group| {
-        let slot = if group.path.is_ident("variational") {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let groups = syn::punctuated::Punctuated::<Ident, syn::Token![,]>::parse_terminated(&content)?;
+    let mut errors = Vec::new();
+    if groups.is_empty() {
+        errors.push(meta.error(format!("omit() names no group: it takes {GROUPS}")));
+    }
+    for group in &groups {
+        let slot = if group == "variational" {
             &mut omitted.variational
-        } else if group.path.is_ident("derivatives") {
+        } else if group == "derivatives" {
             &mut omitted.derivatives
         } else {
-            return Err(group.error(
-                "omit(...) takes `variational` (momentum_rate, momentum_jacobian, lagrangian_hessian) and `derivatives` (residual_jacobians and what needs them)",
+            errors.push(syn::Error::new(
+                group.span(),
+                format!("omit(...) takes {GROUPS}"),
             ));
+            continue;
         };
         if *slot {
-            let name = group.path.get_ident().map(Ident::to_string).unwrap_or_default();
-            return Err(group.error(format!("`{name}` is given twice in omit(...)")));
+            errors.push(syn::Error::new(
+                group.span(),
+                format!("`{group}` is given twice in omit(...)"),
+            ));
         }
         *slot = true;
-        Ok(())
-    })
+    }
+    combine(errors).map_or(Ok(()), Err)
 }
 
 /// Reads `model = "…"`, `urdf = "…"`, `fixed_joint_merge` or `actuated` into

@@ -5,7 +5,7 @@ use lagrange::Lagrangian;
     coordinates(x),
     kinetic = "1/2*m*dot(x)^2",
     potential = "1/2*k*x^2",
-    omit(variational, everything)
+    omit(everything, variational, derivatives, derivatives)
 )]
 struct Unknown {
     m: f64,
@@ -32,6 +32,18 @@ struct Twice {
     omit = "variational"
 )]
 struct NotAList {
+    m: f64,
+    k: f64,
+}
+
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x),
+    kinetic = "1/2*m*dot(x)^2",
+    potential = "1/2*k*x^2",
+    omit()
+)]
+struct Empty {
     m: f64,
     k: f64,
 }

@@ -59,7 +59,8 @@ pub struct Linearization {
 /// constrained system's are those of its constrained motion (see also
 /// [`linearize_constrained`], which adds the tangent space of the constraints).
 ///
-/// Errors as the accelerations do (a singular mass matrix, dependent constraints).
+/// Errors as the accelerations do (a singular mass matrix, dependent constraints), and
+/// with [`Error::InvalidInput`] for a model derived with `omit(derivatives)`.
 pub fn linearize<S: LagrangianSystem<N>, N: Dim>(
     system: &S,
     t: f64,

@@ -71,6 +71,8 @@ where
 /// (circulatory forces), `M` is not positive definite, or the model is constrained (see
 /// [`constrained_normal_modes`]). The eigenvalues of
 /// [`linearize`](super::linearize)`(…).a` describe all of these.
+///
+/// Errors with [`Error::InvalidInput`] for a model derived with `omit(derivatives)`.
 pub fn normal_modes<S: LagrangianSystem<N>, N: Dim>(
     system: &S,
     t: f64,

@@ -354,6 +354,8 @@ where
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
     ) -> Result<AccelerationJacobians<N>, Error> {
+        // Before the controller's 4n calls.
+        crate::system::derivatives(&self.info, "the derivatives of the motion")?;
         let du = self.input_jacobian(t, q, qd)?;
         let mut a = self.at(t, q, qd)?.acceleration_jacobians(t, q, qd)?;
         self.close_loop(

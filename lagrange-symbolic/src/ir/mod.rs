@@ -8,6 +8,8 @@ pub mod emit;
 pub mod lower;
 pub mod trace;
 
+use std::collections::{HashMap, HashSet};
+
 use serde::{Deserialize, Serialize};
 
 pub use emit::IrError;
@@ -208,14 +210,60 @@ impl Program {
     }
 
     /// The program of this one's outputs `outputs` only (numbered from 0), without the
-    /// operations that only the others need: `M` alone out of the program of `M` and
-    /// `f`. Each output has the bits it has here. Panics when `outputs` reaches past the
+    /// instructions that only the others need: `M` alone out of the program of `M` and
+    /// `f`. The instructions kept are this program's, unchanged (nothing is folded again),
+    /// so each output has the bits it has here. Panics when `outputs` reaches past the
     /// program's outputs.
     pub fn restricted(&self, outputs: std::ops::Range<usize>) -> Program {
-        let mut t = trace::Tracer::new(self.inputs);
-        let inputs: Vec<trace::Value> = (0..self.inputs).map(|i| t.input(i)).collect();
-        let values = t.splice(self, &inputs);
-        t.finish(&values[outputs])
+        assert!(
+            outputs.end <= self.outputs,
+            "outputs {outputs:?} of a program of {}",
+            self.outputs
+        );
+        // Backwards: an instruction is kept when what it writes is read by a kept one
+        // after it, or is a wanted output's last value.
+        let mut live: HashSet<Slot> = outputs.clone().map(Slot::Out).collect();
+        let mut kept = vec![false; self.instructions.len()];
+        for (index, instruction) in self.instructions.iter().enumerate().rev() {
+            let (destination, sources) = instruction.slots();
+            if live.remove(&destination) {
+                kept[index] = true;
+                live.extend(
+                    sources
+                        .into_iter()
+                        .filter(|s| matches!(s, Slot::Temp(_) | Slot::Out(_))),
+                );
+            }
+        }
+        // The wanted outputs from 0; the temporaries, and the other outputs a kept
+        // instruction still uses as scratch, as temporaries numbered densely.
+        let mut temporaries: HashMap<Slot, usize> = HashMap::new();
+        let mut rename = |slot: &mut Slot| match *slot {
+            Slot::Out(k) if outputs.contains(&k) => *slot = Slot::Out(k - outputs.start),
+            Slot::Out(_) | Slot::Temp(_) => {
+                let next = temporaries.len();
+                *slot = Slot::Temp(*temporaries.entry(*slot).or_insert(next));
+            }
+            Slot::Input(_) | Slot::Const(_) => {}
+        };
+        let instructions: Vec<Instr> = self
+            .instructions
+            .iter()
+            .zip(kept)
+            .filter(|(_, kept)| *kept)
+            .map(|(instruction, _)| {
+                let mut instruction = instruction.clone();
+                instruction.for_each_slot_mut(&mut rename);
+                instruction
+            })
+            .collect();
+        Program {
+            inputs: self.inputs,
+            outputs: outputs.len(),
+            temporaries: temporaries.len(),
+            constants: self.constants.clone(),
+            instructions,
+        }
     }
 
     /// Number of arithmetic operations (each `+`, `*`, power and call counts one per use).
@@ -282,13 +330,14 @@ mod tests {
 
     #[test]
     fn a_restricted_program_computes_its_outputs_alone_with_the_same_bits() {
-        // out0 = (x + 2)², out1 = sin(x)·(x + 2)², out2 = 3x + y; output 1 reused as
-        // scratch before it holds its value.
+        // out0 = (x + 2)², out1 = sin(x)·(x + 2)², out2 = 3x + y, out3 = 2^0.5 (numbers
+        // only, kept as the instruction it is); output 1 reused as scratch before it holds
+        // its value, temporary 0 written twice.
         let program = Program {
             inputs: 2,
-            outputs: 3,
+            outputs: 4,
             temporaries: 1,
-            constants: vec![2.0, 3.0],
+            constants: vec![2.0, 3.0, 0.5],
             instructions: vec![
                 Instr::Add(Slot::Out(1), vec![Slot::Input(0), Slot::Const(0)]),
                 Instr::Powi(Slot::Out(0), Slot::Out(1), 2),
@@ -296,13 +345,15 @@ mod tests {
                 Instr::Mul(Slot::Out(1), vec![Slot::Temp(0), Slot::Out(0)]),
                 Instr::Mul(Slot::Temp(0), vec![Slot::Const(1), Slot::Input(0)]),
                 Instr::Add(Slot::Out(2), vec![Slot::Temp(0), Slot::Input(1)]),
+                Instr::Powf(Slot::Out(3), Slot::Const(0), Slot::Const(2)),
             ],
         };
         let inputs = [0.7, -1.3];
-        let mut full = [0.0; 3];
+        let mut full = [0.0; 4];
         program.evaluate(&inputs, &mut full);
-        for (range, operations) in [(0..1, 2), (0..2, 4), (2..3, 2), (1..3, 6)] {
+        for (range, operations) in [(0..1, 2), (0..2, 4), (2..3, 2), (1..3, 6), (3..4, 1)] {
             let restricted = program.restricted(range.clone());
+            restricted.validate(2, range.len()).unwrap();
             let mut out = vec![0.0; range.len()];
             restricted.evaluate(&inputs, &mut out);
             assert_eq!(out, full[range.clone()], "outputs {range:?}");
@@ -312,5 +363,9 @@ mod tests {
                 "outputs {range:?}"
             );
         }
+        assert!(matches!(
+            program.restricted(3..4).instructions[..],
+            [Instr::Powf(Slot::Out(0), Slot::Const(0), Slot::Const(2))]
+        ));
     }
 }

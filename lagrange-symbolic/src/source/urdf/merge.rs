@@ -23,8 +23,8 @@ pub(super) fn merge_fixed(
     // Per link: the link it is rigidly part of, and its frame there (rotation, origin).
     let mut part_of: HashMap<String, (String, Matrix, [f64; 3])> = HashMap::new();
     part_of.insert(root.to_string(), (root.to_string(), IDENTITY, [0.0; 3]));
-    // The links in the file's order, parents first: the sums below run in it, so that the
-    // merged numbers have the same bits in every run (a map's order changes from one
+    // The links in the import's order, parents first: the sums below run in it, so that
+    // the merged numbers have the same bits in every run (a map's order changes from one
     // process to the next, and the last bit of a sum with it).
     let links = std::iter::once(root).chain(order.iter().map(|j| j.child.as_str()));
     let mut joints = Vec::new();
