@@ -147,12 +147,17 @@ where
     if !rows.iter().all(|x| x.is_finite()) {
         return Err(singular());
     }
-    let at = |i: usize, j: usize| -rows[i * c + j];
+    rows.iter_mut().for_each(|x| *x = -*x);
+    let ResidualJacobians {
+        coordinates,
+        velocities,
+        parameters,
+    } = ResidualJacobians::from_rows(dim, &rows)?;
     Ok(AccelerationJacobians {
         accelerations: qdd,
-        coordinates: OMatrix::from_fn_generic(dim, dim, at),
-        velocities: OMatrix::from_fn_generic(dim, dim, |i, j| at(i, n + j)),
-        parameters: DMatrix::from_fn(n, c - 2 * n, |i, j| at(i, 2 * n + j)),
+        coordinates,
+        velocities,
+        parameters,
     })
 }
 

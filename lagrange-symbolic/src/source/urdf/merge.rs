@@ -23,10 +23,6 @@ pub(super) fn merge_fixed(
     // Per link: the link it is rigidly part of, and its frame there (rotation, origin).
     let mut part_of: HashMap<String, (String, Matrix, [f64; 3])> = HashMap::new();
     part_of.insert(root.to_string(), (root.to_string(), IDENTITY, [0.0; 3]));
-    // The links in the import's order, parents first: the sums below run in it, so that
-    // the merged numbers have the same bits in every run (a map's order changes from one
-    // process to the next, and the last bit of a sum with it).
-    let links = std::iter::once(root).chain(order.iter().map(|j| j.child.as_str()));
     let mut joints = Vec::new();
     for j in order {
         let (owner, rotation, origin) = part_of[&j.parent].clone();
@@ -56,7 +52,10 @@ pub(super) fn merge_fixed(
             part_of.insert(j.child.clone(), (j.child.clone(), IDENTITY, [0.0; 3]));
         }
     }
-    // Mass, first moment and inertia about each owner's origin, then about the centre.
+    // Mass, first moment and inertia about each owner's origin, then about the centre,
+    // summed in the import's order of the links, parents first: a map's order changes
+    // from one process to the next, and the last bit of a sum with it.
+    let links = std::iter::once(root).chain(order.iter().map(|j| j.child.as_str()));
     let mut sums: HashMap<String, (f64, [f64; 3], Matrix)> = HashMap::new();
     for link in links {
         let (owner, rotation, origin) = &part_of[link];
