@@ -8,7 +8,8 @@
 //! PINOCCHIO_BENCH=target/pinocchio-bench cargo bench --bench robots
 //! ```
 //!
-//! Without `PINOCCHIO_BENCH` only lagrange's side is timed. Forward dynamics is
+//! Without `PINOCCHIO_BENCH` only lagrange's side is timed; `ROBOT=G1` (a name as
+//! printed) times one robot. Forward dynamics is
 //! `accelerations` (the URDF's joint damping included; Pinocchio's ABA is given the
 //! damping torque `−d q̇`), the mass matrix `mass_matrix`, the forward dynamics' derivatives
 //! `acceleration_jacobians` (Pinocchio: `computeABADerivatives`, which gives `∂q̈/∂q`,
@@ -280,6 +281,9 @@ fn pinocchio(
 }
 
 fn robot<S: LagrangianSystem<Const<N>>, const N: usize>(name: &str, system: &S, urdf: &str) {
+    if std::env::var("ROBOT").is_ok_and(|only| only != name) {
+        return;
+    }
     let mut seed = 20_261_204u64;
     let states: Vec<(SVector<f64, N>, SVector<f64, N>)> = (0..STATES)
         .map(|_| {

@@ -15,7 +15,9 @@
 //! - [`analysis`]: linearization, stability, equilibria and normal modes;
 //! - [`action`]: least and varying action, the motions between two configurations;
 //! - [`check`]: derived equations against reference equations;
-//! - [`report`]: the self-contained HTML page of a run.
+//! - [`report`]: the self-contained HTML page of a run;
+//! - `wide` (internal): generated programs and the solves' loops compiled for the
+//!   processor's wider instructions when it has them, with the same bits.
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -33,6 +35,7 @@ mod solve;
 pub mod system;
 #[cfg(test)]
 mod test_systems;
+mod wide;
 
 pub use action::{Condition, Connect, Motion, Relation};
 pub use analysis::{

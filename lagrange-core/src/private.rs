@@ -10,6 +10,7 @@ use nalgebra::Vector3;
 use crate::system::DynamicFunctions;
 
 pub use crate::system::constrained::CONSISTENCY_TOLERANCE;
+pub use crate::wide::wide;
 
 /// The dynamic functions from the nine values of the generated program: `P`, `Λ`, `T`,
 /// `J`, `I` in that order.

@@ -12,21 +12,46 @@ use lagrange_symbolic::ir::{Intrinsic, Program};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use crate::expand::CORE;
+
+/// Programs of at least this many operations run with the processor's wider instructions
+/// when it has them (`lagrange_core`'s `wide`: the same bits, an optimized build compiles
+/// them twice); below it the choice would cost more than it saves.
+const WIDE_OPERATIONS: usize = 200;
+
 /// A block evaluating `program` to `[f64; outputs]`; `input` gives the tokens that read
 /// input slot `i`.
 pub(crate) fn block(
     program: &Program,
     input: &dyn Fn(usize) -> TokenStream,
 ) -> syn::Result<TokenStream> {
-    let order: Vec<usize> = (0..program.outputs).collect();
-    block_in_order(program, input, &order)
+    written(program, input, |outputs| quote!([#(#outputs),*]))
 }
 
-/// A block evaluating `program` to the array of its outputs `order[0]`, `order[1]`, …
-pub(crate) fn block_in_order(
+/// A block writing `program`'s outputs `order[0]`, `order[1]`, … into `destination`, an
+/// expression of type `&mut [f64; order.len()]`: in place, where an array built and then
+/// copied would move every output once more.
+pub(crate) fn block_into(
     program: &Program,
     input: &dyn Fn(usize) -> TokenStream,
     order: &[usize],
+    destination: &TokenStream,
+) -> syn::Result<TokenStream> {
+    written(program, input, |outputs| {
+        let writes = order.iter().enumerate().map(|(i, &k)| {
+            let value = &outputs[k];
+            quote!(#destination[#i] = #value;)
+        });
+        quote!(#(#writes)*)
+    })
+}
+
+/// The block of `program`'s declarations and statements ending in `finish(outputs)`, run
+/// with the processor's wider instructions when the program is large.
+fn written(
+    program: &Program,
+    input: &dyn Fn(usize) -> TokenStream,
+    finish: impl FnOnce(&[TokenStream]) -> TokenStream,
 ) -> syn::Result<TokenStream> {
     let mut tokens = Tokens {
         input,
@@ -58,12 +83,21 @@ pub(crate) fn block_in_order(
         });
         quote!(let (#(#names,)*): (#(#types,)*);)
     });
-    let outputs = order.iter().map(|&k| &outputs[k]);
-    Ok(quote!({
+    let last = finish(&outputs);
+    let block = quote!({
         #(#declarations)*
         #(#statements)*
-        [#(#outputs),*]
-    }))
+        #last
+    });
+    if program.operation_count() < WIDE_OPERATIONS {
+        return Ok(block);
+    }
+    // Inlined into the runtime's choice of instructions in an optimized build only: a
+    // debug build compiles the program once.
+    Ok(quote!(#CORE::__private::wide(
+        #[cfg_attr(not(debug_assertions), inline(always))]
+        || #block
+    )))
 }
 
 /// The token backend of the walk.
@@ -169,11 +203,24 @@ mod tests {
             })
             .collect();
         let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-        for opt in ["0", "3"] {
-            let binary = dir.join(format!("cases-O{opt}"));
+        // Also for a processor with AVX2 and FMA (run where this one has them): Rust
+        // never fuses a product and a sum, so the wider instructions give the same bits.
+        let wide = cfg!(target_arch = "x86_64") && has_avx2_and_fma();
+        let builds: &[(&str, &[&str])] = if wide {
+            &[
+                ("0", &[]),
+                ("3", &[]),
+                ("3", &["-C", "target-feature=+avx,+avx2,+fma"]),
+            ]
+        } else {
+            &[("0", &[]), ("3", &[])]
+        };
+        for (k, &(opt, features)) in builds.iter().enumerate() {
+            let binary = dir.join(format!("cases-{k}"));
             let status = Command::new(&rustc)
                 .args(["--edition", "2021", "-A", "warnings", "-C"])
                 .arg(format!("opt-level={opt}"))
+                .args(features)
                 .arg("-o")
                 .arg(&binary)
                 .arg(dir.join("cases.rs"))
@@ -190,9 +237,17 @@ mod tests {
                         .collect()
                 })
                 .collect();
-            assert_eq!(got, expected, "opt-level {opt}");
+            assert_eq!(got, expected, "opt-level {opt} {features:?}");
         }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn has_avx2_and_fma() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma");
+        #[cfg(not(target_arch = "x86_64"))]
+        false
     }
 
     #[test]

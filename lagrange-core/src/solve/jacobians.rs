@@ -50,15 +50,20 @@ where
     /// coordinates. Errors unless `rows` is `n` rows of `2n` entries and one per parameter.
     pub fn from_rows(n: N, rows: &[f64]) -> Result<Self, Error> {
         let width = row_width(n.value(), rows.len())?;
+        Ok(Self::gathered(n, rows, width, |x| x))
+    }
+
+    /// The blocks of `rows` of `width` entries each, every entry passed through `entry`.
+    fn gathered(n: N, rows: &[f64], width: usize, mut entry: impl FnMut(f64) -> f64) -> Self {
         let (c, n_value) = (width.max(1), n.value());
-        let at = |i: usize, j: usize| rows[i * c + j];
-        Ok(ResidualJacobians {
-            coordinates: OMatrix::from_fn_generic(n, n, at),
+        let mut at = |i: usize, j: usize| entry(rows[i * c + j]);
+        ResidualJacobians {
+            coordinates: OMatrix::from_fn_generic(n, n, &mut at),
             velocities: OMatrix::from_fn_generic(n, n, |i, j| at(i, n_value + j)),
             parameters: DMatrix::from_fn(n_value, width - 2 * n_value, |i, j| {
                 at(i, 2 * n_value + j)
             }),
-        })
+        }
     }
 }
 
@@ -144,15 +149,19 @@ where
     let c = row_width(n, rows.len())?;
     // −M⁻¹ [∂r/∂q  ∂r/∂q̇  ∂r/∂p]: all 2n + m columns in one solve.
     factor.solve_rows(&mut rows, c).ok_or_else(singular)?;
-    if !rows.iter().all(|x| x.is_finite()) {
-        return Err(singular());
-    }
-    rows.iter_mut().for_each(|x| *x = -*x);
+    // Read out negated, each entry checked on the way.
+    let mut finite = true;
     let ResidualJacobians {
         coordinates,
         velocities,
         parameters,
-    } = ResidualJacobians::from_rows(dim, &rows)?;
+    } = ResidualJacobians::gathered(dim, &rows, c, |x| {
+        finite &= x.is_finite();
+        -x
+    });
+    if !finite {
+        return Err(singular());
+    }
     Ok(AccelerationJacobians {
         accelerations: qdd,
         coordinates,

@@ -96,6 +96,14 @@ where
     /// `accelerations` call, and these row slices made it 15–30% slower (the G1's forward
     /// dynamics 3.9 → 4.5 µs, `cargo bench --bench robots`).
     pub(crate) fn solve_rows(&self, rows: &mut [f64], c: usize) -> Option<()> {
+        crate::wide::wide(
+            #[inline(always)]
+            || self.solve_rows_here(rows, c),
+        )
+    }
+
+    #[inline(always)]
+    fn solve_rows_here(&self, rows: &mut [f64], c: usize) -> Option<()> {
         let (n, l) = match self {
             MassFactor::Tree(l, _) | MassFactor::Cholesky(l) => (l.nrows(), l),
             MassFactor::General(m) => {
@@ -164,7 +172,7 @@ where
 }
 
 /// Row `target` of the row-major `rows` (`c` columns) less `factor` times row `source`.
-#[inline]
+#[inline(always)]
 fn eliminate(rows: &mut [f64], c: usize, target: usize, source: usize, factor: f64) {
     let (low, high) = rows.split_at_mut(target.max(source) * c);
     let (target, source) = if target < source {
@@ -179,6 +187,7 @@ fn eliminate(rows: &mut [f64], c: usize, target: usize, source: usize, factor: f
 
 /// Row `i` of the row-major `rows` (`c` columns) divided by `d`, as a product with
 /// `1/d` (one division per row instead of one per entry).
+#[inline(always)]
 fn divide_row(rows: &mut [f64], i: usize, d: f64, c: usize) {
     let reciprocal = 1.0 / d;
     for v in &mut rows[i * c..i * c + c] {
@@ -187,6 +196,7 @@ fn divide_row(rows: &mut [f64], i: usize, d: f64, c: usize) {
 }
 
 /// Every row `i` of the row-major `rows` (`c` columns) divided by `l[(i, i)]`.
+#[inline(always)]
 fn divide<N: Dim>(rows: &mut [f64], l: &OMatrix<f64, N, N>, c: usize)
 where
     DefaultAllocator: DimAllocator<N>,

@@ -103,17 +103,22 @@ pub(super) fn system_impl(
             fn residual_jacobians(&self, _: f64, _: &#vector, _: &#vector, _: &#vector) -> #CORE::ResidualJacobians<#CORE::nalgebra::Const<#n>> { #blocks }
         }
     } else {
-        let residual_jacobian_rows = program::block_in_order(
+        let residual_jacobian_rows = program::block_into(
             &eq.programs.residual_jacobians,
             &read_input,
             &layout.residual_jacobian_rows(),
+            &quote!(out),
         )?;
         let residual_jacobian_count = layout::outputs(&layout.residual_jacobians());
         quote! {
             #[allow(unused_variables, clippy::all)]
             fn residual_jacobian_rows(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> ::std::vec::Vec<f64> {
-                let rows: [f64; #residual_jacobian_count] = #residual_jacobian_rows;
-                rows.to_vec()
+                let mut rows = ::std::vec![0.0f64; #residual_jacobian_count];
+                let out: &mut [f64; #residual_jacobian_count] = (&mut rows[..])
+                    .try_into()
+                    .expect("a vector of the rows' length");
+                #residual_jacobian_rows;
+                rows
             }
             fn residual_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> #CORE::ResidualJacobians<#CORE::nalgebra::Const<#n>> {
                 let rows = self.residual_jacobian_rows(t, q, qd, qdd);
