@@ -12,7 +12,16 @@ use lagrange_symbolic::ir::{Intrinsic, Program};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::expand::CORE;
+/// The path of the runtime crate, as the facade re-exports it.
+pub(crate) const CORE: Core = Core;
+
+pub(crate) struct Core;
+
+impl quote::ToTokens for Core {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        tokens.extend(quote!(::lagrange::core));
+    }
+}
 
 /// Programs of at least this many operations run with the processor's wider instructions
 /// when it has them (`lagrange_core`'s `wide`: the same bits, an optimized build compiles

@@ -16,6 +16,7 @@ use syn::DeriveInput;
 use syn::spanned::Spanned;
 
 use crate::attr::{self, Parsed};
+pub(super) use crate::program::CORE;
 use crate::source;
 use lagrange_symbolic::equations::Derived;
 use lagrange_symbolic::model::Model;
@@ -83,17 +84,6 @@ fn expand(input: &DeriveInput, parsed: &Parsed, derived: &Derived) -> syn::Resul
         None => TokenStream::new(),
     };
     Ok(quote!(#full #reduced))
-}
-
-/// The path of the runtime crate, as the facade re-exports it.
-pub(super) const CORE: Core = Core;
-
-pub(super) struct Core;
-
-impl quote::ToTokens for Core {
-    fn to_tokens(&self, tokens: &mut TokenStream) {
-        tokens.extend(quote!(::lagrange::core));
-    }
 }
 
 /// The type the impls are for, with its generics.
