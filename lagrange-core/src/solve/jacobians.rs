@@ -50,19 +50,44 @@ where
     /// coordinates. Errors unless `rows` is `n` rows of `2n` entries and one per parameter.
     pub fn from_rows(n: N, rows: &[f64]) -> Result<Self, Error> {
         let width = row_width(n.value(), rows.len())?;
-        Ok(Self::gathered(n, rows, width, |x| x))
+        let mut blocks = ResidualJacobians {
+            coordinates: OMatrix::zeros_generic(n, n),
+            velocities: OMatrix::zeros_generic(n, n),
+            parameters: DMatrix::zeros(n.value(), width - 2 * n.value()),
+        };
+        fill_blocks(
+            rows,
+            (n.value(), width),
+            [
+                blocks.coordinates.as_mut_slice(),
+                blocks.velocities.as_mut_slice(),
+                blocks.parameters.as_mut_slice(),
+            ],
+            |x| x,
+        );
+        Ok(blocks)
     }
+}
 
-    /// The blocks of `rows` of `width` entries each, every entry passed through `entry`.
-    fn gathered(n: N, rows: &[f64], width: usize, mut entry: impl FnMut(f64) -> f64) -> Self {
-        let (c, n_value) = (width.max(1), n.value());
-        let mut at = |i: usize, j: usize| entry(rows[i * c + j]);
-        ResidualJacobians {
-            coordinates: OMatrix::from_fn_generic(n, n, &mut at),
-            velocities: OMatrix::from_fn_generic(n, n, |i, j| at(i, n_value + j)),
-            parameters: DMatrix::from_fn(n_value, width - 2 * n_value, |i, j| {
-                at(i, 2 * n_value + j)
-            }),
+/// The three blocks (`∂/∂q`, `∂/∂q̇`, `∂/∂p`, column-major, `n` rows each) of `rows` of
+/// `width` entries each, every entry passed through `entry`: eight rows at a time, so that
+/// each column's eight entries are written together while the eight rows are read in
+/// order.
+fn fill_blocks(
+    rows: &[f64],
+    (n, width): (usize, usize),
+    blocks: [&mut [f64]; 3],
+    entry: impl Fn(f64) -> f64,
+) {
+    const STRIP: usize = 8;
+    for (offset, block) in [0, n, 2 * n].into_iter().zip(blocks) {
+        for first in (0..n).step_by(STRIP) {
+            let last = (first + STRIP).min(n);
+            for (j, column) in block.chunks_exact_mut(n).enumerate() {
+                for (i, x) in column[first..last].iter_mut().enumerate() {
+                    *x = entry(rows[(first + i) * width + offset + j]);
+                }
+            }
         }
     }
 }
@@ -149,25 +174,28 @@ where
     let c = row_width(n, rows.len())?;
     // −M⁻¹ [∂r/∂q  ∂r/∂q̇  ∂r/∂p]: all 2n + m columns in one solve.
     factor.solve_rows(&mut rows, c).ok_or_else(singular)?;
-    // Read out negated, each entry checked on the way.
-    let mut finite = true;
-    let ResidualJacobians {
-        coordinates,
-        velocities,
-        parameters,
-    } = ResidualJacobians::gathered(dim, &rows, c, |x| {
-        finite &= x.is_finite();
-        -x
-    });
-    if !finite {
+    // Checked in one pass without an early exit (so on whole vectors), then read out
+    // negated into the result's own matrices.
+    if !rows.iter().fold(true, |finite, x| finite & x.is_finite()) {
         return Err(singular());
     }
-    Ok(AccelerationJacobians {
+    let mut result = AccelerationJacobians {
         accelerations: qdd,
-        coordinates,
-        velocities,
-        parameters,
-    })
+        coordinates: OMatrix::zeros_generic(dim, dim),
+        velocities: OMatrix::zeros_generic(dim, dim),
+        parameters: DMatrix::zeros(n, c - 2 * n),
+    };
+    fill_blocks(
+        &rows,
+        (n, c),
+        [
+            result.coordinates.as_mut_slice(),
+            result.velocities.as_mut_slice(),
+            result.parameters.as_mut_slice(),
+        ],
+        |x| -x,
+    );
+    Ok(result)
 }
 
 /// The derivatives of the constrained motion with accelerations `qdd` and multipliers
