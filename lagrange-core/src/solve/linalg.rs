@@ -212,24 +212,37 @@ fn has_shape<N: Dim>(m: &OMatrix<f64, N, N>, tree: &[Option<usize>]) -> bool
 where
     DefaultAllocator: DimAllocator<N>,
 {
-    if tree.len() != m.nrows() {
+    let n = m.nrows();
+    if tree.len() != n
+        || tree
+            .iter()
+            .enumerate()
+            .any(|(i, p)| p.is_some_and(|p| p >= i))
+    {
         return false;
     }
+    // The entries below the diagonal that are not zero (NaN included), counted column by
+    // column over contiguous storage, against those on the chains: equal when every one
+    // lies on a chain.
+    let columns = m.as_slice().chunks_exact(n.max(1));
+    let below: usize = columns
+        .enumerate()
+        .map(|(j, column)| {
+            column[j + 1..]
+                .iter()
+                .map(|&x| usize::from(x != 0.0))
+                .sum::<usize>()
+        })
+        .sum();
+    let mut on_chains = 0;
     for (i, &parent) in tree.iter().enumerate() {
-        if parent.is_some_and(|p| p >= i) {
-            return false;
-        }
-        // The chain's indices decrease: walk the row down beside it.
-        let mut next = parent;
-        for j in (0..i).rev() {
-            if next == Some(j) {
-                next = tree[j];
-            } else if m[(i, j)] != 0.0 {
-                return false;
-            }
+        let mut j = parent;
+        while let Some(jj) = j {
+            on_chains += usize::from(m[(i, jj)] != 0.0);
+            j = tree[jj];
         }
     }
-    true
+    below == on_chains
 }
 
 /// `m = Lᵀ D L` over the tree `λ` (Featherstone, *Rigid Body Dynamics Algorithms*, 2008,
@@ -491,6 +504,16 @@ mod tests {
         assert!(matches!(wrong, MassFactor::Cholesky(_)));
         let solved = wrong.solve(coupled * x).unwrap();
         assert!((solved - x).norm() < 1e-13);
+        // Off the chains a NaN is not zero, −0 is; on a chain any value is allowed.
+        assert!(has_shape(&m, &tree));
+        for (value, shaped) in [(f64::NAN, false), (-0.0, true), (f64::INFINITY, false)] {
+            let mut off = m;
+            off[(4, 1)] = value;
+            assert_eq!(has_shape(&off, &tree), shaped, "{value}");
+        }
+        let mut on = m;
+        on[(4, 0)] = f64::NAN;
+        assert!(has_shape(&on, &tree));
     }
 
     #[test]
