@@ -6,8 +6,8 @@
 //!
 //! - `size` (internal): the numbers of coordinates and constraints, fixed by the type or
 //!   known at run time ([`DimAllocator`], [`ConstraintAllocator`]);
-//! - `wide` (internal): large generated programs and the solves' loops compiled for the
-//!   processor's wider instructions when it has them, with the same bits;
+//! - `wide` (internal): large generated programs and the solve of many right-hand sides
+//!   compiled for the processor's wider instructions when it has them, with the same bits;
 //! - [`system`]: the traits a model implements ([`LagrangianSystem`], its constrained
 //!   and reduced forms) and what they say about it ([`ModelInfo`]);
 //! - `solve` (internal): `M q̈ = f` at one state, and the exact derivatives of `q̈`;

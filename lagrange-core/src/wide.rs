@@ -1,7 +1,7 @@
 //! Code compiled for the wider instructions of the processor it runs on, chosen at run
 //! time: a build for the target's baseline (x86-64 without AVX unless the user asks for
-//! more) runs its largest loops and straight-line programs with AVX where the processor
-//! has it.
+//! more) runs its large straight-line programs and the solve of many right-hand sides
+//! with AVX where the processor has it.
 //!
 //! The result has the same bits either way: the same operations run in the same order,
 //! Rust never fuses a product and a sum into one rounding, and the vector instructions
@@ -11,8 +11,9 @@
 //! lanes instead of two in the loops.
 
 /// `code()` compiled for AVX when the processor has it, else for the build's target.
-/// Only the code inlined into `code` is compiled for AVX: generated programs and loops
-/// pass a closure marked `#[inline(always)]` whose callees are too.
+/// Only what is inlined into `code` is compiled for AVX: generated programs and loops
+/// pass a closure marked `#[inline(always)]`, and what it calls is `#[inline(always)]`
+/// too or runs the baseline instructions.
 #[inline(always)]
 pub fn wide<R>(code: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
@@ -23,6 +24,8 @@ pub fn wide<R>(code: impl FnOnce() -> R) -> R {
     code()
 }
 
+// AVX only: the same operations in the same order. (Rust would not fuse a product and a
+// sum even with FMA enabled, but nothing here needs it.)
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx")]
 fn with_avx<R>(code: impl FnOnce() -> R) -> R {

@@ -24,8 +24,8 @@ impl quote::ToTokens for Core {
 }
 
 /// Programs of at least this many operations run with the processor's wider instructions
-/// when it has them (`lagrange_core`'s `wide`: the same bits, an optimized build compiles
-/// them twice); below it the choice would cost more than it saves.
+/// when it has them (`lagrange_core`'s `wide`: the same bits; a build without debug
+/// assertions compiles them twice); below it the choice would cost more than it saves.
 const WIDE_OPERATIONS: usize = 200;
 
 /// A block evaluating `program` to `[f64; outputs]`; `input` gives the tokens that read
@@ -37,15 +37,23 @@ pub(crate) fn block(
     written(program, input, |outputs| quote!([#(#outputs),*]))
 }
 
-/// A block writing `program`'s outputs `order[0]`, `order[1]`, … into `destination`, an
-/// expression of type `&mut [f64; order.len()]`: in place, where an array built and then
-/// copied would move every output once more.
+/// A block writing `program`'s outputs `order[0]`, `order[1]`, … into `destination`, a
+/// variable of type `&mut [f64; order.len()]`: in place, where an array built and then
+/// copied would move every output once more. `order` lists every output once.
 pub(crate) fn block_into(
     program: &Program,
     input: &dyn Fn(usize) -> TokenStream,
     order: &[usize],
-    destination: &TokenStream,
+    destination: &proc_macro2::Ident,
 ) -> syn::Result<TokenStream> {
+    let mut listed = order.to_vec();
+    listed.sort_unstable();
+    if listed != (0..program.outputs).collect::<Vec<_>>() {
+        return Err(syn::Error::new(
+            proc_macro2::Span::call_site(),
+            "internal error: a derived program's outputs are not written once each",
+        ));
+    }
     written(program, input, |outputs| {
         let writes = order.iter().enumerate().map(|(i, &k)| {
             let value = &outputs[k];
@@ -56,7 +64,8 @@ pub(crate) fn block_into(
 }
 
 /// The block of `program`'s declarations and statements ending in `finish(outputs)`, run
-/// with the processor's wider instructions when the program is large.
+/// with the processor's wider instructions when the program is large (still a block: a
+/// call of `wide` inside braces).
 fn written(
     program: &Program,
     input: &dyn Fn(usize) -> TokenStream,
@@ -101,12 +110,16 @@ fn written(
     if program.operation_count() < WIDE_OPERATIONS {
         return Ok(block);
     }
-    // Inlined into the runtime's choice of instructions in an optimized build only: a
-    // debug build compiles the program once.
-    Ok(quote!(#CORE::__private::wide(
-        #[cfg_attr(not(debug_assertions), inline(always))]
-        || #block
-    )))
+    // Inlined into both of the runtime's choices of instructions only in a build without
+    // debug assertions (a release build by default): a debug build compiles the program
+    // once, as does an optimized build with debug assertions, whose program then runs
+    // the baseline instructions.
+    Ok(quote!({
+        #CORE::__private::wide(
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            || #block
+        )
+    }))
 }
 
 /// The token backend of the walk.

@@ -80,6 +80,9 @@ fn fill_blocks(
     entry: impl Fn(f64) -> f64,
 ) {
     const STRIP: usize = 8;
+    if n == 0 {
+        return;
+    }
     for (offset, block) in [0, n, 2 * n].into_iter().zip(blocks) {
         for first in (0..n).step_by(STRIP) {
             let last = (first + STRIP).min(n);
@@ -319,5 +322,41 @@ mod tests {
         assert_eq!(blocks.parameters.as_slice(), &[5.0, 6.0]);
         assert_eq!(blocks.rows(), rows);
         assert!(ResidualJacobians::from_rows(nalgebra::U2, &rows[..9]).is_err());
+    }
+
+    #[test]
+    fn blocks_of_more_rows_than_a_strip_are_read_out_entry_by_entry() {
+        // 17 rows: two strips of eight and one row; every entry of the rows a different
+        // number, so that a swapped block, row or column shows.
+        use nalgebra::{Const, DMatrix, SMatrix, SVector};
+        const N: usize = 17;
+        for parameters in [0, 3] {
+            let width = 2 * N + parameters;
+            let entry = |i: usize, j: usize| (i * width + j) as f64 + 0.25;
+            let rows: Vec<f64> = (0..N * width)
+                .map(|k| entry(k / width, k % width))
+                .collect();
+            let blocks = ResidualJacobians::from_rows(Const::<N>, &rows).unwrap();
+            assert_eq!(
+                blocks.coordinates,
+                SMatrix::<f64, N, N>::from_fn(|i, j| entry(i, j))
+            );
+            assert_eq!(
+                blocks.velocities,
+                SMatrix::<f64, N, N>::from_fn(|i, j| entry(i, N + j))
+            );
+            assert_eq!(
+                blocks.parameters,
+                DMatrix::from_fn(N, parameters, |i, j| entry(i, 2 * N + j))
+            );
+            assert_eq!(blocks.rows(), rows);
+            // With M = 4·1 (Cholesky's L = 2·1): −M⁻¹ of each block, exactly.
+            let m = SMatrix::<f64, N, N>::identity() * 4.0;
+            let (f, q) = (SVector::<f64, N>::repeat(1.0), SVector::<f64, N>::zeros());
+            let solved = unconstrained((m, f), &[], (0.0, &q, &q), |_| rows.clone()).unwrap();
+            assert_eq!(solved.coordinates, blocks.coordinates * -0.25);
+            assert_eq!(solved.velocities, blocks.velocities * -0.25);
+            assert_eq!(solved.parameters, blocks.parameters * -0.25);
+        }
     }
 }

@@ -96,16 +96,9 @@ where
     /// `accelerations` call, and these row slices made it 15–30% slower (the G1's forward
     /// dynamics 3.9 → 4.5 µs, `cargo bench --bench robots`).
     pub(crate) fn solve_rows(&self, rows: &mut [f64], c: usize) -> Option<()> {
-        crate::wide::wide(
-            #[inline(always)]
-            || self.solve_rows_here(rows, c),
-        )
-    }
-
-    #[inline(always)]
-    fn solve_rows_here(&self, rows: &mut [f64], c: usize) -> Option<()> {
-        let (n, l) = match self {
-            MassFactor::Tree(l, _) | MassFactor::Cholesky(l) => (l.nrows(), l),
+        let (l, tree) = match self {
+            MassFactor::Tree(l, tree) => (l, Some(*tree)),
+            MassFactor::Cholesky(l) => (l, None),
             MassFactor::General(m) => {
                 let dim = m.shape_generic().0;
                 let n = m.nrows();
@@ -120,40 +113,11 @@ where
                 return Some(());
             }
         };
-        match self {
-            MassFactor::Tree(_, tree) => {
-                for k in (0..n).rev() {
-                    let mut j = tree[k];
-                    while let Some(jj) = j {
-                        eliminate(rows, c, jj, k, l[(k, jj)]);
-                        j = tree[jj];
-                    }
-                }
-                divide(rows, l, c);
-                for k in 0..n {
-                    let mut j = tree[k];
-                    while let Some(jj) = j {
-                        eliminate(rows, c, k, jj, l[(k, jj)]);
-                        j = tree[jj];
-                    }
-                }
-            }
-            MassFactor::Cholesky(_) => {
-                for i in 0..n {
-                    for k in 0..i {
-                        eliminate(rows, c, i, k, l[(i, k)]);
-                    }
-                    divide_row(rows, i, l[(i, i)], c);
-                }
-                for i in (0..n).rev() {
-                    for k in i + 1..n {
-                        eliminate(rows, c, i, k, l[(k, i)]);
-                    }
-                    divide_row(rows, i, l[(i, i)], c);
-                }
-            }
-            MassFactor::General(_) => unreachable!("solved column by column above"),
-        }
+        // The loops over whole rows, with the processor's wider instructions.
+        crate::wide::wide(
+            #[inline(always)]
+            || substitute_rows(l, tree, rows, c),
+        );
         Some(())
     }
 
@@ -168,6 +132,53 @@ where
         self.solve(f)
             .filter(|qdd| qdd.iter().all(|x| x.is_finite()))
             .ok_or_else(|| Error::singular(t, q.as_slice(), qd.as_slice()))
+    }
+}
+
+/// The rows' substitutions of [`MassFactor::solve_rows`] through the factor `l`: `Lᵀ D L`
+/// over `tree`, else Cholesky's `L`.
+#[inline(always)]
+fn substitute_rows<N: Dim>(
+    l: &OMatrix<f64, N, N>,
+    tree: Option<&[Option<usize>]>,
+    rows: &mut [f64],
+    c: usize,
+) where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let n = l.nrows();
+    match tree {
+        Some(tree) => {
+            for k in (0..n).rev() {
+                let mut j = tree[k];
+                while let Some(jj) = j {
+                    eliminate(rows, c, jj, k, l[(k, jj)]);
+                    j = tree[jj];
+                }
+            }
+            divide(rows, l, c);
+            for k in 0..n {
+                let mut j = tree[k];
+                while let Some(jj) = j {
+                    eliminate(rows, c, k, jj, l[(k, jj)]);
+                    j = tree[jj];
+                }
+            }
+        }
+        None => {
+            for i in 0..n {
+                for k in 0..i {
+                    eliminate(rows, c, i, k, l[(i, k)]);
+                }
+                divide_row(rows, i, l[(i, i)], c);
+            }
+            for i in (0..n).rev() {
+                for k in i + 1..n {
+                    eliminate(rows, c, i, k, l[(k, i)]);
+                }
+                divide_row(rows, i, l[(i, i)], c);
+            }
+        }
     }
 }
 

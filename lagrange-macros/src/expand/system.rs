@@ -6,7 +6,7 @@ use lagrange_symbolic::equations::layout::{self, Layout};
 use lagrange_symbolic::equations::{Equations, Input};
 use lagrange_symbolic::ir::Program;
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::constraints::constraint_impls;
@@ -107,16 +107,16 @@ pub(super) fn system_impl(
             &eq.programs.residual_jacobians,
             &read_input,
             &layout.residual_jacobian_rows(),
-            &quote!(out),
+            &format_ident!("__out"),
         )?;
         let residual_jacobian_count = layout::outputs(&layout.residual_jacobians());
         quote! {
             #[allow(unused_variables, clippy::all)]
             fn residual_jacobian_rows(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> ::std::vec::Vec<f64> {
                 let mut rows = ::std::vec![0.0f64; #residual_jacobian_count];
-                let out: &mut [f64; #residual_jacobian_count] = (&mut rows[..])
-                    .try_into()
-                    .expect("a vector of the rows' length");
+                let __out: &mut [f64; #residual_jacobian_count] =
+                    ::core::convert::TryInto::try_into(&mut rows[..])
+                        .expect("a vector of the rows' length");
                 #residual_jacobian_rows;
                 rows
             }
