@@ -70,29 +70,83 @@ where
 }
 
 /// The three blocks (`∂/∂q`, `∂/∂q̇`, `∂/∂p`, column-major, `n` rows each) of `rows` of
-/// `width` entries each, every entry passed through `entry`: eight rows at a time, so that
-/// each column's eight entries are written together while the eight rows are read in
-/// order.
+/// `width` entries each, every entry passed through `entry`: in tiles of four rows by four
+/// columns (four reads of a row's four entries, four writes of a column's four), the rows
+/// and columns beyond multiples of four entry by entry; with the processor's wider
+/// instructions.
 fn fill_blocks(
     rows: &[f64],
     (n, width): (usize, usize),
     blocks: [&mut [f64]; 3],
     entry: impl Fn(f64) -> f64,
 ) {
-    const STRIP: usize = 8;
+    const TILE: usize = 4;
     if n == 0 {
         return;
     }
-    for (offset, block) in [0, n, 2 * n].into_iter().zip(blocks) {
-        for first in (0..n).step_by(STRIP) {
-            let last = (first + STRIP).min(n);
-            for (j, column) in block.chunks_exact_mut(n).enumerate() {
-                for (i, x) in column[first..last].iter_mut().enumerate() {
-                    *x = entry(rows[(first + i) * width + offset + j]);
+    let tiled = n - n % TILE;
+    crate::wide::wide(
+        #[inline(always)]
+        || {
+            for (offset, block) in [0, n, 2 * n].into_iter().zip(blocks) {
+                let columns = block.len() / n;
+                let at = |i: usize, j: usize| i * width + offset + j;
+                for first in (0..tiled).step_by(TILE) {
+                    let [a, b, c, d]: [&[f64]; TILE] =
+                        std::array::from_fn(|r| &rows[at(first + r, 0)..at(first + r, columns)]);
+                    let tiles = (a.chunks_exact(TILE).zip(b.chunks_exact(TILE)))
+                        .zip(c.chunks_exact(TILE).zip(d.chunks_exact(TILE)));
+                    let outputs = block.chunks_exact_mut(TILE * n);
+                    for (((a, b), (c, d)), output) in tiles.zip(outputs) {
+                        for k in 0..TILE {
+                            let column = &mut output[k * n + first..k * n + first + TILE];
+                            column[0] = entry(a[k]);
+                            column[1] = entry(b[k]);
+                            column[2] = entry(c[k]);
+                            column[3] = entry(d[k]);
+                        }
+                    }
+                    for j in columns - columns % TILE..columns {
+                        for (r, x) in block[j * n + first..j * n + first + TILE]
+                            .iter_mut()
+                            .enumerate()
+                        {
+                            *x = entry(rows[at(first + r, j)]);
+                        }
+                    }
+                }
+                for i in tiled..n {
+                    for j in 0..columns {
+                        block[j * n + i] = entry(rows[at(i, j)]);
+                    }
                 }
             }
-        }
-    }
+        },
+    );
+}
+
+/// Whether every entry of `x` is finite: `0·x` is ±0 for a finite `x` and NaN for an
+/// infinite or NaN one, summed over eight lanes without an early exit (so on whole
+/// vectors, with the processor's wider instructions).
+fn all_finite(x: &[f64]) -> bool {
+    const LANES: usize = 8;
+    crate::wide::wide(
+        #[inline(always)]
+        || {
+            let mut sums = [0.0; LANES];
+            let chunks = x.chunks_exact(LANES);
+            let rest = chunks.remainder();
+            for chunk in chunks {
+                for (s, v) in sums.iter_mut().zip(chunk) {
+                    *s += v * 0.0;
+                }
+            }
+            for (s, v) in sums.iter_mut().zip(rest) {
+                *s += v * 0.0;
+            }
+            sums.iter().all(|&s| s == 0.0)
+        },
+    )
 }
 
 /// The number of entries in each of the `n` rows of `len` residual derivatives (`2n` and
@@ -177,9 +231,8 @@ where
     let c = row_width(n, rows.len())?;
     // −M⁻¹ [∂r/∂q  ∂r/∂q̇  ∂r/∂p]: all 2n + m columns in one solve.
     factor.solve_rows(&mut rows, c).ok_or_else(singular)?;
-    // Checked in one pass without an early exit (so on whole vectors), then read out
-    // negated into the result's own matrices.
-    if !rows.iter().fold(true, |finite, x| finite & x.is_finite()) {
+    // Checked, then read out negated into the result's own matrices.
+    if !all_finite(&rows) {
         return Err(singular());
     }
     let mut result = AccelerationJacobians {
@@ -325,22 +378,20 @@ mod tests {
     }
 
     #[test]
-    fn blocks_of_more_rows_than_a_strip_are_read_out_entry_by_entry() {
-        // 17 rows: two strips of eight and one row; every entry of the rows a different
+    fn blocks_are_read_out_in_tiles_and_the_rest_entry_by_entry() {
+        // 17 rows: four tiles of four rows and one row; blocks of 17, 3 and 6 columns
+        // (tiles of four columns and the rest). Every entry of the rows a different
         // number, so that a swapped block, row or column shows.
         use nalgebra::{Const, DMatrix, SMatrix, SVector};
         const N: usize = 17;
-        for parameters in [0, 3] {
+        for parameters in [0, 3, 6] {
             let width = 2 * N + parameters;
             let entry = |i: usize, j: usize| (i * width + j) as f64 + 0.25;
             let rows: Vec<f64> = (0..N * width)
                 .map(|k| entry(k / width, k % width))
                 .collect();
             let blocks = ResidualJacobians::from_rows(Const::<N>, &rows).unwrap();
-            assert_eq!(
-                blocks.coordinates,
-                SMatrix::<f64, N, N>::from_fn(|i, j| entry(i, j))
-            );
+            assert_eq!(blocks.coordinates, SMatrix::<f64, N, N>::from_fn(entry));
             assert_eq!(
                 blocks.velocities,
                 SMatrix::<f64, N, N>::from_fn(|i, j| entry(i, N + j))
@@ -357,6 +408,31 @@ mod tests {
             assert_eq!(solved.coordinates, blocks.coordinates * -0.25);
             assert_eq!(solved.velocities, blocks.velocities * -0.25);
             assert_eq!(solved.parameters, blocks.parameters * -0.25);
+        }
+    }
+
+    #[test]
+    fn a_derivative_not_finite_anywhere_in_the_rows_is_an_error() {
+        // 3 rows of 2·3 + 3 entries: 27, three chunks of eight and three more; an
+        // infinity or a NaN at the first, a middle, a chunk's last and the last entry.
+        use nalgebra::{Matrix3, Vector3};
+        let (m, f, q) = (
+            Matrix3::identity() * 2.0,
+            Vector3::repeat(1.0),
+            Vector3::zeros(),
+        );
+        let rows: Vec<f64> = (0..27).map(|k| k as f64 - 13.5).collect();
+        assert!(unconstrained((m, f), &[], (0.0, &q, &q), |_| rows.clone()).is_ok());
+        for at in [0, 11, 23, 26] {
+            for bad in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN] {
+                let mut rows = rows.clone();
+                rows[at] = bad;
+                let solved = unconstrained((m, f), &[], (0.0, &q, &q), |_| rows);
+                assert!(
+                    matches!(solved, Err(Error::SingularMassMatrix { .. })),
+                    "{at} {bad}"
+                );
+            }
         }
     }
 }
