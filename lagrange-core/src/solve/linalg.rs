@@ -115,7 +115,9 @@ where
         };
         let substitution = Substitution {
             l,
-            reciprocals: (0..l.nrows()).map(|i| 1.0 / l[(i, i)]).collect(),
+            reciprocals: OVector::from_fn_generic(l.shape_generic().0, nalgebra::U1, |i, _| {
+                1.0 / l[(i, i)]
+            }),
             descendants: tree.map(|tree| descendants(l, tree)),
             tree,
         };
@@ -151,9 +153,9 @@ where
     l: &'a OMatrix<f64, N, N>,
     tree: Option<&'a [Option<usize>]>,
     /// `1 / l[(i, i)]` for every row `i`.
-    reciprocals: Vec<f64>,
+    reciprocals: OVector<f64, N>,
     /// Over a tree, the rows each row's `Lᵀ` step takes (its descendants, [`descendants`]).
-    descendants: Option<Descendants>,
+    descendants: Option<Descendants<N>>,
 }
 
 impl<N: Dim> Substitution<'_, N>
@@ -186,9 +188,12 @@ where
             (Some(tree), Some(descendants)) => {
                 // Lᵀ from the last row up: each row less its descendants' rows, the last
                 // first.
+                let mut first = 0;
                 for k in (0..n).rev() {
-                    let terms = descendants.of(k).iter().copied();
+                    let end = first + descendants.count[k];
+                    let terms = descendants.terms[first..end].iter().copied();
                     pull::<W>(rows, c, k, 1.0, terms, 1.0);
+                    first = end;
                 }
                 // D, then L from the first row down: each row divided by its pivot, less
                 // its chain's rows, the parent first.
@@ -215,45 +220,45 @@ where
 
 /// For each row `k` of a tree factor, the rows `d` whose chains pass through `k` with
 /// their entries `L[(d, k)]`, from the last `d` to the first: the order in which
-/// [`tree_substitute`] subtracts them from row `k`.
-struct Descendants {
-    /// Row `k`'s entries are `terms[end[k]..end[k + 1]]`.
-    end: Vec<usize>,
-    terms: Vec<(usize, f64)>,
-}
-
-impl Descendants {
-    #[inline(always)]
-    fn of(&self, k: usize) -> &[(usize, f64)] {
-        &self.terms[self.end[k]..self.end[k + 1]]
-    }
-}
-
-/// The [`Descendants`] of every row of the tree factor `l`.
-fn descendants<N: Dim>(l: &OMatrix<f64, N, N>, tree: &[Option<usize>]) -> Descendants
+/// [`tree_substitute`] subtracts them from row `k`. The rows' lists follow one another
+/// from the last row up, the order of the `Lᵀ` pass.
+struct Descendants<N: Dim>
 where
     DefaultAllocator: DimAllocator<N>,
 {
-    let n = l.nrows();
+    /// How many descendants each row has.
+    count: OVector<usize, N>,
+    terms: Vec<(usize, f64)>,
+}
+
+/// The [`Descendants`] of every row of the tree factor `l`.
+fn descendants<N: Dim>(l: &OMatrix<f64, N, N>, tree: &[Option<usize>]) -> Descendants<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let (dim, n) = (l.shape_generic().0, l.nrows());
     let chain = |d: usize| std::iter::successors(tree[d], |&j| tree[j]);
-    let mut end = vec![0; n + 1];
+    let mut count = OVector::<usize, N>::zeros_generic(dim, nalgebra::U1);
     for d in 0..n {
         for k in chain(d) {
-            end[k + 1] += 1;
+            count[k] += 1;
         }
     }
-    for k in 0..n {
-        end[k + 1] += end[k];
+    // Where each row's list starts, from the last row up.
+    let mut next = OVector::<usize, N>::zeros_generic(dim, nalgebra::U1);
+    let mut total = 0;
+    for k in (0..n).rev() {
+        next[k] = total;
+        total += count[k];
     }
-    let mut next = end[..n].to_vec();
-    let mut terms = vec![(0, 0.0); end[n]];
+    let mut terms = vec![(0, 0.0); total];
     for d in (0..n).rev() {
         for k in chain(d) {
             terms[next[k]] = (d, l[(d, k)]);
             next[k] += 1;
         }
     }
-    Descendants { end, terms }
+    Descendants { count, terms }
 }
 
 /// Row `i` of the `W` columns at the start of `rows` (rows of `c` entries) made
