@@ -17,17 +17,17 @@
 #[inline(always)]
 pub fn wide<R>(code: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx") {
-        // SAFETY: the processor has AVX, checked on the line above.
+    if std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the processor has AVX and FMA, checked on the line above.
         return unsafe { with_avx(code) };
     }
     code()
 }
 
-// AVX only: the same operations in the same order. (Rust would not fuse a product and a
-// sum even with FMA enabled, but nothing here needs it.)
+// The same operations in the same order: Rust never fuses a product and a sum on its
+// own, and `mul_add` rounds once with or without the FMA instructions.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
+#[target_feature(enable = "avx,fma")]
 fn with_avx<R>(code: impl FnOnce() -> R) -> R {
     code()
 }

@@ -64,17 +64,43 @@ pub(crate) fn block_into(
 }
 
 /// The block of `program`'s declarations and statements ending in `finish(outputs)`, run
-/// with the processor's wider instructions when the program is large (still a block: a
-/// call of `wide` inside braces).
+/// with the processor's wider instructions when the program is large or has a fused
+/// multiply-add (still a block: a call of `wide` inside braces).
 fn written(
     program: &Program,
     input: &dyn Fn(usize) -> TokenStream,
     finish: impl FnOnce(&[TokenStream]) -> TokenStream,
 ) -> syn::Result<TokenStream> {
+    let (block, fused) = straight(program, input, finish)?;
+    // A fused multiply-add is one instruction with FMA, a call of the C library's `fma`
+    // without it: a program with one runs through `wide` whatever its size.
+    if program.operation_count() < WIDE_OPERATIONS && !fused {
+        return Ok(block);
+    }
+    // Inlined into both of the runtime's choices of instructions only in a build without
+    // debug assertions (a release build by default): a debug build compiles the program
+    // once, as does an optimized build with debug assertions, whose program then runs
+    // the baseline instructions.
+    Ok(quote!({
+        #CORE::__private::wide(
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            || #block
+        )
+    }))
+}
+
+/// The block of `program`'s declarations and statements ending in `finish(outputs)`, and
+/// whether it has a fused multiply-add.
+fn straight(
+    program: &Program,
+    input: &dyn Fn(usize) -> TokenStream,
+    finish: impl FnOnce(&[TokenStream]) -> TokenStream,
+) -> syn::Result<(TokenStream, bool)> {
     let mut tokens = Tokens {
         input,
         statements: Vec::with_capacity(program.instructions.len()),
         outputs: Vec::with_capacity(program.outputs),
+        fused: false,
     };
     let invalid = |e: emit::IrError| {
         syn::Error::new(
@@ -86,6 +112,7 @@ fn written(
     let Tokens {
         statements,
         outputs,
+        fused,
         ..
     } = tokens;
     let groups = emit::declarations(program).map_err(invalid)?;
@@ -107,19 +134,7 @@ fn written(
         #(#statements)*
         #last
     });
-    if program.operation_count() < WIDE_OPERATIONS {
-        return Ok(block);
-    }
-    // Inlined into both of the runtime's choices of instructions only in a build without
-    // debug assertions (a release build by default): a debug build compiles the program
-    // once, as does an optimized build with debug assertions, whose program then runs
-    // the baseline instructions.
-    Ok(quote!({
-        #CORE::__private::wide(
-            #[cfg_attr(not(debug_assertions), inline(always))]
-            || #block
-        )
-    }))
+    Ok((block, fused))
 }
 
 /// The token backend of the walk.
@@ -127,6 +142,8 @@ struct Tokens<'a> {
     input: &'a dyn Fn(usize) -> TokenStream,
     statements: Vec<TokenStream>,
     outputs: Vec<TokenStream>,
+    /// Whether the walk fused a product into a sum.
+    fused: bool,
 }
 
 fn name(variable: Variable) -> proc_macro2::Ident {
@@ -160,6 +177,10 @@ impl Emitter for Tokens<'_> {
     }
     fn mul(&mut self, a: TokenStream, b: TokenStream) -> TokenStream {
         quote!(#a * #b)
+    }
+    fn mul_add(&mut self, a: TokenStream, b: TokenStream, c: TokenStream) -> TokenStream {
+        self.fused = true;
+        quote!(::core::primitive::f64::mul_add(#a, #b, #c))
     }
     fn div(&mut self, a: TokenStream, b: TokenStream) -> TokenStream {
         quote!(#a / #b)
@@ -196,7 +217,9 @@ mod tests {
         let program = emit::spelling_cases();
         let points: [[f64; 2]; 4] = [[0.7, 1.3], [2.0, 0.25], [1e-3, 37.5], [3.7, 1e-5]];
         let read = |i: usize| if i == 0 { quote!(t) } else { quote!(p[0]) };
-        let body = block(&program, &read).unwrap();
+        // The straight-line block: the runtime's `wide` is not in this test's program.
+        let (body, fused) = straight(&program, &read, |outputs| quote!([#(#outputs),*])).unwrap();
+        assert!(fused);
         let n = program.outputs;
         let bits = points.map(|[t, p]| (t.to_bits(), p.to_bits()));
         let (ts, ps): (Vec<u64>, Vec<u64>) = bits.into_iter().unzip();
@@ -226,7 +249,8 @@ mod tests {
             .collect();
         let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
         // Also for a processor with AVX2 and FMA (run where this one has them): Rust
-        // never fuses a product and a sum, so the wider instructions give the same bits.
+        // never fuses a product and a sum on its own, and `mul_add` rounds once with the
+        // FMA instruction or without it, so the wider instructions give the same bits.
         let wide = cfg!(target_arch = "x86_64") && has_avx2_and_fma();
         let builds: &[(&str, &[&str])] = if wide {
             &[

@@ -121,6 +121,12 @@ impl Emitter for Text {
     fn mul(&mut self, a: String, b: String) -> String {
         format!("{a} * {b}")
     }
+    fn mul_add(&mut self, a: String, b: String, c: String) -> String {
+        match self.lang {
+            Lang::Rust => format!("f64::mul_add({a}, {b}, {c})"),
+            Lang::C => format!("fma({a}, {b}, {c})"),
+        }
+    }
     fn div(&mut self, a: String, b: String) -> String {
         format!("{a} / {b}")
     }

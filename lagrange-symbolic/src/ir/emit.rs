@@ -7,8 +7,9 @@
 //! argument list (an empty sum is `0.0`, an empty product `1.0`), integer powers from
 //! −2 to 3 multiplied out (`x²` is `x * x`, `x⁻²` is `1.0 / (x * x)`, the order in which
 //! `powi` itself multiplies), powers ±½ as `sqrt`, negative constants (−0.0 included)
-//! as a parenthesized negation, and an output no instruction writes as `0.0`. It also
-//! checks every slot as it goes, so no backend can index out of range.
+//! as a parenthesized negation, a fused multiply-add as one operation with one rounding
+//! (its negated factor `-a` grouped), and an output no instruction writes as `0.0`. It
+//! also checks every slot as it goes, so no backend can index out of range.
 
 use std::fmt;
 
@@ -43,6 +44,9 @@ pub trait Emitter {
     fn add(&mut self, a: Self::Value, b: Self::Value) -> Self::Value;
     /// `a * b`.
     fn mul(&mut self, a: Self::Value, b: Self::Value) -> Self::Value;
+    /// `a * b + c` with one rounding (IEEE 754 fusedMultiplyAdd: Rust's `f64::mul_add`,
+    /// C's `fma`).
+    fn mul_add(&mut self, a: Self::Value, b: Self::Value, c: Self::Value) -> Self::Value;
     /// `a / b`.
     fn div(&mut self, a: Self::Value, b: Self::Value) -> Self::Value;
     /// `f(x)`.
@@ -206,6 +210,16 @@ impl<E: Emitter> Walk<'_, E> {
                 let x = self.read(*x)?;
                 (dst, self.emitter.call(*f, x))
             }
+            Instr::MulAdd(dst, [a, b, c]) | Instr::NegMulAdd(dst, [a, b, c]) => {
+                let mut a = self.read(*a)?;
+                if matches!(instr, Instr::NegMulAdd(..)) {
+                    let minus = self.emitter.negate(a);
+                    a = self.emitter.group(minus);
+                }
+                let b = self.read(*b)?;
+                let c = self.read(*c)?;
+                (dst, self.emitter.mul_add(a, b, c))
+            }
             Instr::Copy(dst, src) => (dst, self.read(*src)?),
         };
         let (variable, written) = match *dst {
@@ -352,6 +366,9 @@ impl Emitter for Evaluator<'_> {
     fn mul(&mut self, a: f64, b: f64) -> f64 {
         a * b
     }
+    fn mul_add(&mut self, a: f64, b: f64, c: f64) -> f64 {
+        a.mul_add(b, c)
+    }
     fn div(&mut self, a: f64, b: f64) -> f64 {
         a / b
     }
@@ -411,6 +428,7 @@ impl Emitter for Check {
     fn negate(&mut self, _: ()) {}
     fn add(&mut self, _: (), _: ()) {}
     fn mul(&mut self, _: (), _: ()) {}
+    fn mul_add(&mut self, _: (), _: (), _: ()) {}
     fn div(&mut self, _: (), _: ()) {}
     fn call(&mut self, _: Intrinsic, _: ()) {}
     fn powi(&mut self, _: (), _: i32) {}
@@ -428,7 +446,8 @@ impl Emitter for Check {
 
 /// A program that exercises every decision of the walk, for the backends' tests: −0.0
 /// and other negative constants, powers ±½ and other real powers, every integer power
-/// from −4 to 5 and a large one, every intrinsic, empty sums and products, a reused
+/// from −4 to 5 and a large one, every intrinsic, empty sums and products, fused
+/// multiply-adds (one negated, of a negative constant), a reused
 /// output and an output never written. Its two inputs are meant to be positive.
 pub fn spelling_cases() -> Program {
     use Slot::{Const, Input, Out, Temp};
@@ -466,6 +485,13 @@ pub fn spelling_cases() -> Program {
         next += 1;
     }
     instructions.push(Instr::Call(Out(next), Intrinsic::Cos, Const(4)));
+    next += 1;
+    // Fused multiply-adds: of inputs and a constant, and negated, of a negative constant
+    // and of a variable.
+    instructions.push(Instr::MulAdd(Out(next), [x, y, Const(6)]));
+    instructions.push(Instr::NegMulAdd(Out(next + 1), [Const(4), y, x]));
+    instructions.push(Instr::NegMulAdd(Out(next + 2), [Temp(1), x, Const(3)]));
+    next += 2;
     // Output 0 reused as scratch, then written again from itself.
     instructions.push(Instr::Add(Out(0), vec![Out(0), Out(1)]));
     Program {
@@ -503,6 +529,9 @@ mod tests {
             v.push(f(y) * x);
         }
         v.push((-1.25f64).cos());
+        v.push(x.mul_add(y, 0.1));
+        v.push(1.25f64.mul_add(y, x));
+        v.push((-y.sqrt()).mul_add(x, 2.5));
         v.push(0.0);
         v
     }

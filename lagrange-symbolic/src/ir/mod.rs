@@ -5,6 +5,7 @@
 //! computer-algebra engine.
 
 pub mod emit;
+mod fuse;
 pub mod lower;
 pub mod trace;
 
@@ -78,6 +79,10 @@ pub enum Instr {
     Powf(Slot, Slot, Slot),
     /// `dst = f(x)`.
     Call(Slot, Intrinsic, Slot),
+    /// `dst = a * b + c`, rounded once (a fused multiply-add).
+    MulAdd(Slot, [Slot; 3]),
+    /// `dst = c - a * b`, rounded once: the multiply-add of `-a`, `b` and `c`.
+    NegMulAdd(Slot, [Slot; 3]),
     /// `dst = src`.
     Copy(Slot, Slot),
 }
@@ -90,6 +95,9 @@ impl Instr {
             Instr::Powi(dst, base, _) => (*dst, vec![*base]),
             Instr::Powf(dst, base, exponent) => (*dst, vec![*base, *exponent]),
             Instr::Call(dst, _, x) | Instr::Copy(dst, x) => (*dst, vec![*x]),
+            Instr::MulAdd(dst, factors) | Instr::NegMulAdd(dst, factors) => {
+                (*dst, factors.to_vec())
+            }
         }
     }
 
@@ -108,6 +116,10 @@ impl Instr {
             Instr::Powi(dst, x, _) | Instr::Call(dst, _, x) | Instr::Copy(dst, x) => {
                 f(dst);
                 f(x);
+            }
+            Instr::MulAdd(dst, factors) | Instr::NegMulAdd(dst, factors) => {
+                f(dst);
+                factors.iter_mut().for_each(f);
             }
         }
     }
@@ -195,7 +207,11 @@ impl Program {
                 Instr::Add(dst, args) => (dst, args.iter().all(zero)),
                 Instr::Powi(dst, base, n) => (dst, *n > 0 && zero(base)),
                 Instr::Copy(dst, x) => (dst, zero(x)),
-                Instr::Mul(dst, _) | Instr::Powf(dst, ..) | Instr::Call(dst, ..) => (dst, false),
+                Instr::Mul(dst, _)
+                | Instr::MulAdd(dst, _)
+                | Instr::NegMulAdd(dst, _)
+                | Instr::Powf(dst, ..)
+                | Instr::Call(dst, ..) => (dst, false),
             };
             let written = match *dst {
                 Slot::Temp(k) => temps.get_mut(k),
@@ -266,12 +282,14 @@ impl Program {
         }
     }
 
-    /// Number of arithmetic operations (each `+`, `*`, power and call counts one per use).
+    /// Number of arithmetic operations (each `+`, `*`, power and call counts one per use;
+    /// a fused multiply-add counts two, its product and its sum).
     pub fn operation_count(&self) -> usize {
         self.instructions
             .iter()
             .map(|i| match i {
                 Instr::Add(_, a) | Instr::Mul(_, a) => a.len().saturating_sub(1),
+                Instr::MulAdd(..) | Instr::NegMulAdd(..) => 2,
                 Instr::Powi(..) | Instr::Powf(..) | Instr::Call(..) => 1,
                 Instr::Copy(..) => 0,
             })

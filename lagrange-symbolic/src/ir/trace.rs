@@ -255,6 +255,33 @@ impl Tracer {
                     };
                     (dst, (value, self.scaled(slope, &dx)))
                 }
+                Instr::MulAdd(dst, [a, b, c]) | Instr::NegMulAdd(dst, [a, b, c]) => {
+                    // (±a b + c)' = ±(a' b + a b') + c', traced as a product and a sum.
+                    let (x, dx) = read(&written, *a);
+                    let (y, dy) = read(&written, *b);
+                    let (z, dz) = read(&written, *c);
+                    let sign = if matches!(instruction, Instr::NegMulAdd(..)) {
+                        -1.0
+                    } else {
+                        1.0
+                    };
+                    let signed = self.mul(Value::Number(sign), x);
+                    let product = self.mul(signed, y);
+                    let value = self.add(product, z);
+                    let tangents = dx
+                        .iter()
+                        .zip(&dy)
+                        .zip(&dz)
+                        .map(|((&dxk, &dyk), &dzk)| {
+                            let left = self.mul(dxk, y);
+                            let right = self.mul(x, dyk);
+                            let both = self.add(left, right);
+                            let signed = self.mul(Value::Number(sign), both);
+                            self.add(signed, dzk)
+                        })
+                        .collect();
+                    (dst, (value, tangents))
+                }
                 Instr::Copy(dst, src) => (dst, read(&written, *src)),
             };
             written.insert(*destination, result);
@@ -283,14 +310,17 @@ impl Tracer {
         tangents.iter().map(|&d| self.mul(factor, d)).collect()
     }
 
-    /// The program that writes `outputs` in order. Operations no output depends on (an
-    /// algorithm traced whole computes more than some programs use, and a derivative more
-    /// than its outputs need) are left out, and the temporaries are renumbered densely.
+    /// The program that writes `outputs` in order. A product read only by a sum is fused
+    /// into it ([`fuse`](super::fuse)); operations no output depends on (an algorithm
+    /// traced whole computes more than some programs use, and a derivative more than its
+    /// outputs need) are left out, and the temporaries are renumbered densely.
     pub fn finish(mut self, outputs: &[Value]) -> Program {
         for (k, &value) in outputs.iter().enumerate() {
             let source = self.slot(value);
             self.instructions.push(Instr::Copy(Slot::Out(k), source));
         }
+        // Products into the sums that read them; the products left unread go below.
+        super::fuse::fuse(&mut self.instructions, self.temporaries, &self.constants);
         // Each temporary is written once, by the instruction that creates it: walking
         // backwards from the outputs marks every temporary some output reads.
         let mut live = vec![false; self.temporaries];
@@ -485,12 +515,12 @@ mod tests {
         program.validate(2, 3).unwrap();
         assert_eq!(
             program.instructions.len(),
-            5 + 3,
-            "x·y, sin, +, −2 folded to +, ², copies"
+            4 + 3,
+            "sin, x·y + sin fused, −2 folded to +, ², copies"
         );
         let mut out = [0.0; 3];
         program.evaluate(&[0.3, -1.2], &mut out);
-        let expected = (0.3f64 * -1.2 + 0.3f64.sin() + -2.0).powi(2);
+        let expected = (0.3f64.mul_add(-1.2, 0.3f64.sin()) + -2.0).powi(2);
         assert_eq!(out, [expected, 3.5, 0.3]);
     }
 

@@ -41,7 +41,7 @@ use validate::validate;
 pub const ENGINE_VERSION: &str = concat!(
     "lagrange-symbolic ",
     env!("CARGO_PKG_VERSION"),
-    ", format 11"
+    ", format 12"
 );
 
 /// One stored derivation.
