@@ -1,17 +1,20 @@
 //! Code compiled for the wider instructions of the processor it runs on, chosen at run
 //! time: a build for the target's baseline (x86-64 without AVX unless the user asks for
-//! more) runs its large straight-line programs and the solve of many right-hand sides
-//! with AVX where the processor has it.
+//! more) runs its large straight-line programs, the solve of many right-hand sides and
+//! the reading out of its solutions with AVX and FMA where the processor has them.
 //!
 //! The result has the same bits either way: the same operations run in the same order,
-//! Rust never fuses a product and a sum into one rounding, and the vector instructions
-//! round each lane as the scalar ones do. What changes is the encoding: three-operand
-//! instructions instead of two-operand ones and the copies between them (the G1
-//! humanoid's residual derivatives: 40,351 instructions instead of 59,525), and four
-//! lanes instead of two in the loops.
+//! Rust never fuses a product and a sum into one rounding on its own, the fused
+//! multiply-adds a program asks for (`f64::mul_add`) round once with the FMA instruction
+//! or without it (the C library's `fma`), and the vector instructions round each lane as
+//! the scalar ones do. What changes is the encoding: three-operand instructions instead
+//! of two-operand ones and the copies between them (the G1 humanoid's residual
+//! derivatives: 40,351 instructions instead of 59,525 before its products were fused),
+//! one instruction for each fused multiply-add instead of a call, and four lanes instead
+//! of two in the loops.
 
-/// `code()` compiled for AVX when the processor has it, else for the build's target.
-/// Only what is inlined into `code` is compiled for AVX: generated programs and loops
+/// `code()` compiled for AVX and FMA when the processor has both, else for the build's
+/// target. Only what is inlined into `code` is compiled for them: generated programs and loops
 /// pass a closure marked `#[inline(always)]`, and what it calls is `#[inline(always)]`
 /// too or runs the baseline instructions.
 #[inline(always)]
@@ -19,7 +22,7 @@ pub fn wide<R>(code: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("fma") {
         // SAFETY: the processor has AVX and FMA, checked on the line above.
-        return unsafe { with_avx(code) };
+        return unsafe { with_avx_and_fma(code) };
     }
     code()
 }
@@ -28,7 +31,7 @@ pub fn wide<R>(code: impl FnOnce() -> R) -> R {
 // own, and `mul_add` rounds once with or without the FMA instructions.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx,fma")]
-fn with_avx<R>(code: impl FnOnce() -> R) -> R {
+fn with_avx_and_fma<R>(code: impl FnOnce() -> R) -> R {
     code()
 }
 

@@ -142,7 +142,7 @@ struct Tokens<'a> {
     input: &'a dyn Fn(usize) -> TokenStream,
     statements: Vec<TokenStream>,
     outputs: Vec<TokenStream>,
-    /// Whether the walk fused a product into a sum.
+    /// Whether the program has a fused multiply-add.
     fused: bool,
 }
 

@@ -343,11 +343,9 @@ where
         if d.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
             return None;
         }
-        // One division per row: its entries are scaled by the pivot's reciprocal.
-        let reciprocal = 1.0 / d;
         let mut i = tree[k];
         while let Some(ii) = i {
-            let a = m[(k, ii)] * reciprocal;
+            let a = m[(k, ii)] / d;
             let mut j = Some(ii);
             while let Some(jj) = j {
                 m[(ii, jj)] -= a * m[(k, jj)];

@@ -310,8 +310,8 @@ impl Tracer {
         tangents.iter().map(|&d| self.mul(factor, d)).collect()
     }
 
-    /// The program that writes `outputs` in order. A product read only by a sum is fused
-    /// into it ([`fuse`](super::fuse)); operations no output depends on (an algorithm
+    /// The program that writes `outputs` in order. The products that sums read are fused
+    /// into them ([`fuse`](super::fuse)); operations no output depends on (an algorithm
     /// traced whole computes more than some programs use, and a derivative more than its
     /// outputs need) are left out, and the temporaries are renumbered densely.
     pub fn finish(mut self, outputs: &[Value]) -> Program {
