@@ -311,7 +311,7 @@ impl Tracer {
     }
 
     /// The program that writes `outputs` in order. The products that sums read are fused
-    /// into them ([`fuse`](super::fuse)); operations no output depends on (an algorithm
+    /// into them (as one multiply-add each); operations no output depends on (an algorithm
     /// traced whole computes more than some programs use, and a derivative more than its
     /// outputs need) are left out, and the temporaries are renumbered densely.
     pub fn finish(mut self, outputs: &[Value]) -> Program {
