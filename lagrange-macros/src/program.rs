@@ -8,7 +8,7 @@
 //! nested scopes crash rustc for large programs (see there).
 
 use lagrange_symbolic::ir::emit::{self, Emitter, Variable};
-use lagrange_symbolic::ir::{Intrinsic, Program};
+use lagrange_symbolic::ir::{Instr, Intrinsic, Program};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -71,9 +71,13 @@ fn written(
     input: &dyn Fn(usize) -> TokenStream,
     finish: impl FnOnce(&[TokenStream]) -> TokenStream,
 ) -> syn::Result<TokenStream> {
-    let (block, fused) = straight(program, input, finish)?;
+    let block = straight(program, input, finish)?;
     // A fused multiply-add is one instruction with FMA, a call of the C library's `fma`
     // without it: a program with one runs through `wide` whatever its size.
+    let fused = program
+        .instructions
+        .iter()
+        .any(|i| matches!(i, Instr::MulAdd(..) | Instr::NegMulAdd(..)));
     if program.operation_count() < WIDE_OPERATIONS && !fused {
         return Ok(block);
     }
@@ -89,18 +93,16 @@ fn written(
     }))
 }
 
-/// The block of `program`'s declarations and statements ending in `finish(outputs)`, and
-/// whether it has a fused multiply-add.
+/// The block of `program`'s declarations and statements ending in `finish(outputs)`.
 fn straight(
     program: &Program,
     input: &dyn Fn(usize) -> TokenStream,
     finish: impl FnOnce(&[TokenStream]) -> TokenStream,
-) -> syn::Result<(TokenStream, bool)> {
+) -> syn::Result<TokenStream> {
     let mut tokens = Tokens {
         input,
         statements: Vec::with_capacity(program.instructions.len()),
         outputs: Vec::with_capacity(program.outputs),
-        fused: false,
     };
     let invalid = |e: emit::IrError| {
         syn::Error::new(
@@ -112,7 +114,6 @@ fn straight(
     let Tokens {
         statements,
         outputs,
-        fused,
         ..
     } = tokens;
     let groups = emit::declarations(program).map_err(invalid)?;
@@ -134,7 +135,7 @@ fn straight(
         #(#statements)*
         #last
     });
-    Ok((block, fused))
+    Ok(block)
 }
 
 /// The token backend of the walk.
@@ -142,8 +143,6 @@ struct Tokens<'a> {
     input: &'a dyn Fn(usize) -> TokenStream,
     statements: Vec<TokenStream>,
     outputs: Vec<TokenStream>,
-    /// Whether the program has a fused multiply-add.
-    fused: bool,
 }
 
 fn name(variable: Variable) -> proc_macro2::Ident {
@@ -179,7 +178,6 @@ impl Emitter for Tokens<'_> {
         quote!(#a * #b)
     }
     fn mul_add(&mut self, a: TokenStream, b: TokenStream, c: TokenStream) -> TokenStream {
-        self.fused = true;
         quote!(::core::primitive::f64::mul_add(#a, #b, #c))
     }
     fn div(&mut self, a: TokenStream, b: TokenStream) -> TokenStream {
@@ -218,8 +216,13 @@ mod tests {
         let points: [[f64; 2]; 4] = [[0.7, 1.3], [2.0, 0.25], [1e-3, 37.5], [3.7, 1e-5]];
         let read = |i: usize| if i == 0 { quote!(t) } else { quote!(p[0]) };
         // The straight-line block: the runtime's `wide` is not in this test's program.
-        let (body, fused) = straight(&program, &read, |outputs| quote!([#(#outputs),*])).unwrap();
-        assert!(fused);
+        let body = straight(&program, &read, |outputs| quote!([#(#outputs),*])).unwrap();
+        assert!(
+            program
+                .instructions
+                .iter()
+                .any(|i| matches!(i, Instr::NegMulAdd(..)))
+        );
         let n = program.outputs;
         let bits = points.map(|[t, p]| (t.to_bits(), p.to_bits()));
         let (ts, ps): (Vec<u64>, Vec<u64>) = bits.into_iter().unzip();

@@ -118,8 +118,7 @@ where
             reciprocals: OVector::from_fn_generic(l.shape_generic().0, nalgebra::U1, |i, _| {
                 1.0 / l[(i, i)]
             }),
-            descendants: tree.map(|tree| descendants(l, tree)),
-            tree,
+            tree: tree.map(|tree| (tree, descendants(l, tree))),
         };
         // The strips, with the processor's wider instructions.
         crate::wide::wide(
@@ -151,11 +150,11 @@ where
     DefaultAllocator: DimAllocator<N>,
 {
     l: &'a OMatrix<f64, N, N>,
-    tree: Option<&'a [Option<usize>]>,
     /// `1 / l[(i, i)]` for every row `i`.
     reciprocals: OVector<f64, N>,
-    /// Over a tree, the rows each row's `Lᵀ` step takes (its descendants, [`descendants`]).
-    descendants: Option<Descendants<N>>,
+    /// The tree of a tree factor, with the rows each row's `Lᵀ` step takes (its
+    /// [`descendants`]); `None` for Cholesky's `L`.
+    tree: Option<(&'a [Option<usize>], Descendants<N>)>,
 }
 
 impl<N: Dim> Substitution<'_, N>
@@ -184,8 +183,8 @@ where
     #[inline(always)]
     fn strip<const W: usize>(&self, rows: &mut [f64], c: usize, start: usize) -> usize {
         let (l, n, rows) = (self.l, self.l.nrows(), &mut rows[start..]);
-        match (self.tree, &self.descendants) {
-            (Some(tree), Some(descendants)) => {
+        match &self.tree {
+            Some((tree, descendants)) => {
                 // Lᵀ from the last row up: each row less its descendants' rows, the last
                 // first.
                 let mut first = 0;
@@ -198,12 +197,11 @@ where
                 // D, then L from the first row down: each row divided by its pivot, less
                 // its chain's rows, the parent first.
                 for k in 0..n {
-                    let chain = std::iter::successors(tree[k], |&j| tree[j]);
-                    let terms = chain.map(|j| (j, l[(k, j)]));
+                    let terms = chain(tree, k).map(|j| (j, l[(k, j)]));
                     pull::<W>(rows, c, k, self.reciprocals[k], terms, 1.0);
                 }
             }
-            _ => {
+            None => {
                 for i in 0..n {
                     let terms = (0..i).map(|k| (k, l[(i, k)]));
                     pull::<W>(rows, c, i, 1.0, terms, self.reciprocals[i]);
@@ -231,16 +229,21 @@ where
     terms: Vec<(usize, f64)>,
 }
 
+/// The chain of row `k` over `tree`: its parent, the parent's parent, … to the root.
+#[inline(always)]
+fn chain(tree: &[Option<usize>], k: usize) -> impl Iterator<Item = usize> + '_ {
+    std::iter::successors(tree[k], |&j| tree[j])
+}
+
 /// The [`Descendants`] of every row of the tree factor `l`.
 fn descendants<N: Dim>(l: &OMatrix<f64, N, N>, tree: &[Option<usize>]) -> Descendants<N>
 where
     DefaultAllocator: DimAllocator<N>,
 {
     let (dim, n) = (l.shape_generic().0, l.nrows());
-    let chain = |d: usize| std::iter::successors(tree[d], |&j| tree[j]);
     let mut count = OVector::<usize, N>::zeros_generic(dim, nalgebra::U1);
     for d in 0..n {
-        for k in chain(d) {
+        for k in chain(tree, d) {
             count[k] += 1;
         }
     }
@@ -253,7 +256,7 @@ where
     }
     let mut terms = vec![(0, 0.0); total];
     for d in (0..n).rev() {
-        for k in chain(d) {
+        for k in chain(tree, d) {
             terms[next[k]] = (d, l[(d, k)]);
             next[k] += 1;
         }

@@ -579,6 +579,17 @@ mod tests {
             Instr::Copy(Slot::Const(0), Slot::Temp(0)),
             Instr::Add(Slot::Out(0), vec![Slot::Out(0)]),
             Instr::Powf(Slot::Out(0), Slot::Temp(0), Slot::Const(7)),
+            // A fused multiply-add (as a stored entry may hold one) reading out of range
+            // or before a write, or writing an input.
+            Instr::MulAdd(
+                Slot::Out(0),
+                [Slot::Temp(0), Slot::Input(3), Slot::Const(0)],
+            ),
+            Instr::NegMulAdd(Slot::Out(0), [Slot::Temp(0), Slot::Const(0), Slot::Out(0)]),
+            Instr::MulAdd(
+                Slot::Input(0),
+                [Slot::Temp(0), Slot::Temp(0), Slot::Temp(0)],
+            ),
         ];
         for bad in cases {
             let mut program = base.clone();
