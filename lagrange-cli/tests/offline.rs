@@ -122,8 +122,11 @@ fn the_offline_build_has_no_symbolica_and_matches_the_engine_bit_for_bit() {
         "the offline build depends on the engine:\n{tree}"
     );
 
+    // Without debug assertions, so that the derived code takes the branches a release
+    // build takes (the test itself, built with them, takes the others).
     let run = output(
         cargo(&target)
+            .env("CARGO_PROFILE_DEV_DEBUG_ASSERTIONS", "false")
             .args(["run", "-q", "--manifest-path"])
             .arg(&manifest),
     );

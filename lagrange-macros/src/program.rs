@@ -1,7 +1,7 @@
-//! Straight-line programs of the engine's IR as Rust expressions: the token backend of
+//! Straight-line programs of the engine's IR as Rust expressions: the derive's backend of
 //! the IR's one walk ([`lagrange_symbolic::ir::emit`]), which makes every spelling
 //! decision, so the derive computes what the interpreter and `lagrange generate`
-//! compute, bit for bit.
+//! compute, bit for bit. A program is written as Rust text and lexed into tokens once.
 //!
 //! The variables are declared up front, a tuple per group of [`emit::declarations`] (`mut`
 //! when written again), and each write is an assignment: not a `let` per write, whose
@@ -9,8 +9,8 @@
 
 use lagrange_symbolic::ir::emit::{self, Emitter, Variable};
 use lagrange_symbolic::ir::{Instr, Intrinsic, Program};
-use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use proc_macro2::TokenStream;
+use quote::quote;
 
 /// The path of the runtime crate, as the facade re-exports it.
 pub(crate) const CORE: Core = Core;
@@ -34,13 +34,17 @@ pub(crate) fn block(
     program: &Program,
     input: &dyn Fn(usize) -> TokenStream,
 ) -> syn::Result<TokenStream> {
-    written(program, input, |outputs| quote!([#(#outputs),*]))
+    written(program, input, |outputs| {
+        format!("[{}]", outputs.join(", "))
+    })
 }
 
 /// A block writing `program`'s outputs `order[0]`, `order[1]`, … into `destination`, a
-/// variable of type `&mut [f64; order.len()]`: in place, where an array built and then
-/// copied would move every output once more. `order` lists every output once.
-pub(crate) fn block_into(
+/// variable of type `&mut [f64; order.len()]` that holds `+0` in every entry: in place,
+/// where an array built and then copied would move every output once more, and without
+/// the outputs known to be `+0` ([`Program::plus_zero_outputs`]: most of a tree's
+/// derivatives and of its mass matrix). `order` lists every output once.
+pub(crate) fn block_into_zeros(
     program: &Program,
     input: &dyn Fn(usize) -> TokenStream,
     order: &[usize],
@@ -54,12 +58,15 @@ pub(crate) fn block_into(
             "internal error: a derived program's outputs are not written once each",
         ));
     }
+    let zero = program.plus_zero_outputs();
     written(program, input, |outputs| {
-        let writes = order.iter().enumerate().map(|(i, &k)| {
-            let value = &outputs[k];
-            quote!(#destination[#i] = #value;)
-        });
-        quote!(#(#writes)*)
+        let mut writes = String::new();
+        for (i, &k) in order.iter().enumerate() {
+            if !zero[k] {
+                writes.push_str(&format!("{destination}[{i}] = {};", outputs[k]));
+            }
+        }
+        writes
     })
 }
 
@@ -69,7 +76,7 @@ pub(crate) fn block_into(
 fn written(
     program: &Program,
     input: &dyn Fn(usize) -> TokenStream,
-    finish: impl FnOnce(&[TokenStream]) -> TokenStream,
+    finish: impl FnOnce(&[String]) -> String,
 ) -> syn::Result<TokenStream> {
     let block = straight(program, input, finish)?;
     // A fused multiply-add is one instruction with FMA, a call of the C library's `fma`
@@ -94,14 +101,20 @@ fn written(
 }
 
 /// The block of `program`'s declarations and statements ending in `finish(outputs)`.
+///
+/// Written as Rust text and turned into tokens by one call of the compiler's lexer: a
+/// token tree built piece by piece crosses the bridge between the macro and the compiler
+/// once per token, and the macro runs without optimization in a default build (for the
+/// G1 humanoid's 50,000 statements this took most of the expansion's 0.7 s).
 fn straight(
     program: &Program,
     input: &dyn Fn(usize) -> TokenStream,
-    finish: impl FnOnce(&[TokenStream]) -> TokenStream,
+    finish: impl FnOnce(&[String]) -> String,
 ) -> syn::Result<TokenStream> {
-    let mut tokens = Tokens {
+    let mut text = Text {
         input,
-        statements: Vec::with_capacity(program.instructions.len()),
+        inputs: vec![None; program.inputs],
+        statements: String::with_capacity(32 * program.instructions.len()),
         outputs: Vec::with_capacity(program.outputs),
     };
     let invalid = |e: emit::IrError| {
@@ -110,94 +123,137 @@ fn straight(
             format!("internal error: a derived program is invalid: {e}"),
         )
     };
-    emit::emit(program, &mut tokens).map_err(invalid)?;
-    let Tokens {
+    emit::emit(program, &mut text).map_err(invalid)?;
+    let Text {
         statements,
         outputs,
         ..
-    } = tokens;
-    let groups = emit::declarations(program).map_err(invalid)?;
-    let declarations = groups.iter().map(|group| {
-        let types = group.iter().map(|_| quote!(f64));
-        let names = group.iter().map(|&(variable, rewritten)| {
-            let name = name(variable);
-            if rewritten {
-                quote!(mut #name)
-            } else {
-                quote!(#name)
-            }
-        });
-        quote!(let (#(#names,)*): (#(#types,)*);)
-    });
-    let last = finish(&outputs);
-    let block = quote!({
-        #(#declarations)*
-        #(#statements)*
-        #last
-    });
-    Ok(block)
+    } = text;
+    let mut block = String::from("{");
+    for group in emit::declarations(program).map_err(invalid)? {
+        let names: Vec<String> = group
+            .iter()
+            .map(|&(variable, rewritten)| {
+                let name = name(variable);
+                if rewritten {
+                    format!("mut {name}")
+                } else {
+                    name
+                }
+            })
+            .collect();
+        let types = vec!["f64"; group.len()];
+        block.push_str(&format!(
+            "let ({},): ({},);",
+            names.join(", "),
+            types.join(", ")
+        ));
+    }
+    block.push_str(&statements);
+    block.push_str(&finish(&outputs));
+    block.push('}');
+    lexed(&block)
 }
 
-/// The token backend of the walk.
-struct Tokens<'a> {
+/// `text` as tokens: by the compiler's lexer inside the macro (`proc_macro2`'s own parse
+/// first checks the text with a lexer of its own, built without optimization like the
+/// macro), by `proc_macro2`'s outside it (the tests).
+fn lexed(text: &str) -> syn::Result<TokenStream> {
+    let error = |e: &dyn std::fmt::Display| {
+        syn::Error::new(
+            proc_macro2::Span::call_site(),
+            format!("internal error: a derived program does not read back as Rust: {e}"),
+        )
+    };
+    if proc_macro::is_available() {
+        let tokens: proc_macro::TokenStream = text.parse().map_err(|e| error(&e))?;
+        Ok(tokens.into())
+    } else {
+        text.parse().map_err(|e| error(&e))
+    }
+}
+
+/// The Rust text backend of the walk.
+struct Text<'a> {
     input: &'a dyn Fn(usize) -> TokenStream,
-    statements: Vec<TokenStream>,
-    outputs: Vec<TokenStream>,
+    /// The text of each input read so far.
+    inputs: Vec<Option<String>>,
+    statements: String,
+    outputs: Vec<String>,
 }
 
-fn name(variable: Variable) -> proc_macro2::Ident {
-    match variable {
-        Variable::Temp(i) => format_ident!("__t{}", i),
-        Variable::Out(i) => format_ident!("__o{}", i),
-    }
+fn name(variable: Variable) -> String {
+    let (prefix, i) = match variable {
+        Variable::Temp(i) => ("__t", i),
+        Variable::Out(i) => ("__o", i),
+    };
+    joined(String::from(prefix), &[&i.to_string()])
 }
 
-impl Emitter for Tokens<'_> {
-    type Value = TokenStream;
-    fn input(&mut self, index: usize) -> TokenStream {
-        (self.input)(index)
+/// `parts` one after the other, in the first one's buffer: the walk composes every
+/// expression from smaller ones, and this costs one copy of each where `format!` (through
+/// the formatting machinery, unoptimized in the macro) cost several times more.
+fn joined(mut first: String, rest: &[&str]) -> String {
+    for part in rest {
+        first.push_str(part);
     }
-    fn literal(&mut self, value: f64) -> TokenStream {
-        let literal = Literal::f64_suffixed(value);
-        quote!(#literal)
+    first
+}
+
+impl Emitter for Text<'_> {
+    type Value = String;
+    fn input(&mut self, index: usize) -> String {
+        let input = self.input;
+        self.inputs[index]
+            .get_or_insert_with(|| input(index).to_string())
+            .clone()
     }
-    fn variable(&mut self, variable: Variable) -> TokenStream {
-        let name = name(variable);
-        quote!(#name)
+    fn literal(&mut self, value: f64) -> String {
+        // The shortest decimal that reads back as `value` (never negative here: the walk
+        // negates a negative constant's magnitude).
+        format!("{value:?}f64")
     }
-    fn group(&mut self, x: TokenStream) -> TokenStream {
-        quote!((#x))
+    fn variable(&mut self, variable: Variable) -> String {
+        name(variable)
     }
-    fn negate(&mut self, x: TokenStream) -> TokenStream {
-        quote!(-#x)
+    fn group(&mut self, x: String) -> String {
+        joined(String::from("("), &[&x, ")"])
     }
-    fn add(&mut self, a: TokenStream, b: TokenStream) -> TokenStream {
-        quote!(#a + #b)
+    fn negate(&mut self, x: String) -> String {
+        joined(String::from("-"), &[&x])
     }
-    fn mul(&mut self, a: TokenStream, b: TokenStream) -> TokenStream {
-        quote!(#a * #b)
+    fn add(&mut self, a: String, b: String) -> String {
+        joined(a, &[" + ", &b])
     }
-    fn mul_add(&mut self, a: TokenStream, b: TokenStream, c: TokenStream) -> TokenStream {
-        quote!(::core::primitive::f64::mul_add(#a, #b, #c))
+    fn mul(&mut self, a: String, b: String) -> String {
+        joined(a, &[" * ", &b])
     }
-    fn div(&mut self, a: TokenStream, b: TokenStream) -> TokenStream {
-        quote!(#a / #b)
+    fn mul_add(&mut self, a: String, b: String, c: String) -> String {
+        joined(
+            String::from("::core::primitive::f64::mul_add("),
+            &[&a, ", ", &b, ", ", &c, ")"],
+        )
     }
-    fn call(&mut self, f: Intrinsic, x: TokenStream) -> TokenStream {
-        let method = format_ident!("{}", f.method());
-        quote!(#x.#method())
+    fn div(&mut self, a: String, b: String) -> String {
+        joined(a, &[" / ", &b])
     }
-    fn powi(&mut self, x: TokenStream, n: i32) -> TokenStream {
-        quote!(#x.powi(#n))
+    fn call(&mut self, f: Intrinsic, x: String) -> String {
+        joined(x, &[".", f.method(), "()"])
     }
-    fn powf(&mut self, x: TokenStream, e: TokenStream) -> TokenStream {
-        quote!(#x.powf(#e))
+    fn powi(&mut self, x: String, n: i32) -> String {
+        format!("{x}.powi({n})")
     }
-    fn assign(&mut self, variable: Variable, value: TokenStream, _first: bool) {
-        let name = name(variable);
-        self.statements.push(quote!(#name = #value;));
+    fn powf(&mut self, x: String, e: String) -> String {
+        joined(x, &[".powf(", &e, ")"])
     }
-    fn output(&mut self, _index: usize, value: TokenStream) {
+    fn assign(&mut self, variable: Variable, value: String, _first: bool) {
+        let statements = &mut self.statements;
+        statements.push_str(&name(variable));
+        statements.push_str(" = ");
+        statements.push_str(&value);
+        statements.push(';');
+    }
+    fn output(&mut self, _index: usize, value: String) {
         self.outputs.push(value);
     }
 }
@@ -216,7 +272,10 @@ mod tests {
         let points: [[f64; 2]; 4] = [[0.7, 1.3], [2.0, 0.25], [1e-3, 37.5], [3.7, 1e-5]];
         let read = |i: usize| if i == 0 { quote!(t) } else { quote!(p[0]) };
         // The straight-line block: the runtime's `wide` is not in this test's program.
-        let body = straight(&program, &read, |outputs| quote!([#(#outputs),*])).unwrap();
+        let body = straight(&program, &read, |outputs| {
+            format!("[{}]", outputs.join(", "))
+        })
+        .unwrap();
         assert!(
             program
                 .instructions

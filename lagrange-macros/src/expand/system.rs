@@ -43,10 +43,16 @@ pub(super) fn system_impl(
         Input::Multiplier(k) => quote!(multipliers[#k]),
     };
     let body = |p: &Program| program::block(p, &read_input);
-    let dynamics = body(&eq.programs.dynamics)?;
+    // `M` and `f`, and `M` alone (without the forcing's operations), into `values`, an
+    // array of zeros: most of a tree's `M` is known zeros.
+    let values = format_ident!("values");
+    let into_values = |p: &Program| {
+        let order: Vec<usize> = (0..p.outputs).collect();
+        program::block_into_zeros(p, &read_input, &order, &values)
+    };
+    let dynamics = into_values(&eq.programs.dynamics)?;
     let layout = Layout::of(eq);
-    // `M` alone: `mass_matrix` runs without the forcing's operations.
-    let mass_only = body(
+    let mass_only = into_values(
         &eq.programs
             .dynamics
             .restricted(layout.dynamics()[0].clone()),
@@ -103,7 +109,7 @@ pub(super) fn system_impl(
             fn residual_jacobians(&self, _: f64, _: &#vector, _: &#vector, _: &#vector) -> #CORE::ResidualJacobians<#CORE::nalgebra::Const<#n>> { #blocks }
         }
     } else {
-        let residual_jacobian_rows = program::block_into(
+        let residual_jacobian_rows = program::block_into_zeros(
             &eq.programs.residual_jacobians,
             &read_input,
             &layout.residual_jacobian_rows(),
@@ -269,10 +275,24 @@ pub(super) fn system_impl(
                 <Self as #CORE::FromParameterValues<#CORE::nalgebra::Const<#n>>>::from_parameter_values(values)
             }
 
+            // `M` alone is the dynamics program without the forcing's operations: the
+            // same bits either way, so a build with debug assertions (a debug build by
+            // default) takes them from the whole program and compiles one program less.
             #[allow(unused_variables, clippy::all)]
             fn mass_matrix(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
-                let values: [f64; #nn] = #mass_only;
-                <#matrix>::from_row_slice(&values)
+                #[cfg(not(debug_assertions))]
+                {
+                    let mut values = [0.0f64; #nn];
+                    {
+                        let values = &mut values;
+                        #mass_only
+                    }
+                    <#matrix>::from_row_slice(&values)
+                }
+                #[cfg(debug_assertions)]
+                {
+                    self.mass_matrix_and_forcing(t, q, qd).0
+                }
             }
 
             fn forcing(&self, t: f64, q: &#vector, qd: &#vector) -> #vector {
@@ -281,7 +301,11 @@ pub(super) fn system_impl(
 
             #[allow(unused_variables, clippy::all)]
             fn mass_matrix_and_forcing(&self, t: f64, q: &#vector, qd: &#vector) -> (#matrix, #vector) {
-                let values: [f64; #dynamics_count] = #dynamics;
+                let mut values = [0.0f64; #dynamics_count];
+                {
+                    let values = &mut values;
+                    #dynamics
+                }
                 (
                     <#matrix>::from_row_slice(#mass),
                     <#vector>::from_column_slice(#forcing),

@@ -194,11 +194,23 @@ impl Program {
     /// which is NaN for an infinite one). What the tracer folds to zero is found; an
     /// expression that only happens to vanish is not.
     pub fn zero_outputs(&self) -> Vec<bool> {
+        self.known_zeros(|c| c == 0.0)
+    }
+
+    /// The outputs of [`zero_outputs`](Self::zero_outputs) known to be `+0`, the bits of
+    /// a buffer of zeros (from `+0` constants only: sums and positive powers of `+0` are
+    /// `+0`): the outputs a program writing into such a buffer need not write.
+    pub fn plus_zero_outputs(&self) -> Vec<bool> {
+        self.known_zeros(|c| c.to_bits() == 0)
+    }
+
+    /// The outputs known to be zero when the constants `zero` accepts are the zeros.
+    fn known_zeros(&self, zero_constant: impl Fn(f64) -> bool) -> Vec<bool> {
         let mut temps = vec![false; self.temporaries];
         let mut out = vec![true; self.outputs];
         for instr in &self.instructions {
             let zero = |slot: &Slot| match *slot {
-                Slot::Const(k) => self.constants.get(k) == Some(&0.0),
+                Slot::Const(k) => self.constants.get(k).is_some_and(|&c| zero_constant(c)),
                 Slot::Temp(k) => temps.get(k).copied().unwrap_or(false),
                 Slot::Out(k) => out.get(k).copied().unwrap_or(false),
                 Slot::Input(_) => false,
@@ -344,6 +356,43 @@ mod tests {
         assert_eq!(out[0], 6.25);
         assert_eq!(out[1], 0.5f64.sin() * 6.25);
         assert_eq!(program.operation_count(), 4);
+    }
+
+    #[test]
+    fn the_plus_zero_outputs_are_the_zeros_with_the_bits_of_plus_zero() {
+        // Output 0 never written; 1 the constant +0; 2 the constant −0; 3 +0, then a sum;
+        // 4 a sum, then +0; 5 a sum that happens to be 0 at some inputs.
+        let program = Program {
+            inputs: 1,
+            outputs: 6,
+            temporaries: 0,
+            constants: vec![0.0, -0.0],
+            instructions: vec![
+                Instr::Copy(Slot::Out(1), Slot::Const(0)),
+                Instr::Copy(Slot::Out(2), Slot::Const(1)),
+                Instr::Copy(Slot::Out(3), Slot::Const(0)),
+                Instr::Add(Slot::Out(3), vec![Slot::Input(0), Slot::Const(0)]),
+                Instr::Add(Slot::Out(4), vec![Slot::Input(0), Slot::Const(0)]),
+                Instr::Copy(Slot::Out(4), Slot::Const(0)),
+                Instr::Add(Slot::Out(5), vec![Slot::Input(0), Slot::Input(0)]),
+            ],
+        };
+        program.validate(1, 6).unwrap();
+        assert_eq!(
+            program.plus_zero_outputs(),
+            [true, true, false, false, true, false]
+        );
+        assert_eq!(
+            program.zero_outputs(),
+            [true, true, true, false, true, false]
+        );
+        let mut out = [f64::NAN; 6];
+        program.evaluate(&[0.0], &mut out);
+        for (x, zero) in out.iter().zip(program.plus_zero_outputs()) {
+            if zero {
+                assert_eq!(x.to_bits(), 0);
+            }
+        }
     }
 
     #[test]

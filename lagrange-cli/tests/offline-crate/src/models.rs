@@ -71,6 +71,9 @@ pub(crate) fn fingerprint() -> Vec<u64> {
             .as_slice(),
     );
     push(&[pendulum.energy(0.0, &q, &qd)]);
+    // Without debug assertions (the offline build) `M` comes from a program of its own,
+    // with them (the engine build, the tests') from the whole dynamics: the same bits.
+    push(pendulum.mass_matrix(0.0, &q, &qd).as_slice());
     let run = Simulation::new(&pendulum)
         .integrator(Integrator::Rk4 { dt: 1e-3 })
         .run(0.0, q, qd, 1.0)
