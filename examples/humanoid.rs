@@ -14,7 +14,7 @@
 //!
 //! The example integrates nothing, so the model is derived with `omit(variational)`:
 //! without `ṗ`, `∂p/∂q` and `∂²L/∂q²` (what the variational integrators and the action
-//! use), a third of the generated code, the crate builds in about 6 s instead of 8 in a
+//! use), a third of the generated code, the crate builds in about 4.5 s instead of 5.7 in a
 //! debug build (docs/book/build-times.md).
 //! Run with `cargo run --release --example humanoid`.
 

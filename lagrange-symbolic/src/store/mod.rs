@@ -3,7 +3,7 @@
 //! when the engine is off) and the user-wide cache of the engine path. This module owns
 //! the folder's name, the environment variables that steer both, and the entry format.
 //!
-//! An entry is one JSON file named `<Model>-<hash>.json`, where the hash is taken over the
+//! An entry is one JSON file on one line (its version first), named `<Model>-<hash>.json`, where the hash is taken over the
 //! model as written and the model's name must pass the rule for names
 //! ([`crate::model::name_problem`]: an ASCII identifier of at most 64 bytes), so no name
 //! reaches outside the folder or makes an unportable file name. The entry repeats the model, the engine version and a content
