@@ -2,8 +2,10 @@
 //! without its variational functions or the residual's derivatives computes everything
 //! else with the same bits as the full model, and every runtime function that needs what
 //! was left out returns an error that names the attribute to change, instead of running
-//! on a panic. And `mass_matrix`, the program of `M` and `f` without what only `f` needs,
-//! with the bits of `mass_matrix_and_forcing`.
+//! on a panic. (That `mass_matrix`, in a build without debug assertions the program of `M`
+//! and `f` without what only `f` needs, has the bits of `mass_matrix_and_forcing` is
+//! checked by the offline crate's test, `lagrange-cli/tests/offline.rs`, which builds
+//! without them.)
 
 use lagrange::nalgebra::{Vector2, Vector6};
 use lagrange::{
@@ -52,22 +54,6 @@ struct Ur5 {
 )]
 struct Ur5WithoutVariational {
     g: f64,
-}
-
-/// Numbers that only constants make (`√2`, `π`, `sin 1`) in `M`, where folding them again
-/// could change their last bit.
-#[derive(Lagrangian)]
-#[lagrangian(
-    coordinates(x, theta),
-    kinetic = "1/2*sqrt(2)*m*dot(x)^2 + pi^(1/2)*sin(1)*m*l*cos(theta)*dot(x)*dot(theta) + 1/2*m*l^2*dot(theta)^2",
-    potential = "-m*g*l*cos(theta)",
-    force(x = "-c*dot(x)")
-)]
-struct Constants {
-    m: f64,
-    l: f64,
-    g: f64,
-    c: f64,
 }
 
 fn carts() -> (Cart, LeanCart) {
@@ -200,33 +186,4 @@ fn a_urdf_robot_without_its_variational_functions_still_linearizes() {
     assert_eq!(a.a, b.a);
     assert_eq!(a.b, b.b);
     assert!(lean.info().omitted.variational && !lean.info().omitted.derivatives);
-}
-
-#[test]
-fn mass_matrix_alone_has_the_bits_of_the_dynamics_program() {
-    let (cart, _) = carts();
-    let constants = Constants {
-        m: 0.7,
-        l: 1.3,
-        g: 9.81,
-        c: 0.2,
-    };
-    let ur5 = Ur5 { g: 9.81 };
-    for (x, theta, v, w) in [(0.0, 0.3, 0.0, 0.0), (1.2, -2.0, 0.7, -3.1)] {
-        let (q, qd) = (Vector2::new(x, theta), Vector2::new(v, w));
-        assert_eq!(
-            cart.mass_matrix(0.0, &q, &qd),
-            cart.mass_matrix_and_forcing(0.0, &q, &qd).0
-        );
-        assert_eq!(
-            constants.mass_matrix(0.0, &q, &qd),
-            constants.mass_matrix_and_forcing(0.0, &q, &qd).0
-        );
-    }
-    let q = Vector6::new(0.3, -1.1, 0.9, 0.2, -0.4, 1.3);
-    let qd = Vector6::new(0.5, 0.1, -0.2, 0.3, 0.0, -0.7);
-    assert_eq!(
-        ur5.mass_matrix(0.0, &q, &qd),
-        ur5.mass_matrix_and_forcing(0.0, &q, &qd).0
-    );
 }

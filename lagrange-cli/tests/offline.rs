@@ -37,6 +37,9 @@ fn cargo(target: &Path) -> Command {
         // state, so that it takes little disk.
         .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .env("CARGO_INCREMENTAL", "0")
+        // Without debug assertions, so that the derived code takes the branches a release
+        // build takes (the test itself, built with them, takes the others).
+        .env("CARGO_PROFILE_DEV_DEBUG_ASSERTIONS", "false")
         .env_remove("LAGRANGE_OFFLINE")
         .env_remove("LAGRANGE_PREPARE")
         .env_remove("LAGRANGE_PREPARE_CRATE")
@@ -122,11 +125,8 @@ fn the_offline_build_has_no_symbolica_and_matches_the_engine_bit_for_bit() {
         "the offline build depends on the engine:\n{tree}"
     );
 
-    // Without debug assertions, so that the derived code takes the branches a release
-    // build takes (the test itself, built with them, takes the others).
     let run = output(
         cargo(&target)
-            .env("CARGO_PROFILE_DEV_DEBUG_ASSERTIONS", "false")
             .args(["run", "-q", "--manifest-path"])
             .arg(&manifest),
     );

@@ -1,5 +1,6 @@
-//! The one walk from a [`Program`] to code: every backend (the derive's tokens, the Rust
-//! and C text of `lagrange generate`, and the `f64` interpreter [`Program::evaluate`])
+//! The one walk from a [`Program`] to code: every backend (the derive's Rust text, lexed
+//! into tokens, the Rust and C text of `lagrange generate`, and the `f64` interpreter
+//! [`Program::evaluate`])
 //! is an [`Emitter`] driven by [`emit`], so all of them compute the same numbers, bit
 //! for bit.
 //!
@@ -447,8 +448,8 @@ impl Emitter for Check {
 /// A program that exercises every decision of the walk, for the backends' tests: −0.0
 /// and other negative constants, powers ±½ and other real powers, every integer power
 /// from −4 to 5 and a large one, every intrinsic, empty sums and products, fused
-/// multiply-adds (one negated, of a negative constant), a reused
-/// output and an output never written. Its two inputs are meant to be positive.
+/// multiply-adds (one negated, of a negative constant), constants written with an
+/// exponent, a reused output and an output never written. Its two inputs are meant to be positive.
 pub fn spelling_cases() -> Program {
     use Slot::{Const, Input, Out, Temp};
     let x = Input(0);
@@ -491,14 +492,21 @@ pub fn spelling_cases() -> Program {
     instructions.push(Instr::MulAdd(Out(next), [x, y, Const(6)]));
     instructions.push(Instr::NegMulAdd(Out(next + 1), [Const(4), y, x]));
     instructions.push(Instr::NegMulAdd(Out(next + 2), [Temp(1), x, Const(3)]));
+    next += 3;
+    // Constants whose shortest decimals are in exponent form: 1e16, 1e300 and the least
+    // subnormal, 5e-324 (their product is 4.94e-24, so neither vanishes).
+    instructions.push(Instr::Mul(Out(next), vec![x, Const(7)]));
+    instructions.push(Instr::Mul(Out(next + 1), vec![Const(8), Const(9)]));
     next += 2;
     // Output 0 reused as scratch, then written again from itself.
     instructions.push(Instr::Add(Out(0), vec![Out(0), Out(1)]));
     Program {
         inputs: 2,
-        outputs: next + 2,
+        outputs: next + 1,
         temporaries: 2,
-        constants: vec![-0.0, 0.5, -0.5, 2.5, -1.25, 1e-300, 0.1],
+        constants: vec![
+            -0.0, 0.5, -0.5, 2.5, -1.25, 1e-300, 0.1, 1e16, 1e300, 5e-324,
+        ],
         instructions,
     }
 }
@@ -532,6 +540,8 @@ mod tests {
         v.push(x.mul_add(y, 0.1));
         v.push(1.25f64.mul_add(y, x));
         v.push((-y.sqrt()).mul_add(x, 2.5));
+        v.push(x * 1e16);
+        v.push(1e300 * 5e-324);
         v.push(0.0);
         v
     }

@@ -204,7 +204,8 @@ impl Program {
         self.known_zeros(|c| c.to_bits() == 0)
     }
 
-    /// The outputs known to be zero when the constants `zero` accepts are the zeros.
+    /// The outputs known to be zero when the constants `zero_constant` accepts are the
+    /// zeros.
     fn known_zeros(&self, zero_constant: impl Fn(f64) -> bool) -> Vec<bool> {
         let mut temps = vec![false; self.temporaries];
         let mut out = vec![true; self.outputs];

@@ -3,14 +3,15 @@
 //! when the engine is off) and the user-wide cache of the engine path. This module owns
 //! the folder's name, the environment variables that steer both, and the entry format.
 //!
-//! An entry is one JSON file on one line (its version first), named `<Model>-<hash>.json`, where the hash is taken over the
-//! model as written and the model's name must pass the rule for names
-//! ([`crate::model::name_problem`]: an ASCII identifier of at most 64 bytes), so no name
-//! reaches outside the folder or makes an unportable file name. The entry repeats the model, the engine version and a content
-//! hash of the derivation; [`read`] uses it only when all three match and every program
-//! in it passes [`Program::validate`](crate::ir::Program::validate) with the counts its role requires, so a damaged or
-//! edited entry is an error (or, in the cache, a new derivation), never a panic or
-//! silently different numbers.
+//! An entry is one JSON file on one line (its version first), named `<Model>-<hash>.json`,
+//! where the hash is taken over the model as written and the model's name must pass the
+//! rule for names ([`crate::model::name_problem`]: an ASCII identifier of at most 64
+//! bytes), so no name reaches outside the folder or makes an unportable file name. The
+//! entry repeats the model, the engine version and a content hash of the derivation;
+//! [`read`] uses it only when all three match and every program in it passes
+//! [`Program::validate`](crate::ir::Program::validate) with the counts its role requires,
+//! so a damaged or edited entry is an error (or, in the cache, a new derivation), never a
+//! panic or silently different numbers.
 //!
 //! `folders` says where entries live (the offline folder, the user cache, the variables
 //! that steer both); `validate` checks an entry's programs against its model.

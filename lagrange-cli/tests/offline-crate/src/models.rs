@@ -2,7 +2,7 @@
 //! `.lagrange/`), and in `lagrange-cli/tests/offline.rs` with the engine on. Both print the same
 //! fingerprint only if the two expansions are the same code.
 
-use lagrange::nalgebra::{Vector1, Vector2};
+use lagrange::nalgebra::{Vector1, Vector2, Vector4};
 use lagrange::{
     ConstrainedSystem, Integrator, Lagrangian, LagrangianSystem, ReducedSystem, Simulation,
 };
@@ -51,6 +51,48 @@ pub(crate) struct Orbit {
     pub k: f64,
 }
 
+/// Two arms of two links each on one fixed base: a tree whose mass matrix has zeros
+/// between the arms, and whose programs run through the runtime's `wide`.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(a1, a2, b1, b2),
+    body(name = a_upper, mass = "m", inertia = ["i", "i", "k"], joint = revolute(a1),
+         axis = ["0", "1", "0"], com = ["0", "0", "-l"]),
+    body(name = a_lower, mass = "m", inertia = ["i", "k", "i"], parent = a_upper,
+         joint = revolute(a2), axis = ["1", "0", "0"], origin = ["0", "0", "-l"],
+         com = ["0", "0", "-l"]),
+    body(name = b_upper, mass = "m", inertia = ["k", "i", "i"], joint = revolute(b1),
+         axis = ["0", "1", "0"], origin = ["w", "0", "0"], com = ["0", "0", "-l"]),
+    body(name = b_lower, mass = "m", inertia = ["i", "i", "k"], parent = b_upper,
+         joint = revolute(b2), axis = ["0", "0", "1"], origin = ["0", "0", "-l"],
+         com = ["l", "0", "-l"]),
+    gravity = ["0", "0", "-g"],
+)]
+pub(crate) struct Branches {
+    pub m: f64,
+    pub l: f64,
+    pub w: f64,
+    pub i: f64,
+    pub k: f64,
+    pub g: f64,
+}
+
+/// Numbers that only constants make (`√2`, `π`, `sin 1`) in `M`, where folding them again
+/// could change their last bit.
+#[derive(Lagrangian)]
+#[lagrangian(
+    coordinates(x, theta),
+    kinetic = "1/2*sqrt(2)*m*dot(x)^2 + pi^(1/2)*sin(1)*m*l*cos(theta)*dot(x)*dot(theta) + 1/2*m*l^2*dot(theta)^2",
+    potential = "-m*g*l*cos(theta)",
+    force(x = "-c*dot(x)")
+)]
+pub(crate) struct Constants {
+    pub m: f64,
+    pub l: f64,
+    pub g: f64,
+    pub c: f64,
+}
+
 /// Bit patterns of accelerations, integrals and short runs of every model.
 pub(crate) fn fingerprint() -> Vec<u64> {
     let mut bits = Vec::new();
@@ -71,9 +113,6 @@ pub(crate) fn fingerprint() -> Vec<u64> {
             .as_slice(),
     );
     push(&[pendulum.energy(0.0, &q, &qd)]);
-    // Without debug assertions (the offline build) `M` comes from a program of its own,
-    // with them (the engine build, the tests') from the whole dynamics: the same bits.
-    push(pendulum.mass_matrix(0.0, &q, &qd).as_slice());
     let run = Simulation::new(&pendulum)
         .integrator(Integrator::Rk4 { dt: 1e-3 })
         .run(0.0, q, qd, 1.0)
@@ -119,5 +158,46 @@ pub(crate) fn fingerprint() -> Vec<u64> {
     );
     push(orbit.ignored_velocities(0.0, &q, &qd).as_slice());
     push(&[orbit.energy(0.0, &q, &qd)]);
+
+    // Without debug assertions (the offline build) `mass_matrix` runs a program of its
+    // own, with them (the engine build, the tests') the whole dynamics: both are compared
+    // with the engine build's `M` of the whole dynamics, bit for bit.
+    let arms = Branches {
+        m: 1.3,
+        l: 0.4,
+        w: 0.3,
+        i: 0.02,
+        k: 0.005,
+        g: 9.81,
+    };
+    for (q, qd) in [
+        (
+            Vector4::new(0.3, -1.1, 0.9, 0.2),
+            Vector4::new(0.5, 0.1, -0.2, 0.3),
+        ),
+        (
+            Vector4::new(-2.0, 0.4, 0.0, 1.7),
+            Vector4::new(0.0, -3.1, 0.7, 0.0),
+        ),
+    ] {
+        let (m, f) = arms.mass_matrix_and_forcing(0.0, &q, &qd);
+        push(arms.mass_matrix(0.0, &q, &qd).as_slice());
+        push(m.as_slice());
+        push(f.as_slice());
+        push(
+            arms.accelerations(0.0, &q, &qd)
+                .expect("regular")
+                .as_slice(),
+        );
+    }
+    let constants = Constants {
+        m: 0.7,
+        l: 1.3,
+        g: 9.81,
+        c: 0.2,
+    };
+    let (q, qd) = (Vector2::new(1.2, -2.0), Vector2::new(0.7, -3.1));
+    push(constants.mass_matrix(0.0, &q, &qd).as_slice());
+    push(constants.mass_matrix_and_forcing(0.0, &q, &qd).0.as_slice());
     bits
 }
