@@ -123,5 +123,16 @@ mod tests {
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&out), bits(&expected));
         assert_eq!((out[3], w - y * z), (2.0f64.powi(-54), 0.0));
+
+        // Spliced into another trace (as the residual's derivatives read the residual), the
+        // fused operations are traced as products and sums and fused again as that trace
+        // finishes: the same bits.
+        let mut t = Tracer::new(4);
+        let inputs: Vec<Value> = (0..4).map(|i| t.input(i)).collect();
+        let outputs = t.splice(&program, &inputs);
+        let again = t.finish(&outputs);
+        let mut out_again = [0.0; 5];
+        again.evaluate(&[x, y, z, w], &mut out_again);
+        assert_eq!(bits(&out_again), bits(&expected), "{again:?}");
     }
 }
