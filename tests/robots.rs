@@ -1,7 +1,7 @@
 //! Real robots derived at compile time from the URDFs of example-robot-data, against what
 //! Pinocchio 4.1 computes at random states (`lagrange-cli/tests/pinocchio/`): the forward
 //! dynamics, the mass matrix, the bias forces and the gravity torques of a UR5, the
-//! Solo-12's legs, the G1 humanoid and the Centauro (the Panda's are in `from_files.rs`); and the
+//! Kinova and SO-100 arms (their joint frames turned by decimal angles), the Solo-12's legs, the G1 humanoid and the Centauro (the Panda's are in `from_files.rs`); and the
 //! humanoid example's claims: its gravity torques are the potential's gradient, they hold
 //! the pose, and its linearization there is the one `M` and the potential's Hessian give;
 //! and the shape of its `M`, the tree it is factorized over.
@@ -39,6 +39,33 @@ struct Solo12 {
 )]
 struct Centauro {
     g: f64,
+}
+
+/// Kinova's Jaco2 arm: its joints' frames are turned by decimals near quarter and half
+/// turns (`-1.57079632679`, `3.14159265359`) and by 0.649 rad, which never fold to exact
+/// turns. Its tree is shallow, and expanded its kinetic energy grew past 24 GB: it must
+/// be derived by its recursions, with the file's numbers as they are.
+#[derive(Lagrangian)]
+#[lagrangian(urdf = "lagrange-cli/tests/pinocchio/robots/kinova.urdf")]
+struct Kinova {
+    g: f64,
+}
+
+/// The SO-100 arm, whose joint frames are turned by decimals of every kind.
+#[derive(Lagrangian)]
+#[lagrangian(urdf = "lagrange-cli/tests/pinocchio/robots/so100.urdf")]
+struct So100 {
+    g: f64,
+}
+
+#[test]
+fn the_kinova_arm_is_derived_as_pinocchio_computes_it() {
+    pinocchio_reference::compare(&Kinova { g: 9.81 }, "kinova").assert_within("kinova", 1e-12);
+}
+
+#[test]
+fn the_so100_arm_is_derived_as_pinocchio_computes_it() {
+    pinocchio_reference::compare(&So100 { g: 9.81 }, "so100").assert_within("so100", 1e-12);
 }
 
 #[test]

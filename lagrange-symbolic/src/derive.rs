@@ -43,11 +43,13 @@ fn derive_in(
     model: &CheckedModel,
     sources: &[(Item, Vec<Expr>)],
 ) -> Result<(Derived, Vec<Program>), Vec<ModelError>> {
-    // A deep tree is derived by its recursions alone (its expanded form would not fit);
-    // others symbolically, a tree's dynamics traced beside.
-    let deep = mechanics::too_deep_to_expand(model);
-    let mut system = System::of_model(s, model, !deep).map_err(|m| blame(s, sources, m))?;
-    let recursive = if deep {
+    // A tree too deep or too large to expand is derived by its recursions alone; others
+    // symbolically, a tree's dynamics traced beside.
+    let route = mechanics::route(s, model).map_err(ModelError::whole_model)?;
+    let by_recursions = matches!(route, mechanics::Route::Recursions { .. });
+    let mut system =
+        System::of_model(s, model, !by_recursions).map_err(|m| blame(s, sources, m))?;
+    let recursive = if by_recursions && model.ignored.is_empty() {
         mechanics::recursive_equations(s, model, &system).map_err(ModelError::whole_model)?
     } else {
         None
@@ -55,7 +57,10 @@ fn derive_in(
     let mut full = match recursive {
         Some(equations) => equations,
         None => {
-            if deep {
+            if let mechanics::Route::Recursions { terms: Some(terms) } = route {
+                return Err(too_large(model, terms));
+            }
+            if by_recursions {
                 system = System::of_model(s, model, true).map_err(|m| blame(s, sources, m))?;
             }
             let tree = mechanics::recursive_dynamics(s, model, &system)
@@ -64,10 +69,11 @@ fn derive_in(
         }
     };
     full.joint_wrenches = joint_wrenches(s, model, &system).map_err(ModelError::whole_model)?;
-    if !deep {
+    if !by_recursions {
         full.theorems = mechanics::theorems(s, model, &system).map_err(ModelError::whole_model)?;
     }
-    full.drawing = mechanics::drawing(s, model, &system).map_err(ModelError::whole_model)?;
+    full.drawing =
+        mechanics::drawing(s, model, &system, by_recursions).map_err(ModelError::whole_model)?;
     let mut reduced = if model.ignored.is_empty() {
         None
     } else {
@@ -89,6 +95,20 @@ fn derive_in(
         })
         .map_err(ModelError::whole_model)?;
     Ok((Derived { full, reduced }, orientations))
+}
+
+/// The refusal of a model whose bodies' kinetic energy would expand to about `terms`
+/// terms, beyond [`mechanics::EXPANDED_TERMS`], and which the recursions do not derive.
+fn too_large(model: &CheckedModel, terms: u64) -> Vec<ModelError> {
+    let why = if model.ignored.is_empty() {
+        "it is not a kinematic tree of jointed bodies whose data are numbers and parameters, which the recursions would derive instead"
+    } else {
+        "Routh's reduction over `ignore` needs it expanded"
+    };
+    ModelError::whole_model(format!(
+        "the bodies' kinetic energy would have about {terms:.1e} terms once expanded, more than the {} the engine expands, and {why}",
+        mechanics::EXPANDED_TERMS
+    ))
 }
 
 /// The joint wrenches of a model with jointed bodies, as a program over the inputs and

@@ -26,4 +26,4 @@ pub mod syntax;
 #[cfg(feature = "engine")]
 pub use derive::derive;
 #[cfg(feature = "engine")]
-pub use mechanics::{EXPANDED_TREE_DEPTH, LINEAR_GENERATOR_COORDINATES};
+pub use mechanics::{EXPANDED_TERMS, EXPANDED_TREE_DEPTH, LINEAR_GENERATOR_COORDINATES};

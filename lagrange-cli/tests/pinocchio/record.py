@@ -34,6 +34,8 @@ ROBOTS = {
     "solo12": "solo_description/robots/solo12.urdf",
     "g1": "g1_description/urdf/g1_29dof_rev_1_0.urdf",
     "centauro": "centauro_description/urdf/centauro.urdf",
+    "kinova": "kinova_description/robots/kinova.urdf",
+    "so100": "so_arm_description/urdf/so100.urdf",
 }
 STATES = 4
 
@@ -59,6 +61,34 @@ def rows(matrix):
     return [list(map(float, row)) for row in np.asarray(matrix)]
 
 
+def tangent_limits(model):
+    """Each coordinate's range within [-1, 1]: a continuous joint (`nq = 2`, its
+    configuration `(cos θ, sin θ)`) has the whole of it."""
+    lower, upper = np.full(model.nv, -1.0), np.full(model.nv, 1.0)
+    for joint in model.joints[1:]:
+        if joint.nq == joint.nv:
+            span = slice(joint.idx_v, joint.idx_v + joint.nv)
+            q_span = slice(joint.idx_q, joint.idx_q + joint.nq)
+            lower[span] = np.maximum(model.lowerPositionLimit[q_span], -1.0)
+            upper[span] = np.minimum(model.upperPositionLimit[q_span], 1.0)
+    return lower, upper
+
+
+def configuration(model, angles):
+    """Pinocchio's configuration of the joint coordinates `angles` (one per degree of
+    freedom, as lagrange's): a continuous joint's angle as `(cos θ, sin θ)`."""
+    q = np.zeros(model.nq)
+    for joint in model.joints[1:]:
+        theta = angles[joint.idx_v : joint.idx_v + joint.nv]
+        if joint.nq == joint.nv:
+            q[joint.idx_q : joint.idx_q + joint.nq] = theta
+        elif joint.nq == 2 and joint.nv == 1:
+            q[joint.idx_q : joint.idx_q + 2] = [np.cos(theta[0]), np.sin(theta[0])]
+        else:
+            sys.exit(f"{joint.shortname()}: a joint of {joint.nq} coordinates and {joint.nv} speeds")
+    return q
+
+
 def main():
     root = robots_folder()
     version = importlib.metadata.version("example-robot-data")
@@ -67,14 +97,13 @@ def main():
         text = stripped((root / path).read_text())
         (HERE / "robots" / f"{name}.urdf").write_text(text)
         model = pin.buildModelFromXML(text)
-        assert model.nq == model.nv, f"{name}: a joint with nq != nv"
         data = model.createData()
         rng = np.random.default_rng(20261204)
-        lower = np.maximum(model.lowerPositionLimit, -1.0)
-        upper = np.minimum(model.upperPositionLimit, 1.0)
+        lower, upper = tangent_limits(model)
         states = []
         for _ in range(STATES):
-            q = rng.uniform(lower, upper)
+            angles = rng.uniform(lower, upper)
+            q = configuration(model, angles)
             v = rng.uniform(-1.0, 1.0, model.nv)
             tau = -model.damping * v
             ddq = pin.aba(model, data, q, v, tau)
@@ -87,7 +116,7 @@ def main():
             ddq_dv = data.ddq_dv - minv @ np.diag(model.damping)
             states.append(
                 {
-                    "q": list(map(float, q)),
+                    "q": list(map(float, angles)),
                     "v": list(map(float, v)),
                     "ddq": list(map(float, ddq)),
                     "ddq_dq": rows(data.ddq_dq),

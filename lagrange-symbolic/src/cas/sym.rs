@@ -114,6 +114,11 @@ impl Sym {
         self.0.is_zero() || (self.expandable() && self.0.expand().is_zero())
     }
 
+    /// An upper bound on the number of terms of `self` expanded ([`expansion_terms`]).
+    pub(crate) fn expansion_bound(&self) -> u64 {
+        expansion_terms(self.0.as_view())
+    }
+
     /// Whether the expansion of `self` has at most [`EXPANSION_TERMS`] terms by the
     /// upper bound of [`expansion_terms`].
     fn expandable(&self) -> bool {

@@ -22,13 +22,15 @@ pub(super) enum Place<'a> {
 }
 
 /// The drawing of a model with particles, bodies or drawn points; `None` for a model
-/// with none of them. A tree too deep to expand is drawn from its traced placement (its
-/// composed rotations, expanded, would grow about ninefold per link when the joints'
-/// frames are turned); other models from their symbolic poses.
+/// with none of them. A tree derived by its recursions (`traced`, too deep or too large to
+/// expand) is drawn from its traced placement (its composed rotations, expanded, would
+/// grow about ninefold per link when the joints' frames are turned); other models from
+/// their symbolic poses.
 pub(crate) fn drawing(
     s: &Session,
     model: &CheckedModel,
     system: &System,
+    traced: bool,
 ) -> Result<Option<Drawing>, String> {
     if model.particles.is_empty() && model.bodies.is_empty() && model.drawing.is_empty() {
         return Ok(None);
@@ -74,7 +76,7 @@ pub(crate) fn drawing(
         }
     }
     let inputs = system.inputs();
-    let traced = if recursive::too_deep_to_expand(model) {
+    let traced = if traced {
         recursive::drawing(s, model, inputs.len(), &placed.places)?
     } else {
         None
@@ -220,7 +222,7 @@ mod tests {
         let work = model.clone();
         let (traced, symbolic) = cas::session(names, move |s| {
             let system = System::of_model(s, &work, false)?;
-            let layout = drawing(s, &work, &system)?.expect("drawn");
+            let layout = drawing(s, &work, &system, true)?.expect("drawn");
             let mut placed = Placed::default();
             for (b, _) in work.bodies.iter().enumerate() {
                 placed.places.push(Place::Centre(b));

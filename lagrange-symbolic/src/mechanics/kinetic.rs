@@ -161,6 +161,54 @@ pub(crate) fn poses(s: &Session, model: &CheckedModel) -> Result<Vec<Pose>, Stri
     Ok(poses)
 }
 
+/// An estimate from above of the number of terms the bodies' kinetic energy has once
+/// expanded, read off their `poses` before it is built: for each body
+/// `b(m) b(v)² + b(I) b(ω)²`, where `b` is the bound on an expression's expanded terms
+/// ([`Sym::expansion_bound`]: sums add, products multiply, nothing cancels), `b(ω)` and
+/// `b(v)` sum over components, and a velocity component has at most `2k + 1` terms for
+/// each of its position's (a sine or cosine of each of the `k` coordinates the body's
+/// pose depends on, and time, differentiated by the product rule). It depends on the
+/// poses' structure, not on their numbers: a decimal near a quarter turn (`1.5707963`,
+/// whose cosine never vanishes) counts as any other angle. Saturates.
+pub(crate) fn expanded_terms(
+    s: &Session,
+    model: &CheckedModel,
+    poses: &[Pose],
+) -> Result<u64, String> {
+    let n = model.coordinates.len() as u64;
+    let sum = |xs: &[Sym]| {
+        xs.iter()
+            .map(Sym::expansion_bound)
+            .fold(0, u64::saturating_add)
+    };
+    // The coordinates a jointed body's pose depends on: its joints' down from the root.
+    let mut path: Vec<u64> = Vec::with_capacity(poses.len());
+    let mut total: u64 = 0;
+    for (body, pose) in model.bodies.iter().zip(poses) {
+        let moving = match &body.placement {
+            Placement::Jointed { parent, joint, .. } => {
+                joint.coordinate_count() as u64 + parent.map_or(0, |p| path[p])
+            }
+            Placement::Given { .. } => n,
+        };
+        path.push(moving);
+        let velocity = sum(&pose.com).saturating_mul(2 * moving + 1);
+        let omega = sum(&pose.omega);
+        let inertia = matrix(s, &body.inertia)?
+            .iter()
+            .flatten()
+            .map(Sym::expansion_bound)
+            .max()
+            .unwrap_or(0);
+        let mass = s.expr(&body.mass)?.expansion_bound();
+        let body_terms = mass
+            .saturating_mul(velocity.saturating_mul(velocity))
+            .saturating_add(inertia.saturating_mul(omega.saturating_mul(omega)));
+        total = total.saturating_add(body_terms);
+    }
+    Ok(total)
+}
+
 /// The kinetic energy that the model's particles and bodies (at their `poses`) contribute.
 pub(crate) fn of_bodies(s: &Session, model: &CheckedModel, poses: &[Pose]) -> Result<Sym, String> {
     let n = model.coordinates.len();

@@ -16,10 +16,10 @@ mod theorems;
 pub(crate) use drawing::drawing;
 pub(crate) use euler_lagrange::equations;
 pub(crate) use kinetic::orthogonality;
-pub use recursive::EXPANDED_TREE_DEPTH;
+pub use recursive::{EXPANDED_TERMS, EXPANDED_TREE_DEPTH};
 pub(crate) use recursive::{
-    Traced, dynamics as recursive_dynamics, equations as recursive_equations, joint_wrenches,
-    too_deep_to_expand,
+    Route, Traced, dynamics as recursive_dynamics, equations as recursive_equations,
+    joint_wrenches, route,
 };
 pub(crate) use routh::reduce;
 pub(crate) use system::System;

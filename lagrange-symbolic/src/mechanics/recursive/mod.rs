@@ -212,17 +212,59 @@ fn derivatives(program: &Program, blocks: &[Vec<usize>]) -> (Program, Vec<Value>
 /// 100 s).
 pub const EXPANDED_TREE_DEPTH: usize = 6;
 
-/// Whether `model` is a tree deeper than [`EXPANDED_TREE_DEPTH`] that
-/// [`equations`] derives without expanding (when its data lower).
-pub(crate) fn too_deep_to_expand(model: &CheckedModel) -> bool {
+/// The most terms a model's bodies' kinetic energy may have once expanded, by the
+/// estimate of [`expanded_terms`](super::kinetic::expanded_terms), for its equations to be
+/// derived by expansion. A tree beyond it is derived by its recursions alone; another
+/// model is refused. The expanded route's time grows with this size whatever the tree's
+/// depth (measured in a debug build of the command, the machine shared: a planar chain
+/// of 4 links, estimated at 9·10⁴ terms, 7.8 s; of 5 links, 5.7·10⁵, 34 s; a 12-joint
+/// quadruped of depth 3, 1.2·10⁵, 28 s), and a 6-joint arm whose joint frames are turned
+/// by decimal angles (Kinova's `1.57079632679`, which never folds to an exact quarter
+/// turn) is estimated at 1.4·10¹²: expanded, it grew past 24 GB.
+pub const EXPANDED_TERMS: u64 = 50_000;
+
+/// How a model's equations are derived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Route {
+    /// Symbolically, by expansion (a tree's dynamics traced beside).
+    Expanded,
+    /// A tree deeper than [`EXPANDED_TREE_DEPTH`], or whose expanded kinetic energy would
+    /// have more than [`EXPANDED_TERMS`] terms: by its recursions alone when its data
+    /// lower ([`equations`]), else by expansion if it is only deep.
+    Recursions {
+        /// The estimate of the expanded kinetic energy's terms, when it was made (a deep
+        /// tree is not measured).
+        terms: Option<u64>,
+    },
+}
+
+/// How `model` is derived: its depth first (no engine work), then the size of its bodies'
+/// expanded kinetic energy estimated on their poses, before that energy is built. A
+/// model that ignores coordinates is always expanded (Routh's reduction needs `L`), and
+/// refused, as any model that is not a tree the recursions derive, beyond
+/// [`EXPANDED_TERMS`] (see [`Route::Recursions`]).
+pub(crate) fn route(s: &Session, model: &CheckedModel) -> Result<Route, String> {
     let mut depth: Vec<usize> = Vec::with_capacity(model.bodies.len());
+    let mut tree = !model.bodies.is_empty() && model.ignored.is_empty();
     for body in &model.bodies {
         let Placement::Jointed { parent, joint, .. } = &body.placement else {
-            return false;
+            tree = false;
+            break;
         };
         depth.push(joint.coordinate_count() + parent.map_or(0, |p| depth[p]));
     }
-    model.ignored.is_empty() && depth.into_iter().max().unwrap_or(0) > EXPANDED_TREE_DEPTH
+    if tree && depth.into_iter().max().unwrap_or(0) > EXPANDED_TREE_DEPTH {
+        return Ok(Route::Recursions { terms: None });
+    }
+    if model.bodies.is_empty() {
+        return Ok(Route::Expanded);
+    }
+    let terms = super::kinetic::expanded_terms(s, model, &super::kinetic::poses(s, model)?)?;
+    Ok(if terms > EXPANDED_TERMS {
+        Route::Recursions { terms: Some(terms) }
+    } else {
+        Route::Expanded
+    })
 }
 
 /// The equations of a tree from its recursions alone, every program traced: `L`, the
