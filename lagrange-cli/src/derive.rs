@@ -430,7 +430,7 @@ impl LatexSystem {
     fn new(eq: &Equations, reduced: Option<&Reduced>) -> Result<LatexSystem, Failure> {
         let Some(symbolic) = &eq.symbolic else {
             return Err(Failure(format!(
-                "`{}` is a kinematic tree too deep to expand: its equations have no printed form (the text and JSON formats say what was derived)",
+                "`{}` is a kinematic tree too deep or too large to expand: its equations have no printed form (the text and JSON formats say what was derived)",
                 eq.name
             )));
         };

@@ -322,6 +322,26 @@ fn arm(k: usize, decimal: bool) -> Model {
 }
 
 #[test]
+fn a_tree_too_large_to_expand_that_must_be_expanded_is_refused_with_its_size() {
+    // Routh's reduction needs the Lagrangian expanded: a chain of five links about
+    // vertical axes (its first angle cyclic) is past the budget, and is refused before
+    // its energy is built, naming the estimate and the reason.
+    let (mut chain, _) = chain_in(5, r#"["0","0","-g"]"#);
+    chain.ignore = vec!["q1".into()];
+    let errors = derive(&chain).unwrap_err();
+    let message = format!("{errors:?}");
+    assert!(
+        message.contains("terms once expanded") && message.contains("Routh's reduction"),
+        "{message}"
+    );
+    // Without `ignore` the same chain is derived by its recursions, q1 found cyclic.
+    chain.ignore.clear();
+    let eq = derive(&chain).unwrap().full;
+    assert!(eq.dynamics_by_recursion && eq.symbolic.is_none());
+    assert_eq!(eq.cyclic, vec![0]);
+}
+
+#[test]
 fn a_shallow_arm_turned_by_decimal_angles_is_derived_by_its_recursions() {
     // The route is chosen by an estimate of the expanded kinetic energy's size that
     // depends on the poses' structure, not on how close an angle is to a quarter turn:

@@ -62,6 +62,43 @@ fn expansion_terms(view: AtomView<'_>) -> u64 {
     }
 }
 
+/// A bound on the square of the magnitude `view`'s round-off is proportional to, read
+/// off its form without expanding it: a sum of `k` terms `k Σ S(tᵢ)` (so that
+/// `(Σ|tᵢ|)² ≤ k Σ tᵢ²` is covered), a product `Π S(fᵢ)`, a natural power `S(b)ⁿ`, a
+/// function its value squared plus its arguments' `S`, anything else its value squared.
+/// Whatever the form, a zero evaluated in floating point comes out below about `10⁻¹⁵`
+/// of `√S`, and a term that does not cancel is as large as `√S` allows.
+fn squared_size(view: AtomView<'_>) -> Atom {
+    let square = |a: Atom| &a * &a;
+    match view {
+        AtomView::Num(_) | AtomView::Var(_) => square(view.to_owned()),
+        AtomView::Add(a) => {
+            let k = Atom::num(a.iter().count() as i64);
+            k * a
+                .iter()
+                .map(squared_size)
+                .fold(Atom::num(0), |acc, t| acc + t)
+        }
+        AtomView::Mul(m) => m
+            .iter()
+            .map(squared_size)
+            .fold(Atom::num(1), |acc, f| acc * f),
+        AtomView::Pow(p) => {
+            let (base, exponent) = p.get_base_exp();
+            match exponent {
+                AtomView::Num(n) if matches!(n.get_coeff_view(), CoefficientView::Natural(k, 1, 0, _) if k > 0) => {
+                    squared_size(base).pow(exponent.to_owned())
+                }
+                _ => square(view.to_owned()),
+            }
+        }
+        AtomView::Fun(f) => f
+            .iter()
+            .map(squared_size)
+            .fold(square(view.to_owned()), |acc, s| acc + s),
+    }
+}
+
 impl Sym {
     /// `sin(self)`.
     pub fn sin(&self) -> Sym {
@@ -125,15 +162,16 @@ impl Sym {
         expansion_terms(self.0.as_view()) <= EXPANSION_TERMS
     }
 
-    /// `Σ tᵢ²` over the terms `tᵢ` of the expression, expanded when that is cheap (see
-    /// [`printable`](Self::printable)): the size of the terms that cancel in a sum that
-    /// is zero.
+    /// The square of the size of the terms that cancel in a sum that is zero, the scale
+    /// round-off is measured against: `Σ tᵢ²` over the terms `tᵢ` of the expression
+    /// expanded, when that is cheap (see [`printable`](Self::printable)); otherwise
+    /// [`squared_size`] of the expression as it is, so that a zero written in a form too
+    /// large to expand is still told from a small number.
     pub(super) fn squared_terms(&self) -> Sym {
-        let expanded = if self.expandable() {
-            self.0.expand()
-        } else {
-            self.0.clone()
-        };
+        if !self.expandable() {
+            return Sym(squared_size(self.0.as_view()));
+        }
+        let expanded = self.0.expand();
         let square = |t: Atom| &t * &t;
         Sym(match expanded.as_view() {
             AtomView::Add(a) => a

@@ -317,7 +317,7 @@ pub struct Equations {
     /// system only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drawing: Option<Drawing>,
-    /// Expression trees; `None` for a kinematic tree too deep to expand (its programs are
+    /// Expression trees; `None` for a kinematic tree too deep or too large to expand (its programs are
     /// traced from the recursions alone).
     pub symbolic: Option<Symbolic>,
 }

@@ -7,7 +7,7 @@ use crate::syntax::print::{Formula, Math, layout, text};
 use crate::syntax::{Expr, Rational};
 
 /// What stands for the equations of a tree that is not expanded.
-const NOT_EXPANDED: &str = "M(q) q'' = f(t, q, q'), a kinematic tree evaluated by its composite-rigid-body and Newton-Euler recursions (too deep to expand)";
+const NOT_EXPANDED: &str = "M(q) q'' = f(t, q, q'), a kinematic tree evaluated by its composite-rigid-body and Newton-Euler recursions (too deep or too large to expand)";
 
 /// Left-hand side `Σⱼ Mᵢⱼ q̈ⱼ` of equation `i`, skipping zero entries.
 fn inertia_terms(symbolic: &Symbolic, coordinates: &[String], i: usize) -> Expr {
@@ -115,7 +115,7 @@ impl Equations {
     }
 
     /// Each equation's two sides: `Σⱼ Mᵢⱼ q̈ⱼ` and `fᵢ + Σₖ λₖ ∂Gₖ/∂qᵢ` (`∂Gₖ/∂q̇ᵢ` for
-    /// a constraint on the velocities); `None` for a tree too deep to expand.
+    /// a constraint on the velocities); `None` for a tree too deep or too large to expand.
     fn rows(&self) -> Option<Vec<(Math, Math)>> {
         let symbolic = self.symbolic.as_ref()?;
         let holonomic = holonomic_count(self);
