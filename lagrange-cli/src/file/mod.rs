@@ -198,8 +198,9 @@ impl ModelFile {
             return Ok(derived);
         }
         eprintln!(
-            "note: deriving `{}` with symbolica (restricted mode unless SYMBOLICA_LICENSE is set; see the lagrange README for its licensing)",
-            self.model.name.escape_debug()
+            "note: deriving `{}` ({} coordinates) with symbolica (restricted mode unless SYMBOLICA_LICENSE is set; see the lagrange README for its licensing)",
+            self.model.name.escape_debug(),
+            self.model.coordinates.len()
         );
         let derived =
             lagrange_symbolic::derive(&self.model).map_err(|errors| self.model_errors(&errors))?;

@@ -8,6 +8,10 @@ use super::{CheckedModel, Energy, Item, Model, ModelError, names};
 use crate::syntax::print::excerpt_text;
 use crate::syntax::{Expr, Func, PI, Rational, TIME};
 
+/// The most generalized coordinates a model may declare: the derivation's programs grow
+/// with the square of their number (`M` alone has `n²` entries), and its time with it.
+pub const MAX_COORDINATES: usize = 256;
+
 impl Model {
     /// Checks the model; on failure returns every problem found, not just the first.
     pub fn check(&self) -> Result<CheckedModel, Vec<ModelError>> {
@@ -30,6 +34,16 @@ impl Model {
                 Item::Coordinates,
                 "no generalized coordinates: declare them with `coordinates(q1, q2, …)`".into(),
             );
+        }
+        if self.coordinates.len() > MAX_COORDINATES {
+            // Checked before anything else: every later check walks the coordinates.
+            return Err(vec![ModelError {
+                item: Item::Coordinates,
+                message: format!(
+                    "{} coordinates: the engine derives at most {MAX_COORDINATES} (its programs grow with the square of their number: 200 one-link pendulums on one base derive in 150 s in a debug build)",
+                    self.coordinates.len()
+                ),
+            }]);
         }
         for (i, q) in self.coordinates.iter().enumerate() {
             if let Some(problem) = names::problem(q, "a coordinate") {

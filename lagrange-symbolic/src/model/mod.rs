@@ -19,7 +19,7 @@ mod written;
 
 pub use bodies::MAX_TREE_DEPTH;
 pub use bounds::{MAX_CONSTANT_BITS, MAX_DEGREE};
-pub use check::momentum_name;
+pub use check::{MAX_COORDINATES, momentum_name};
 pub use checked::{
     CheckedBody, CheckedDraw, CheckedJoint, CheckedModel, CheckedParticle, Energy, Matrix3,
     Orientation, Placement,
