@@ -215,7 +215,8 @@ impl ModelFile {
     /// the model moves; 0 until then).
     pub(crate) fn parameter_values(&self) -> Result<Vec<f64>, Failure> {
         self.unknown_names("values", self.values.keys(), &self.model.parameters)?;
-        self.model
+        let values = self
+            .model
             .parameters
             .iter()
             .map(|p| match (self.values.get(p), self.inputs.contains_key(p)) {
@@ -238,7 +239,45 @@ impl ModelFile {
                     },
                 )),
             })
-            .collect()
+            .collect::<Result<Vec<f64>, Failure>>()?;
+        self.physical(&values)?;
+        Ok(values)
+    }
+
+    /// An error, at the line of the first value it reads, for a mass, an inertia or a
+    /// wheel's radius that the parameter `values` (in the model's order) make unphysical
+    /// (the engine's rule, which refuses the same numbers written in the model). A
+    /// quantity that reads an input driven by a signal is not checked.
+    fn physical(&self, values: &[f64]) -> Result<(), Failure> {
+        // A model that does not check fails with its own errors where it is derived.
+        let Ok(checked) = self.model.check() else {
+            return Ok(());
+        };
+        let value = |p: &str| {
+            let i = self.model.parameters.iter().position(|q| q == p)?;
+            (!self.inputs.contains_key(p)).then_some(values[i])
+        };
+        let found = self
+            .model
+            .unphysical(&checked.particles, &checked.bodies, &value);
+        match found.into_iter().find(|u| !u.parameters.is_empty()) {
+            None => Ok(()),
+            Some(u) => {
+                let given: Vec<String> = u
+                    .parameters
+                    .iter()
+                    .filter_map(|p| Some(format!("{p} = {}", value(p)?)))
+                    .collect();
+                Err(self.failure_at(
+                    &u.parameters[0],
+                    format!(
+                        "{} (with {} in [values])",
+                        u.error.message,
+                        given.join(", ")
+                    ),
+                ))
+            }
+        }
     }
 
     /// The `[inputs]` signals, as (parameter index, signal); they may not read inputs.

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use super::scope::Scope;
 use super::{CheckedModel, Energy, Item, Model, ModelError, names};
 use crate::syntax::print::excerpt_text;
-use crate::syntax::{Expr, Func, PI, Rational, TIME};
+use crate::syntax::{Expr, Rational, TIME};
 
 impl Model {
     /// Checks the model; on failure returns every problem found, not just the first.
@@ -14,13 +14,7 @@ impl Model {
         let mut errors = Vec::new();
         let mut err = |item, message: String| errors.push(ModelError { item, message });
 
-        let reserved = |name: &str| {
-            name == TIME
-                || name == PI
-                || name == "dot"
-                || name == "ddot"
-                || Func::from_name(name).is_some()
-        };
+        let reserved = names::reserved;
         let mut seen = HashSet::new();
         if let Some(problem) = names::problem(&self.name, "the model") {
             err(Item::Name, problem);
@@ -77,6 +71,9 @@ impl Model {
             components: HashMap::new(),
         };
         let (particles, bodies) = self.check_bodies(&mut scope, &mut errors);
+        // Numbers only: parameter values are checked where they are given.
+        let unphysical = self.unphysical(&particles, &bodies, &|_| None);
+        errors.extend(unphysical.into_iter().map(|u| u.error));
         let parse =
             |item: Item, source: &str, allow_velocity: bool, errors: &mut Vec<ModelError>| {
                 scope
