@@ -445,9 +445,17 @@ fn a_mass_inertia_or_radius_given_a_value_no_body_has_is_refused_at_that_value()
         assert!(!ok, "{to}");
         assert!(message.contains(says), "{to}: {message}");
     }
-    // The thin disk itself (A + A = C) is a body.
-    let (ok, message) = run_on("disk", &coin("R", 1.5, 20.0), &simulate);
-    assert!(ok, "{message}");
+    // A value given on the command line is held to the same rule.
+    let (ok, message) = run_on(
+        "at",
+        &coin("R", 1.5, 20.0),
+        &["linearize", "--at", "theta=1.5,R=-0.5"],
+    );
+    assert!(!ok);
+    assert!(
+        message.contains("error: --at: body `disk`: `rolls` takes the wheel's radius, a positive length, not -0.5 (with R = -0.5 in --at)"),
+        "{message}"
+    );
     // The same quantities written as numbers are refused at the body.
     for (from, to, says) in [
         ("mass = \"m\"", "mass = \"-1\"", "the mass is -1"),

@@ -658,8 +658,9 @@ fn a_chain_too_deep_is_one_error_not_one_per_link_below() {
 
 #[test]
 fn a_reader_that_closes_the_pipe_early_ends_the_command_quietly() {
-    // `lagrange import star.urdf | head -c 10` panicked ("failed printing to stdout:
-    // Broken pipe") with exit code 101. The model (about 100 KB) cannot fit in the pipe's
+    // `lagrange import star500.urdf | head -c 10` and `lagrange derive bicycle.toml
+    // --format json | head -c 10` panicked ("failed printing to stdout: Broken pipe")
+    // with exit code 101. Neither output (about 100 KB and 6 MB) fits in the pipe's
     // buffer: the command writes after the reader has gone.
     let mut urdf = String::from("<robot name=\"star\"><link name=\"hub\"/>");
     for k in 0..500 {
@@ -673,22 +674,35 @@ fn a_reader_that_closes_the_pipe_early_ends_the_command_quietly() {
     let dir = scratch("pipe");
     let path = dir.join("star.urdf");
     std::fs::write(&path, urdf).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_lagrange"))
-        .args(["import", path.to_str().unwrap()])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut head = [0u8; 10];
-    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut head).unwrap();
-    drop(child.stdout.take());
-    let output = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(&head, b"# Imported");
-    assert!(output.status.success(), "{:?}: {stderr}", output.status);
-    assert!(
-        !stderr.contains("panicked") && !stderr.contains("error"),
-        "{stderr}"
-    );
+    let bicycle = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/models/bicycle.toml");
+    for (args, start) in [
+        (vec!["import", path.to_str().unwrap()], "# Imported"),
+        (
+            vec!["derive", bicycle.to_str().unwrap(), "--format", "json"],
+            "{\n  \"model",
+        ),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lagrange"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut head = [0u8; 10];
+        std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut head).unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(String::from_utf8_lossy(&head), start);
+        assert!(
+            output.status.success(),
+            "{args:?}: {:?}: {stderr}",
+            output.status
+        );
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("error"),
+            "{args:?}: {stderr}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

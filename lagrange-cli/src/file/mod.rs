@@ -240,15 +240,16 @@ impl ModelFile {
                 )),
             })
             .collect::<Result<Vec<f64>, Failure>>()?;
-        self.physical(&values)?;
+        self.physical(&values, &[])?;
         Ok(values)
     }
 
     /// An error, at the line of the first value it reads, for a mass, an inertia or a
     /// wheel's radius that the parameter `values` (in the model's order) make unphysical
-    /// (the engine's rule, which refuses the same numbers written in the model). A
-    /// quantity that reads an input driven by a signal is not checked.
-    fn physical(&self, values: &[f64]) -> Result<(), Failure> {
+    /// (the engine's rule, which refuses the same numbers written in the model); the
+    /// parameters named in `given` were set by `--at`. A quantity that reads an input
+    /// driven by a signal is not checked.
+    fn physical(&self, values: &[f64], given: &[&str]) -> Result<(), Failure> {
         // A model that does not check fails with its own errors where it is derived.
         let Ok(checked) = self.model.check() else {
             return Ok(());
@@ -263,19 +264,25 @@ impl ModelFile {
         match found.into_iter().find(|u| !u.parameters.is_empty()) {
             None => Ok(()),
             Some(u) => {
-                let given: Vec<String> = u
+                let from = |p: &str| {
+                    if given.contains(&p) {
+                        "--at"
+                    } else {
+                        "[values]"
+                    }
+                };
+                let with: Vec<String> = u
                     .parameters
                     .iter()
-                    .filter_map(|p| Some(format!("{p} = {}", value(p)?)))
+                    .filter_map(|p| Some(format!("{p} = {} in {}", value(p)?, from(p))))
                     .collect();
-                Err(self.failure_at(
-                    &u.parameters[0],
-                    format!(
-                        "{} (with {} in [values])",
-                        u.error.message,
-                        given.join(", ")
-                    ),
-                ))
+                let message = format!("{} (with {})", u.error.message, with.join(", "));
+                let first = &u.parameters[0];
+                Err(if given.contains(&first.as_str()) {
+                    Failure(format!("--at: {}", escape_text(&message)))
+                } else {
+                    self.failure_at(first, message)
+                })
             }
         }
     }
@@ -310,6 +317,7 @@ impl ModelFile {
             (vec![0.0; n], vec![0.0; n])
         };
         let mut parameters = self.parameter_values()?;
+        let mut given = Vec::new();
         for entry in at.iter().flat_map(|a| a.split(',')) {
             let bad = |why: String| {
                 Failure(format!(
@@ -331,7 +339,10 @@ impl ModelFile {
             match (self.reset_target(name), parameter) {
                 (Some(Target::Coordinate(i)), _) => q[i] = value,
                 (Some(Target::Velocity(i)), _) => qd[i] = value,
-                (None, Some(k)) => parameters[k] = value,
+                (None, Some(k)) => {
+                    parameters[k] = value;
+                    given.push(name);
+                }
                 (None, None) => {
                     return Err(bad(format!(
                         "`{}` is not a coordinate, a `dot(…)` of one or a parameter of `{}`",
@@ -341,6 +352,7 @@ impl ModelFile {
                 }
             }
         }
+        self.physical(&parameters, &given)?;
         Ok(OperatingPoint { q, qd, parameters })
     }
 
