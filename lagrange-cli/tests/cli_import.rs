@@ -383,7 +383,7 @@ fn merging_fixed_joints_keeps_the_motion_with_fewer_bodies() {
         .replace(
             "</robot>",
             r#"<link name="gripper"><inertial><origin xyz="0.04 0.01 0" rpy="0.2 0 0"/><mass value="0.2"/>
-                 <inertia ixx="0.0002" ixy="0.00001" ixz="0" iyy="0.0003" iyz="0" izz="0.00015"/></inertial></link>
+                 <inertia ixx="0.0002" ixy="0.00001" ixz="0" iyy="0.0003" iyz="0" izz="0.0001"/></inertial></link>
                <joint name="grip" type="revolute"><parent link="tool"/><child link="gripper"/>
                  <origin xyz="0.05 0.02 0" rpy="0.1 0 0.2"/><axis xyz="0 0 1"/></joint>
                <link name="camera"><inertial><mass value="0.3"/><inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
@@ -538,10 +538,10 @@ fn what_a_urdf_gives_twice_or_no_body_could_have_is_refused_at_its_line() {
             "line 14: link `waist`: the inertia tensor is not positive semi-definite: it has the principal moment -1",
         ),
         (
-            // 0.02 + 0.02 < 0.05: no body is flatter than a disk.
-            "izz=\"0.01\"",
-            "izz=\"0.05\"".into(),
-            "line 14: link `waist`: the principal moments of inertia 0.02, 0.02, 0.05 break the triangle inequality",
+            // A positive diagonal, yet the moments are 0.07, 0.01 and -0.03.
+            "ixx=\"0.02\" ixy=\"0\"",
+            "ixx=\"0.02\" ixy=\"0.05\"".into(),
+            "line 14: link `waist`: the inertia tensor is not positive semi-definite: it has the principal moment -0.03",
         ),
         (
             "<inertia ixx=\"0.02\"",

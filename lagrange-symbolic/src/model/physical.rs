@@ -1,19 +1,22 @@
 //! The one rule for the inertial data and wheels a model may hold, whether written as
 //! numbers (a model file, an imported URDF) or given by parameter values: a mass is not
-//! negative, an inertia tensor is one of some distribution of mass (its principal moments
-//! satisfy the triangle inequalities `A + B ≥ C`, which also makes each of them
-//! non-negative: the tensor is positive semi-definite), and a rolling wheel's radius is a
-//! positive length.
+//! negative, an inertia tensor is positive semi-definite (no principal moment is negative:
+//! with it the mass matrix is positive definite, never indefinite), and a rolling wheel's
+//! radius is a positive length.
+//!
+//! The triangle inequalities of the principal moments (`A + B ≥ C`, which every
+//! distribution of mass meets) are not required: tensors written by hand or exported from
+//! CAD break them by a few per cent (four of the tests' own), and the motion stays well
+//! posed.
 
 use super::{CheckedBody, CheckedParticle, Item, Model, ModelError};
 use crate::ir::lower;
 use crate::syntax::Expr;
 use crate::syntax::print::excerpt_text;
 
-/// The relative round-off a tensor's principal moments may break the triangle inequality
-/// by: a thin disk or rod sits on it exactly (`A + A = C`), and a CAD export prints its
-/// entries to a few digits.
-const ROUND_OFF: f64 = 1e-6;
+/// The relative round-off a principal moment may fall below zero by: a thin rod's
+/// smallest moment is 0, and a turned tensor's is computed with round-off.
+const ROUND_OFF: f64 = 1e-9;
 
 /// Why `mass` is not a mass (it is negative or not finite), or `None`.
 pub fn mass_problem(mass: f64) -> Option<String> {
@@ -22,26 +25,20 @@ pub fn mass_problem(mass: f64) -> Option<String> {
 }
 
 /// Why the symmetric tensor of entries `xx, yy, zz, xy, xz, yz` is no rigid body's inertia,
-/// or `None`: its principal moments must each be at most the sum of the other two (within
-/// [`ROUND_OFF`] of their sum), and so none may be negative.
+/// or `None`: its principal moments must not be negative (beyond [`ROUND_OFF`] of their
+/// sum of magnitudes).
 pub fn inertia_problem(entries: [f64; 6]) -> Option<String> {
     if entries.iter().any(|x| !x.is_finite()) {
         return Some(format!("the inertia entries {entries:?} are not finite"));
     }
     let moments = principal_moments(entries);
-    let sum: f64 = moments.iter().sum();
     let slack = ROUND_OFF * moments.iter().map(|m| m.abs()).sum::<f64>();
-    if let Some(negative) = moments.iter().find(|&&m| m < -slack) {
-        return Some(format!(
-            "the inertia tensor is not positive semi-definite: it has the principal moment {negative}"
-        ));
-    }
-    // The largest moment bounds the other two's sum from below.
-    let largest = moments.iter().fold(f64::MIN, |a, &b| a.max(b));
-    (largest > sum - largest + slack).then(|| {
+    let smallest = moments.iter().fold(f64::MAX, |a, &b| a.min(b));
+    // Shown to 6 significant digits: the last of the closed form's are round-off.
+    let shown: f64 = format!("{smallest:.5e}").parse().unwrap_or(smallest);
+    (smallest < -slack).then(|| {
         format!(
-            "the principal moments of inertia {} break the triangle inequality (each is at most the sum of the other two, for any distribution of mass)",
-            moments.map(|m| format!("{m}")).join(", ")
+            "the inertia tensor is not positive semi-definite: it has the principal moment {shown}"
         )
     })
 }
@@ -186,21 +183,17 @@ mod tests {
     }
 
     #[test]
-    fn a_tensor_is_an_inertia_when_its_moments_make_a_triangle() {
-        // A thin disk (A + A = C) and a thin rod (0, B, B) are on the boundary.
-        assert_eq!(inertia_problem([1.0, 1.0, 2.0, 0.0, 0.0, 0.0]), None);
+    fn a_tensor_is_an_inertia_when_no_principal_moment_is_negative() {
+        // A thin rod (0, B, B) and a point are on the boundary.
         assert_eq!(inertia_problem([0.0, 3.0, 3.0, 0.0, 0.0, 0.0]), None);
         assert_eq!(inertia_problem([0.0; 6]), None);
+        // [[1, 1, 0], [1, 1, 0], [0, 0, 2]] has the moments 2, 2 and 0.
+        assert_eq!(inertia_problem([1.0, 1.0, 2.0, 1.0, 0.0, 0.0]), None);
         let negative = inertia_problem([1.0, -1.0, 1.0, 0.0, 0.0, 0.0]).unwrap();
         assert!(negative.contains("moment -1"), "{negative}");
-        let flat = inertia_problem([1.0, 1.0, 3.0, 0.0, 0.0, 0.0]).unwrap();
-        assert!(flat.contains("triangle inequality"), "{flat}");
         // Positive diagonal, yet [[1, 2, 0], [2, 1, 0], [0, 0, 1]] has the moment −1.
         let products = inertia_problem([1.0, 1.0, 1.0, 2.0, 0.0, 0.0]).unwrap();
-        assert!(
-            products.contains("not positive semi-definite"),
-            "{products}"
-        );
+        assert!(products.contains("moment -1"), "{products}");
         assert!(mass_problem(-50.0).is_some() && mass_problem(0.0).is_none());
         assert!(radius_problem(0.0).is_some() && radius_problem(0.012).is_none());
     }
