@@ -195,6 +195,41 @@ mod tests {
         let products = inertia_problem([1.0, 1.0, 1.0, 2.0, 0.0, 0.0]).unwrap();
         assert!(products.contains("moment -1"), "{products}");
         assert!(mass_problem(-50.0).is_some() && mass_problem(0.0).is_none());
+        assert!(mass_problem(f64::NAN).is_some());
         assert!(radius_problem(0.0).is_some() && radius_problem(0.012).is_none());
+    }
+
+    /// A particle's mass read from a parameter is checked with its value, a written one
+    /// with the model; each error names the particle's item.
+    #[test]
+    fn a_particles_mass_is_checked_as_written_and_with_its_value() {
+        let model = |mass: &str| Model {
+            name: "Bob".into(),
+            coordinates: vec!["x".into()],
+            parameters: vec!["m".into(), "k".into()],
+            particles: vec![crate::model::Particle {
+                name: "bob".into(),
+                mass: mass.into(),
+                position: vec!["x".into(), "0".into()],
+            }],
+            potential: Some("k*x^2".into()),
+            ..Model::default()
+        };
+        let errors = model("-2").check().unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].item, Item::Particle(0));
+        assert!(errors[0].message.contains("particle `bob`: the mass is -2"));
+        let written = model("2*m");
+        let checked = written.check().unwrap();
+        let values = |m: f64| move |p: &str| (p == "m").then_some(m);
+        let found = written.unphysical(&checked.particles, &checked.bodies, &values(-0.5));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].parameters, ["m"]);
+        assert!(
+            found[0].error.message.contains("the mass is -1"),
+            "{found:?}"
+        );
+        let fine = written.unphysical(&checked.particles, &checked.bodies, &values(0.5));
+        assert!(fine.is_empty(), "{fine:?}");
     }
 }
