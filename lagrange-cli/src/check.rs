@@ -126,7 +126,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
             }
         )));
     }
-    println!(
+    outln!(
         "{} against {}\n  source: {}\n  {} random states{}",
         equations.name,
         args.reference.display(),
@@ -144,9 +144,10 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         } else {
             "MISMATCH"
         };
-        println!(
+        outln!(
             "  {:<12} worst relative residual {:.3e}  {verdict}",
-            eq.label, result.worst
+            eq.label,
+            result.worst
         );
     }
     if report.assert_below(args.tolerance).is_ok() {

@@ -130,7 +130,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         format: args.format,
     };
     let out = work.call(Interpreted::new(&derived.full, &point.parameters)?)?;
-    println!("{out}");
+    outln!("{out}");
     Ok(())
 }
 

@@ -50,7 +50,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         (Format::Latex, _) => latex(&file, &derived)?,
         _ => text(&derived),
     };
-    println!("{out}");
+    outln!("{out}");
     Ok(())
 }
 

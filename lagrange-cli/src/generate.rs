@@ -136,7 +136,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         )));
     }
     let names: Vec<&str> = files.iter().map(|(output, _)| *output).collect();
-    println!(
+    outln!(
         "wrote {} in `{}`: {}",
         eq.name.escape_debug(),
         args.out.display(),

@@ -1,11 +1,29 @@
 //! The `lagrange` command: derive, simulate, check and generate from TOML model files,
 //! and prepare a crate's offline derivations. Argument parsing and dispatch are here;
 //! each subcommand lives in its own module, and `interpreted` runs derived programs.
+//! Everything written to standard output goes through [`write_out`].
+
+#![deny(clippy::print_stdout)]
 
 use std::fmt;
+use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+/// `print!` through [`write_out`]: a closed pipe ends the command quietly.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::write_out(format_args!($($arg)*))
+    };
+}
+
+/// `println!` through [`write_out`]: a closed pipe ends the command quietly.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
 
 mod analysis;
 mod check;
@@ -70,6 +88,22 @@ impl fmt::Display for Failure {
 impl From<String> for Failure {
     fn from(message: String) -> Self {
         Failure(message)
+    }
+}
+
+/// Writes to standard output, which every subcommand's results go through. When the
+/// reader has gone (`lagrange derive … | head`), there is no one left to tell: the command
+/// exits quietly with success, as command-line tools do, instead of panicking; any other
+/// failure to write is an error.
+fn write_out(text: fmt::Arguments<'_>) {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_fmt(text).and_then(|()| stdout.flush()) {
+        Ok(()) => {}
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => {
+            eprintln!("error: cannot write to standard output: {e}");
+            std::process::exit(1)
+        }
     }
 }
 

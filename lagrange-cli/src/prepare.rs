@@ -154,13 +154,13 @@ fn replace(dir: &Path, staged: &BTreeMap<String, Vec<u8>>) -> Result<(), Failure
         if !staged.contains_key(name) {
             let path = dir.join(name);
             fs::remove_file(&path).map_err(|e| io(&path, e))?;
-            println!("removed {}", path.display());
+            outln!("removed {}", path.display());
         }
     }
     for (name, bytes) in staged {
         let path = dir.join(name);
         fs::write(&path, bytes).map_err(|e| io(&path, e))?;
-        println!("wrote {}", path.display());
+        outln!("wrote {}", path.display());
     }
     Ok(())
 }
@@ -180,7 +180,7 @@ fn compare(dir: &Path, staged: &BTreeMap<String, Vec<u8>>) -> Result<(), Failure
         problems.push(format!("not used by any model: {name}"));
     }
     if problems.is_empty() {
-        println!("{} is up to date ({} entries)", dir.display(), staged.len());
+        outln!("{} is up to date ({} entries)", dir.display(), staged.len());
         Ok(())
     } else {
         Err(Failure(format!(

@@ -411,3 +411,70 @@ fn a_velocity_constraint_whose_velocities_cancel_is_refused() {
         );
     }
 }
+
+#[test]
+fn a_mass_inertia_or_radius_given_a_value_no_body_has_is_refused_at_that_value() {
+    // Before, `R = -0.012` simulated (the disk under the ground, the energy below zero)
+    // while `rolls = "-0.012"` was refused: one rule now holds for numbers and values.
+    let simulate = ["simulate", "--t-end", "0.01", "--out", "run.csv"];
+    for (from, to, says) in [
+        (
+            "R = 0.012",
+            "R = -0.012",
+            ":19:1: body `disk`: `rolls` takes the wheel's radius, a positive length, not -0.012 (with R = -0.012 in [values])",
+        ),
+        (
+            "m = 0.01",
+            "m = -0.01",
+            ":16:1: body `disk`: the mass is -0.01, and a mass is a finite number, not negative (with m = -0.01 in [values])",
+        ),
+        (
+            "A = 3.6e-7",
+            "A = -3.6e-7",
+            ":17:1: body `disk`: the inertia tensor is not positive semi-definite",
+        ),
+    ] {
+        let text = coin("R", 1.5, 20.0).replace(from, to);
+        let (ok, message) = run_on("values", &text, &simulate);
+        assert!(!ok, "{to}");
+        assert!(message.contains(says), "{to}: {message}");
+    }
+    // A value given on the command line is held to the same rule.
+    let (ok, message) = run_on(
+        "at",
+        &coin("R", 1.5, 20.0),
+        &["linearize", "--at", "theta=1.5,R=-0.5"],
+    );
+    assert!(!ok);
+    assert!(
+        message.contains("error: --at: body `disk`: `rolls` takes the wheel's radius, a positive length, not -0.5 (with R = -0.5 in --at)"),
+        "{message}"
+    );
+    // The same quantities written as numbers are refused at the body.
+    for (from, to, says) in [
+        ("mass = \"m\"", "mass = \"-1\"", "the mass is -1"),
+        (
+            "inertia = [\"A\", \"A\", \"C\"]",
+            "inertia = [\"1\", \"-1\", \"1\"]",
+            "not positive semi-definite",
+        ),
+    ] {
+        let text = coin("R", 1.5, 20.0).replace(from, to);
+        let (ok, message) = run_on("numbers", &text, &["derive"]);
+        assert!(!ok, "{to}");
+        assert!(
+            message.contains(":7:1: body[0]: body `disk`") && message.contains(says),
+            "{to}: {message}"
+        );
+    }
+    // A radius that moves with the configuration is no rigid wheel: its rate would be
+    // missing from the no-slip condition.
+    let (ok, message) = run_on("moving", &coin("theta", 1.5, 20.0), &["derive"]);
+    assert!(!ok);
+    assert!(
+        message.contains(
+            "`rolls` takes the wheel's radius, which must be constant: parameters and numbers only"
+        ),
+        "{message}"
+    );
+}

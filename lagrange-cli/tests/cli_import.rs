@@ -150,9 +150,16 @@ fn what_the_model_cannot_express_is_an_error() {
             "not valid XML",
         ),
     ];
+    refused(&dir, &cases);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Imports each URDF of `cases` (saved in `dir`): the command must fail without a panic,
+/// write no model, and say the case's words.
+fn refused(dir: &Path, cases: &[(String, &str)]) {
     for (text, needle) in cases {
-        let file = dir.join("bad.urdf");
-        std::fs::write(&file, &text).unwrap();
+        let file = dir.join("refused.urdf");
+        std::fs::write(&file, text).unwrap();
         let output = lagrange(&["import", file.to_str().unwrap()]);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success(), "{needle}: succeeded");
@@ -160,7 +167,6 @@ fn what_the_model_cannot_express_is_an_error() {
         assert!(stderr.contains(needle), "{needle}: {stderr}");
         assert!(output.stdout.is_empty(), "{needle}: wrote a model");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -499,5 +505,204 @@ fn an_arm_too_deep_to_expand_derives_by_its_recursions() {
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(!page.contains("No animation"));
     assert_eq!(page.matches("<circle data-node=").count(), 14);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn what_a_urdf_gives_twice_or_no_body_could_have_is_refused_at_its_line() {
+    // Before, each of these imported without a word: the first of two links or joints of
+    // one name dropped or renamed (a `<mimic>` then bound to the renamed one), the last of
+    // two elements read, a negative mass or an inertia no distribution of mass has.
+    let source = std::fs::read_to_string(fixture()).unwrap();
+    let dir = scratch("refused");
+    // Each `(from, to, message)`: `from` replaced by `to` is refused with `message`.
+    let mut cases: Vec<(&str, String, &str)> = vec![
+        (
+            "  <transmission",
+            "  <link name=\"tool\"><inertial><mass value=\"1000\"/></inertial></link>\n  <transmission".into(),
+            "line 55: a second link named `tool` (the first at line 33)",
+        ),
+        (
+            "<joint name=\"tool_mount\"",
+            "<joint name=\"elbow\"".into(),
+            "line 51: a second joint named `elbow` (the first at line 45)",
+        ),
+        (
+            "<mass value=\"1\"/>",
+            "<mass value=\"-50\"/>".into(),
+            "line 29: link `forearm`: the mass is -50",
+        ),
+        (
+            "iyy=\"0.02\"",
+            "iyy=\"-1\"".into(),
+            "line 14: link `waist`: the inertia tensor is not positive semi-definite: it has the principal moment -1",
+        ),
+        (
+            // A positive diagonal, yet the moments are 0.07, 0.01 and -0.03.
+            "ixx=\"0.02\" ixy=\"0\"",
+            "ixx=\"0.02\" ixy=\"0.05\"".into(),
+            "line 14: link `waist`: the inertia tensor is not positive semi-definite: it has the principal moment -0.03",
+        ),
+        (
+            "<inertia ixx=\"0.02\"",
+            "<inertia ixx=\"0.02\" ixx=\"0.03\"".into(),
+            "not valid XML",
+        ),
+        (
+            // Its square is below the smallest normal number: the quotients by its length
+            // are no unit vector (before: accepted here, refused later as "the imported
+            // model does not check").
+            "<axis xyz=\"0 0 1\"/>",
+            "<axis xyz=\"1e-160 0 0\"/>".into(),
+            "line 36: joint `waist_joint` has the axis `1e-160 0 0`, too short to give a direction: give a unit vector",
+        ),
+        (
+            "<axis xyz=\"0 0 1\"/>",
+            "<axis xyz=\"0 0 0\"/>".into(),
+            "line 36: joint `waist_joint` has the axis `0 0 0`, too short to give a direction",
+        ),
+    ];
+    // An element given a second time, on the next line.
+    for (first, second, message) in [
+        (
+            "izz=\"0.0001\"/></inertial>",
+            "<inertial><mass value=\"9\"/></inertial>",
+            "line 35: `<link name=\"tool\">` has a second `<inertial>` (the first at line 34)",
+        ),
+        (
+            "<mass value=\"1.5\"/>",
+            "<mass value=\"15\"/>",
+            "line 23: `<inertial>` has a second `<mass>` (the first at line 22)",
+        ),
+        (
+            "<origin xyz=\"0.3 0 0\"/>",
+            "<origin xyz=\"9 0 0\"/>",
+            "line 54: `<joint name=\"tool_mount\">` has a second `<origin>` (the first at line 53)",
+        ),
+        (
+            "<axis xyz=\"0 0 1\"/>",
+            "<axis xyz=\"1 0 0\"/>",
+            "line 39: `<joint name=\"waist_joint\">` has a second `<axis>` (the first at line 38)",
+        ),
+        (
+            "<parent link=\"waist\"/>",
+            "<parent link=\"base_link\"/>",
+            "line 42: `<joint name=\"shoulder\">` has a second `<parent>` (the first at line 41)",
+        ),
+        (
+            "<child link=\"forearm\"/>",
+            "<child link=\"tool\"/>",
+            "line 47: `<joint name=\"elbow\">` has a second `<child>` (the first at line 46)",
+        ),
+        (
+            "<dynamics damping=\"0.1\"/>",
+            "<dynamics damping=\"5\"/>",
+            "line 50: `<joint name=\"elbow\">` has a second `<dynamics>` (the first at line 49)",
+        ),
+    ] {
+        cases.push((first, format!("{first}\n    {second}"), message));
+    }
+    let cases: Vec<(String, &str)> = cases
+        .into_iter()
+        .map(|(from, to, message)| (source.replace(from, &to), message))
+        .collect();
+    refused(&dir, &cases);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn joints_named_like_functions_are_renamed_as_other_reserved_names() {
+    // `t` and `pi` were renamed, `sin` and the other functions refused as "reserved".
+    let source = std::fs::read_to_string(fixture()).unwrap();
+    let dir = scratch("functions");
+    for name in ["sin", "exp", "sqrt", "dot", "t"] {
+        let text = source.replace("\"waist_joint\"", &format!("\"{name}\""));
+        let model = imported(&dir, name, &text);
+        assert!(
+            model.contains(&format!(
+                "coordinates = [\"joint_{name}\", \"shoulder\", \"elbow\"]"
+            )),
+            "{model}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_chain_too_deep_is_one_error_not_one_per_link_below() {
+    // Before: the depth error, then each link below it "not a body declared before it".
+    let mut urdf = String::from("<robot name=\"chain\"><link name=\"l0\"/>");
+    for k in 1..=300 {
+        urdf.push_str(&format!(
+            "<link name=\"l{k}\"><inertial><mass value=\"1\"/>\
+             <inertia ixx=\"0.001\" ixy=\"0\" ixz=\"0\" iyy=\"0.001\" iyz=\"0\" izz=\"0.001\"/></inertial></link>\
+             <joint name=\"j{k}\" type=\"revolute\"><parent link=\"l{}\"/><child link=\"l{k}\"/>\
+             <origin xyz=\"0 0 -0.1\"/><axis xyz=\"0 1 0\"/></joint>",
+            k - 1
+        ));
+    }
+    urdf.push_str("</robot>");
+    let dir = scratch("chain");
+    let path = dir.join("chain.urdf");
+    std::fs::write(&path, urdf).unwrap();
+    let output = lagrange(&["import", path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("body `l25` is 25 joint coordinates from the fixed frame; the limit is 24"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_reader_that_closes_the_pipe_early_ends_the_command_quietly() {
+    // `lagrange import star500.urdf | head -c 10` and `lagrange derive bicycle.toml
+    // --format json | head -c 10` panicked ("failed printing to stdout: Broken pipe")
+    // with exit code 101. Neither output (about 100 KB and 6 MB) fits in the pipe's
+    // buffer: the command writes after the reader has gone.
+    let mut urdf = String::from("<robot name=\"star\"><link name=\"hub\"/>");
+    for k in 0..500 {
+        urdf.push_str(&format!(
+            "<link name=\"arm{k}\"><inertial><mass value=\"1\"/></inertial></link>\
+             <joint name=\"j{k}\" type=\"revolute\"><parent link=\"hub\"/><child link=\"arm{k}\"/>\
+             <origin xyz=\"0.{k} 0 0\"/><axis xyz=\"0 0 1\"/></joint>"
+        ));
+    }
+    urdf.push_str("</robot>");
+    let dir = scratch("pipe");
+    let path = dir.join("star.urdf");
+    std::fs::write(&path, urdf).unwrap();
+    let bicycle = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/models/bicycle.toml");
+    for (args, start) in [
+        (vec!["import", path.to_str().unwrap()], "# Imported"),
+        (
+            vec!["derive", bicycle.to_str().unwrap(), "--format", "json"],
+            "{\n  \"model",
+        ),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lagrange"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut head = [0u8; 10];
+        std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut head).unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(String::from_utf8_lossy(&head), start);
+        assert!(
+            output.status.success(),
+            "{args:?}: {:?}: {stderr}",
+            output.status
+        );
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("error"),
+            "{args:?}: {stderr}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

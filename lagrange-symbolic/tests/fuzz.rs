@@ -407,3 +407,170 @@ fn the_corpus_replays() {
         }
     }
 }
+
+/// URDF robots and model files with bodies through the import and the checks.
+const SURFACES: usize = 3_000;
+
+/// A robot with every element the import reads: inertial frames, a turned inertia, each
+/// joint type, damping, a `<mimic>`; one element a line, to duplicate.
+const URDF: &str = r#"<robot name="arm">
+<link name="base"/>
+<link name="upper">
+<inertial>
+<origin xyz="0.2 0 0" rpy="0 0 0.5"/>
+<mass value="1.5"/>
+<inertia ixx="0.03" ixy="0.001" ixz="0" iyy="0.002" iyz="0" izz="0.03"/>
+</inertial>
+</link>
+<link name="fore"><inertial><mass value="1"/><inertia ixx="0.001" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+<link name="tool"><inertial><mass value="0.5"/><inertia ixx="0.0001" ixy="0" ixz="0" iyy="0.0001" iyz="0" izz="0.0001"/></inertial></link>
+<joint name="shoulder" type="revolute">
+<parent link="base"/>
+<child link="upper"/>
+<origin xyz="0 0 0.1" rpy="0 0 0.5"/>
+<axis xyz="0 1 0"/>
+</joint>
+<joint name="elbow" type="continuous">
+<parent link="upper"/>
+<child link="fore"/>
+<axis xyz="0 2 0"/>
+<dynamics damping="0.1"/>
+<mimic joint="shoulder" multiplier="2" offset="0.1"/>
+</joint>
+<joint name="slide" type="prismatic"><parent link="fore"/><child link="tool"/><origin xyz="0.3 0 0"/></joint>
+</robot>"#;
+
+/// A model file with a tree of jointed bodies and a wheel that rolls.
+const MODEL_FILE: &str = r#"[model]
+name = "Cart"
+coordinates = ["x", "y", "psi", "theta", "phi", "a", "b"]
+parameters = ["m", "A", "C", "R", "g", "l"]
+gravity = ["0", "0", "-g"]
+
+[[model.body]]
+name = "disk"
+mass = "m"
+inertia = ["A", "A", "C"]
+rotation = "euler_zxz(psi, theta, phi)"
+position = ["x", "y", "R*sin(theta)"]
+rolls = "R"
+
+[[model.body]]
+name = "arm"
+mass = "2*m"
+inertia = ["0", "m*l^2/12", "m*l^2/12", "0", "0", "0"]
+joint = "revolute(a)"
+axis = ["0", "0", "1"]
+com = ["l/2", "0", "0"]
+
+[[model.body]]
+name = "hand"
+mass = "0.5"
+inertia = ["0.001", "0.001", "0.001"]
+parent = "arm"
+joint = "prismatic(b)"
+axis = ["1", "0", "0"]
+origin = ["l", "0", "0"]
+"#;
+
+/// What mutations write where a number or a name was: signs, zero, the tiny and the huge,
+/// what is no number, names the expressions reserve.
+const VALUES: [&str; 16] = [
+    "-1", "0", "-0", "1e-160", "5e-324", "1e38", "2e38", "nan", "inf", "1 2", "", "-50", "sin",
+    "t", "theta", "dot",
+];
+
+/// `text` with one quoted value replaced (by a mutation of it or one of [`VALUES`]), a
+/// line repeated, or, sometimes, its characters mutated.
+fn mutate_surface(rng: &mut Rng, text: &str) -> String {
+    if rng.chance(20) {
+        return mutate(rng, text);
+    }
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let at = rng.below(lines.len());
+    if rng.chance(25) {
+        let line = lines[at].clone();
+        lines.insert(at, line);
+        return lines.join("\n");
+    }
+    let quotes: Vec<usize> = lines[at].match_indices('"').map(|(i, _)| i).collect();
+    if quotes.len() >= 2 {
+        let k = 2 * rng.below(quotes.len() / 2);
+        let (start, end) = (quotes[k] + 1, quotes[k + 1]);
+        let old = lines[at][start..end].to_string();
+        let new = if rng.chance(50) {
+            rng.pick(&VALUES).to_string()
+        } else {
+            mutate(rng, &old)
+        };
+        lines[at].replace_range(start..end, &new);
+    }
+    lines.join("\n")
+}
+
+#[test]
+fn robots_and_model_files_with_bodies_neither_crash_nor_mislead() {
+    use lagrange_symbolic::source::{model_of, urdf};
+    let mut rng = Rng(0x00b0_d1e5);
+    let (mut imported, mut checked, mut refused) = (0, 0, 0);
+    for _ in 0..SURFACES {
+        let text = mutate_surface(&mut rng, URDF);
+        let shown: String = text.chars().take(300).collect();
+        let started = Instant::now();
+        let options = urdf::Options::default();
+        let result = std::panic::catch_unwind(|| urdf::import(&text, options));
+        let result = result.unwrap_or_else(|_| panic!("the import panicked on {shown}"));
+        assert!(started.elapsed() < CHECK_BOUND, "slow import of {shown}");
+        match result {
+            // What the import writes is what the checks accept, and no mass is negative.
+            Ok(robot) => {
+                imported += 1;
+                assert!(robot.model.check().is_ok(), "{shown}");
+                for body in &robot.model.bodies {
+                    let mass: f64 = body.mass.parse().unwrap();
+                    assert!(mass >= 0.0, "mass {mass} from {shown}");
+                }
+            }
+            Err(message) => assert!(
+                message.chars().all(|c| c == '\n' || !c.is_control()),
+                "control characters in {message:?} for {shown}"
+            ),
+        }
+    }
+    for _ in 0..SURFACES {
+        let text = mutate_surface(&mut rng, MODEL_FILE);
+        let shown: String = text.chars().take(300).collect();
+        let Ok(model) = model_of(&text) else {
+            continue;
+        };
+        // Parameter values of each sign and size.
+        let sizes = [-1.0, 0.0, 1e-300, 0.3, 2.0, 1e300];
+        let values: Vec<f64> = (0..model.parameters.len())
+            .map(|_| sizes[rng.below(sizes.len())])
+            .collect();
+        let outcome = std::panic::catch_unwind(|| {
+            let checked = model.check().ok()?;
+            let value = |p: &str| {
+                let i = model.parameters.iter().position(|q| q == p)?;
+                values.get(i).copied()
+            };
+            Some(model.unphysical(&checked.particles, &checked.bodies, &value))
+        });
+        let outcome = outcome.unwrap_or_else(|_| panic!("the checks panicked on {shown}"));
+        let Some(found) = outcome else {
+            refused += 1;
+            continue;
+        };
+        checked += 1;
+        for u in found {
+            assert!(
+                u.parameters.iter().all(|p| model.parameters.contains(p)),
+                "{u:?} for {shown}"
+            );
+        }
+    }
+    println!(
+        "surfaces: {imported} robots imported, {checked} model files checked, {refused} refused"
+    );
+    assert!(imported > SURFACES / 10 && checked > SURFACES / 10 && refused > 0);
+}

@@ -201,11 +201,11 @@ impl<'a> Subject<'a> {
 /// Prints a result, after the reduction's line in text.
 fn print(subject: &Subject<'_>, format: Format, out: String) {
     match (&subject.reduced, format) {
-        (Some(line), Format::Text) => println!(
+        (Some(line), Format::Text) => outln!(
             "{line}
 {out}"
         ),
-        _ => println!("{out}"),
+        _ => outln!("{out}"),
     }
 }
 

@@ -216,7 +216,8 @@ impl ModelFile {
     /// the model moves; 0 until then).
     pub(crate) fn parameter_values(&self) -> Result<Vec<f64>, Failure> {
         self.unknown_names("values", self.values.keys(), &self.model.parameters)?;
-        self.model
+        let values = self
+            .model
             .parameters
             .iter()
             .map(|p| match (self.values.get(p), self.inputs.contains_key(p)) {
@@ -239,7 +240,52 @@ impl ModelFile {
                     },
                 )),
             })
-            .collect()
+            .collect::<Result<Vec<f64>, Failure>>()?;
+        self.physical(&values, &[])?;
+        Ok(values)
+    }
+
+    /// An error, at the line of the first value it reads, for a mass, an inertia or a
+    /// wheel's radius that the parameter `values` (in the model's order) make unphysical
+    /// (the engine's rule, which refuses the same numbers written in the model); the
+    /// parameters named in `given` were set by `--at`. A quantity that reads an input
+    /// driven by a signal is not checked.
+    fn physical(&self, values: &[f64], given: &[&str]) -> Result<(), Failure> {
+        // A model that does not check fails with its own errors where it is derived.
+        let Ok(checked) = self.model.check() else {
+            return Ok(());
+        };
+        let value = |p: &str| {
+            let i = self.model.parameters.iter().position(|q| q == p)?;
+            (!self.inputs.contains_key(p)).then_some(values[i])
+        };
+        let found = self
+            .model
+            .unphysical(&checked.particles, &checked.bodies, &value);
+        match found.into_iter().find(|u| !u.parameters.is_empty()) {
+            None => Ok(()),
+            Some(u) => {
+                let from = |p: &str| {
+                    if given.contains(&p) {
+                        "--at"
+                    } else {
+                        "[values]"
+                    }
+                };
+                let with: Vec<String> = u
+                    .parameters
+                    .iter()
+                    .filter_map(|p| Some(format!("{p} = {} in {}", value(p)?, from(p))))
+                    .collect();
+                let message = format!("{} (with {})", u.error.message, with.join(", "));
+                let first = &u.parameters[0];
+                Err(if given.contains(&first.as_str()) {
+                    Failure(format!("--at: {}", escape_text(&message)))
+                } else {
+                    self.failure_at(first, message)
+                })
+            }
+        }
     }
 
     /// The `[inputs]` signals, as (parameter index, signal); they may not read inputs.
@@ -272,6 +318,7 @@ impl ModelFile {
             (vec![0.0; n], vec![0.0; n])
         };
         let mut parameters = self.parameter_values()?;
+        let mut given = Vec::new();
         for entry in at.iter().flat_map(|a| a.split(',')) {
             let bad = |why: String| {
                 Failure(format!(
@@ -293,7 +340,10 @@ impl ModelFile {
             match (self.reset_target(name), parameter) {
                 (Some(Target::Coordinate(i)), _) => q[i] = value,
                 (Some(Target::Velocity(i)), _) => qd[i] = value,
-                (None, Some(k)) => parameters[k] = value,
+                (None, Some(k)) => {
+                    parameters[k] = value;
+                    given.push(name);
+                }
                 (None, None) => {
                     return Err(bad(format!(
                         "`{}` is not a coordinate, a `dot(…)` of one or a parameter of `{}`",
@@ -303,6 +353,7 @@ impl ModelFile {
                 }
             }
         }
+        self.physical(&parameters, &given)?;
         Ok(OperatingPoint { q, qd, parameters })
     }
 

@@ -59,7 +59,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     };
     let text =
         toml::to_string(&file).map_err(|e| Failure(format!("cannot write the model file: {e}")))?;
-    print!("# Imported from {shown} by `lagrange import`.\n{text}");
+    out!("# Imported from {shown} by `lagrange import`.\n{text}");
     Ok(())
 }
 

@@ -377,12 +377,12 @@ impl Outputs<'_> {
         if let Some(error) = error {
             return Err(stopped(&path.to_string(), &trajectory, &error, &written));
         }
-        print!(
+        out!(
             "{line}{}",
             summary(name, &path.to_string(), self.settings, &trajectory)
         );
-        print!("{}", event_summary(&trajectory));
-        print!("{}", balance_summary(system, &trajectory));
+        out!("{}", event_summary(&trajectory));
+        out!("{}", balance_summary(system, &trajectory));
         Ok(())
     }
 }

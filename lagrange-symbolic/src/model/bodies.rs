@@ -132,15 +132,11 @@ impl Model {
                 .as_ref()
                 .and_then(|r| parse_all(item, "rolls", std::slice::from_ref(r), errors))
                 .map(|mut r| r.remove(0));
-            // A radius of numbers only is checked here; one with parameters cannot be.
-            if let Some(value) = rolls
-                .as_ref()
-                .and_then(|r| crate::ir::lower::number(r).ok())
-                && !(value > 0.0 && value.is_finite())
-            {
+            // A rigid wheel: a radius that moved would add its rate to the no-slip condition.
+            if rolls.as_ref().is_some_and(|r| self.varies(r)) {
                 fail(
                     format!(
-                        "body `{shown}`: `rolls` takes the wheel's radius, a positive length, not {value}"
+                        "body `{shown}`: `rolls` takes the wheel's radius, which must be constant: parameters and numbers only"
                     ),
                     errors,
                 );
@@ -157,7 +153,8 @@ impl Model {
                     continue;
                 }
                 (Some(joint), _) => {
-                    match self.jointed(item, b, joint, &bodies, &parse_all, errors) {
+                    let declared = &self.bodies[..i];
+                    match self.jointed(item, b, joint, (&bodies, declared), &parse_all, errors) {
                         Some(placement) => {
                             let depth = tree_depth(&bodies, &placement);
                             if depth > MAX_TREE_DEPTH {
@@ -291,14 +288,16 @@ impl Model {
     }
 
     /// The placement of a body attached by `joint`: its parent among the `earlier` bodies
-    /// (or the fixed frame), a declared coordinate, a unit axis, and the joint's origin,
-    /// `rpy` and the centre of mass as 3 constant expressions each (of parameters).
+    /// checked (or the fixed frame), a declared coordinate, a unit axis, and the joint's
+    /// origin, `rpy` and the centre of mass as 3 constant expressions each (of parameters).
+    /// A parent `declared` before it that did not check has its own error, and its
+    /// descendants none: `None` without a word.
     fn jointed(
         &self,
         item: Item,
         body: &super::Body,
         joint: &super::Joint,
-        earlier: &[CheckedBody],
+        (earlier, declared): (&[CheckedBody], &[super::Body]),
         parse_all: &ParseAll<'_>,
         errors: &mut Vec<ModelError>,
     ) -> Option<Placement> {
@@ -310,6 +309,7 @@ impl Model {
             None | Some("world") => None,
             Some(name) => match earlier.iter().position(|b| b.name == name) {
                 Some(index) => Some(index),
+                None if declared.iter().any(|b| b.name == name) => return None,
                 None => {
                     fail(format!(
                         "the parent `{}` of body `{shown}` is not a body declared before it (or `world`)",
@@ -374,31 +374,20 @@ impl Model {
         let origin = three("origin", &body.origin, &mut fail)?;
         let rpy = three("rpy", &body.rpy, &mut fail)?;
         let com = three("com", &body.com, &mut fail)?;
-        let constant = |key: &str,
-                        sources: &[String],
-                        errors: &mut Vec<ModelError>|
-         -> Option<[Expr; 3]> {
-            let parsed = parse_all(item, key, sources, errors)?;
-            let mut time_or_state = false;
-            for e in &parsed {
-                e.for_each_leaf(&mut |leaf| {
-                    time_or_state |= match leaf {
-                        Expr::Name(n) => n == crate::syntax::TIME || self.coordinates.contains(n),
-                        _ => true,
-                    } && !matches!(leaf, Expr::Number(_));
-                });
-            }
-            if time_or_state {
-                errors.push(ModelError {
+        let constant =
+            |key: &str, sources: &[String], errors: &mut Vec<ModelError>| -> Option<[Expr; 3]> {
+                let parsed = parse_all(item, key, sources, errors)?;
+                if parsed.iter().any(|e| self.varies(e)) {
+                    errors.push(ModelError {
                     item,
                     message: format!(
                         "`{key}` of body `{shown}` must be constant: parameters and numbers only"
                     ),
                 });
-                return None;
-            }
-            <[Expr; 3]>::try_from(parsed).ok()
-        };
+                    return None;
+                }
+                <[Expr; 3]>::try_from(parsed).ok()
+            };
         let origin = constant("origin", &origin, errors);
         let rpy = constant("rpy", &rpy, errors);
         let com = constant("com", &com, errors);
@@ -441,6 +430,21 @@ impl Model {
             rpy: rpy?,
             com: com?,
         })
+    }
+}
+
+impl Model {
+    /// Whether `e` reads time, a coordinate or a velocity: what is constant reads
+    /// parameters and numbers only.
+    fn varies(&self, e: &Expr) -> bool {
+        let mut varies = false;
+        e.for_each_leaf(&mut |leaf| {
+            varies |= match leaf {
+                Expr::Name(n) => n == crate::syntax::TIME || self.coordinates.contains(n),
+                _ => true,
+            };
+        });
+        varies
     }
 }
 

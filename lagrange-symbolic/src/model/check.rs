@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use super::scope::Scope;
 use super::{CheckedModel, Energy, Item, Model, ModelError, names};
 use crate::syntax::print::excerpt_text;
-use crate::syntax::{Expr, Func, PI, Rational, TIME};
+use crate::syntax::{Expr, Rational, TIME};
 
 /// The most generalized coordinates a model may declare: the derivation's programs grow
 /// with the square of their number (`M` alone has `n²` entries), and its time with it.
@@ -18,13 +18,7 @@ impl Model {
         let mut errors = Vec::new();
         let mut err = |item, message: String| errors.push(ModelError { item, message });
 
-        let reserved = |name: &str| {
-            name == TIME
-                || name == PI
-                || name == "dot"
-                || name == "ddot"
-                || Func::from_name(name).is_some()
-        };
+        let reserved = names::reserved;
         let mut seen = HashSet::new();
         if let Some(problem) = names::problem(&self.name, "the model") {
             err(Item::Name, problem);
@@ -91,6 +85,9 @@ impl Model {
             components: HashMap::new(),
         };
         let (particles, bodies) = self.check_bodies(&mut scope, &mut errors);
+        // Numbers only: parameter values are checked where they are given.
+        let unphysical = self.unphysical(&particles, &bodies, &|_| None);
+        errors.extend(unphysical.into_iter().map(|u| u.error));
         let parse =
             |item: Item, source: &str, allow_velocity: bool, errors: &mut Vec<ModelError>| {
                 scope

@@ -12,6 +12,7 @@ mod checked;
 mod draw;
 mod error;
 mod names;
+mod physical;
 mod rotation;
 mod scope;
 mod velocity;
@@ -26,6 +27,7 @@ pub use checked::{
 };
 pub use draw::{MAX_DRAWN, ORIGIN};
 pub use error::{Item, ModelError};
-pub use names::{MAX_NAME_LEN, problem as name_problem};
+pub use names::{MAX_NAME_LEN, problem as name_problem, reserved};
+pub use physical::{Unphysical, inertia_problem, mass_problem, radius_problem};
 pub use rotation::{Axis, Rotation};
 pub use written::{Body, Draw, Joint, Model, Particle};

@@ -4,6 +4,7 @@
 //! of either language.
 
 use crate::syntax::print::excerpt_text;
+use crate::syntax::{Func, PI, TIME};
 
 /// The longest name, in bytes.
 pub const MAX_NAME_LEN: usize = 64;
@@ -94,6 +95,12 @@ const KEYWORDS: [&str; 81] = [
     "thread_local",
     "typeof_unqual",
 ];
+
+/// Whether `name` is taken by the expressions' own language, so no coordinate or parameter
+/// may use it: time `t`, `pi`, `dot`, `ddot` and the functions (`sin`, `sqrt`, …).
+pub fn reserved(name: &str) -> bool {
+    name == TIME || name == PI || name == "dot" || name == "ddot" || Func::from_name(name).is_some()
+}
 
 /// Why `name` cannot name `what` (`a coordinate`), or `None` when it can.
 pub fn problem(name: &str, what: &str) -> Option<String> {

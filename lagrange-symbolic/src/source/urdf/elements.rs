@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::model::{inertia_problem, mass_problem};
 use crate::syntax::print::escape_text;
 
 use super::frames::turned;
@@ -84,11 +85,33 @@ pub(super) fn triple(
     })
 }
 
+/// The element `<tag>` in `node`, if any; an error for a second one, which URDF does not
+/// allow (reading the first or the last would drop the other without a word).
 pub(super) fn child<'a, 'i>(
     node: roxmltree::Node<'a, 'i>,
     tag: &str,
-) -> Option<roxmltree::Node<'a, 'i>> {
-    node.children().find(|c| c.has_tag_name(tag))
+    at: &dyn Fn(roxmltree::Node<'_, '_>) -> String,
+) -> Result<Option<roxmltree::Node<'a, 'i>>, String> {
+    let mut found = node.children().filter(|c| c.has_tag_name(tag));
+    let first = found.next();
+    match (first, found.next()) {
+        (Some(first), Some(second)) => {
+            let owner = match node.attribute("name") {
+                Some(name) => format!(
+                    "`<{} name=\"{}\">`",
+                    node.tag_name().name(),
+                    escape_text(name)
+                ),
+                None => format!("`<{}>`", node.tag_name().name()),
+            };
+            Err(format!(
+                "{}: {owner} has a second `<{tag}>` (the first at {}): URDF gives it once",
+                at(second),
+                at(first)
+            ))
+        }
+        (first, _) => Ok(first),
+    }
 }
 
 pub(super) fn link(
@@ -107,25 +130,33 @@ pub(super) fn link(
     {
         ignored.insert(c.tag_name().name().to_string());
     }
-    let Some(inertial) = child(node, "inertial") else {
+    let Some(inertial) = child(node, "inertial", at)? else {
         return Ok((name, Inertial::default()));
     };
     let here = at(inertial);
-    let origin = child(inertial, "origin");
+    let origin = child(inertial, "origin", at)?;
     let com = triple(origin, "xyz", [0.0; 3], &here, ignored)?;
     let rpy = triple(origin, "rpy", [0.0; 3], &here, ignored)?;
-    let mass = child(inertial, "mass")
-        .map(|m| number(m, "value", &here, ignored))
-        .transpose()?
-        .flatten()
-        .unwrap_or(0.0);
+    let shown = escape_text(&name);
+    let mut mass = 0.0;
+    if let Some(m) = child(inertial, "mass", at)? {
+        let place = at(m);
+        mass = number(m, "value", &place, ignored)?.unwrap_or(0.0);
+        if let Some(problem) = mass_problem(mass) {
+            return Err(format!("{place}: link `{shown}`: {problem}"));
+        }
+    }
     let mut entries = [0.0; 6];
-    if let Some(i) = child(inertial, "inertia") {
+    if let Some(i) = child(inertial, "inertia", at)? {
+        let place = at(i);
         for (slot, key) in entries
             .iter_mut()
             .zip(["ixx", "iyy", "izz", "ixy", "ixz", "iyz"])
         {
-            *slot = number(i, key, &here, ignored)?.unwrap_or(0.0);
+            *slot = number(i, key, &place, ignored)?.unwrap_or(0.0);
+        }
+        if let Some(problem) = inertia_problem(entries) {
+            return Err(format!("{place}: link `{shown}`: {problem}"));
         }
     }
     Ok((
@@ -167,7 +198,7 @@ pub(super) fn joint(
         }
     }
     let link_of = |tag: &str| {
-        child(node, tag)
+        child(node, tag, at)?
             .and_then(|c| c.attribute("link"))
             .map(str::to_string)
             .ok_or_else(|| format!("{here}: joint `{shown}` has no `<{tag} link=…>`"))
@@ -201,7 +232,7 @@ pub(super) fn joint(
             }
         }
     }
-    let dynamics = child(node, "dynamics");
+    let dynamics = child(node, "dynamics", at)?;
     let damping = match dynamics {
         Some(d) => number(d, "damping", &at(d), ignored)?.unwrap_or(0.0),
         None => 0.0,
@@ -216,12 +247,20 @@ pub(super) fn joint(
     {
         ignored.insert("dynamics friction (Coulomb friction is not a dissipation function)".into());
     }
-    let origin = child(node, "origin");
-    let axis = triple(child(node, "axis"), "xyz", [1.0, 0.0, 0.0], &here, ignored)?;
-    let length = axis.iter().map(|a| a * a).sum::<f64>().sqrt();
-    if kind != "fixed" && length == 0.0 {
-        return Err(format!("{here}: joint `{shown}` has a zero axis"));
+    let origin = child(node, "origin", at)?;
+    let axis_node = child(node, "axis", at)?;
+    let axis = triple(axis_node, "xyz", [1.0, 0.0, 0.0], &here, ignored)?;
+    let squared = axis.iter().map(|a| a * a).sum::<f64>();
+    // Below the smallest normal number the square's digits are gone: the quotients by
+    // its root would not be a unit vector.
+    if kind != "fixed" && !squared.is_normal() {
+        let written = axis_node.and_then(|a| a.attribute("xyz")).unwrap_or("");
+        return Err(format!(
+            "{here}: joint `{shown}` has the axis `{}`, too short to give a direction: give a unit vector",
+            escape_text(written)
+        ));
     }
+    let length = squared.sqrt();
     Ok(UrdfJoint {
         name,
         kind,

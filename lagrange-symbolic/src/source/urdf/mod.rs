@@ -17,9 +17,10 @@
 //! was folded into its parent); what the model cannot express (`floating` and `planar`
 //! joints, a link with two parents) is an error.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::model::Model;
+use crate::syntax::print::escape_text;
 use elements::{joint, link};
 use tree::tree_model;
 
@@ -87,7 +88,9 @@ pub struct Options {
 
 /// Translates the URDF `text` into a model, as `options` say.
 pub fn import(text: &str, options: Options) -> Result<Imported, String> {
-    let document = roxmltree::Document::parse(text).map_err(|e| format!("not valid XML: {e}"))?;
+    // The parser's message quotes the character it stopped at: escaped, like all user text.
+    let document = roxmltree::Document::parse(text)
+        .map_err(|e| format!("not valid XML: {}", escape_text(&e.to_string())))?;
     let robot = document.root_element();
     if !robot.has_tag_name("robot") {
         return Err(format!(
@@ -95,20 +98,41 @@ pub fn import(text: &str, options: Options) -> Result<Imported, String> {
             robot.tag_name().name()
         ));
     }
+    // Each element's line, from the offsets of the line ends found once: the parser's own
+    // `text_pos_at` counts them from the start on each call, which took most of the time
+    // of a robot with thousands of links.
+    let line_ends: Vec<usize> = text.match_indices('\n').map(|(i, _)| i).collect();
     let at = |node: roxmltree::Node<'_, '_>| {
-        let position = document.text_pos_at(node.range().start);
-        format!("line {}", position.row)
+        let start = node.range().start;
+        format!("line {}", line_ends.partition_point(|&end| end < start) + 1)
     };
     let mut ignored = BTreeSet::new();
     let mut links: Vec<(String, Inertial)> = Vec::new();
     let mut joints: Vec<UrdfJoint> = Vec::new();
+    // Where each link and joint name was first given: URDF names each once.
+    let mut named: HashMap<(&str, String), String> = HashMap::new();
     for node in robot.children().filter(|n| n.is_element()) {
-        match node.tag_name().name() {
-            "link" => links.push(link(node, &at, &mut ignored)?),
-            "joint" => joints.push(joint(node, &at, &mut ignored)?),
+        let kind = node.tag_name().name();
+        let name = match kind {
+            "link" => {
+                links.push(link(node, &at, &mut ignored)?);
+                &links[links.len() - 1].0
+            }
+            "joint" => {
+                joints.push(joint(node, &at, &mut ignored)?);
+                &joints[joints.len() - 1].name
+            }
             other => {
                 ignored.insert(other.to_string());
+                continue;
             }
+        };
+        if let Some(first) = named.insert((kind, name.clone()), at(node)) {
+            return Err(format!(
+                "{}: a second {kind} named `{}` (the first at {first}): URDF names each {kind} once",
+                at(node),
+                escape_text(name)
+            ));
         }
     }
     let name = robot.attribute("name").unwrap_or("robot");

@@ -6,11 +6,12 @@ use std::fmt::Write as _;
 
 use super::merge::merge_fixed;
 use super::{Inertial, Mimic, Options, UrdfJoint};
-use crate::model::{Body, Joint, Model, name_problem};
+use crate::model::{Body, Joint, Model, name_problem, reserved};
 use crate::syntax::print::escape_text;
 
 /// An identifier for `name` that no earlier one took: other characters become `_`, and a
-/// name that still cannot be one gets a prefix.
+/// name that still cannot be one, or is reserved in expressions (`t`, `pi`, `sin`, …),
+/// gets a prefix.
 pub(super) fn identifier(
     name: &str,
     prefix: &str,
@@ -28,7 +29,7 @@ pub(super) fn identifier(
         .take(48)
         .collect();
     let mut candidate = cleaned.clone();
-    if name_problem(&candidate, "a name").is_some() || candidate == "t" || candidate == "pi" {
+    if name_problem(&candidate, "a name").is_some() || reserved(&candidate) {
         candidate = format!("{prefix}_{cleaned}");
     }
     let base = candidate.clone();
