@@ -80,9 +80,12 @@ pub fn compare<S: LagrangianSystem<Const<N>>, const N: usize>(
         .iter()
         .map(|j| {
             let j = j.as_str().expect("a name");
+            // The import names a joint's coordinate after it, with `_2` when a link
+            // already has its name (the SO-100's `gripper`).
             coordinates
                 .iter()
                 .position(|c| **c == *j)
+                .or_else(|| coordinates.iter().position(|c| **c == format!("{j}_2")))
                 .unwrap_or_else(|| panic!("no coordinate {j}"))
         })
         .collect();

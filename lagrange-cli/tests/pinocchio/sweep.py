@@ -50,10 +50,14 @@ def run(args, env, work):
     return code, (work / "out").read_text(), error, seconds, int(peak) / 1024 if peak.isdigit() else 0.0
 
 
-def identifier(joint):
-    """A joint's name as `lagrange import` writes it: each character an identifier cannot
-    hold becomes `_`."""
-    return re.sub(r"[^A-Za-z0-9_]", "_", joint)
+def coordinate(joint, coordinates):
+    """A joint's coordinate as `lagrange import` names it: each character an identifier
+    cannot hold becomes `_`, and a name a link already has takes a suffix `_2`, `_3`, …"""
+    name = re.sub(r"[^A-Za-z0-9_]", "_", joint)
+    for suffix in ["", *(f"_{k}" for k in range(2, 10))]:
+        if name + suffix in coordinates:
+            return name + suffix
+    sys.exit(f"no coordinate for the joint `{joint}` in {coordinates}")
 
 
 def relative(ours, theirs):
@@ -80,7 +84,7 @@ def compare(reference, joints, angles, v, doc):
     minv = np.triu(data.Minv) + np.triu(data.Minv, 1).T
     ddq_dv = data.ddq_dv - minv @ np.diag(reference.damping)
     n = len(joints)
-    index = [doc["state"].index(identifier(j)) for j in joints]
+    index = [doc["state"].index(coordinate(j, doc["state"])) for j in joints]
     rate, a = doc["rate"], np.asarray(doc["a"])
     ours = [rate[n + i] for i in index]
     ours_dq = [[a[n + i][j] for j in index] for i in index]
@@ -97,7 +101,7 @@ def row(binary, root, path):
     text = path.read_text()
     mimic = "<mimic" in text
     with tempfile.TemporaryDirectory() as work:
-        env = dict(os.environ, LAGRANGE_CACHE=work)
+        env = dict(os.environ, LAGRANGE_CACHE_DIR=work)
         urdf = pathlib.Path(work) / "robot.urdf"
         urdf.write_text(text)
         code, model, err, _, _ = run([binary, "import", str(urdf)], env, work)
@@ -105,7 +109,7 @@ def row(binary, root, path):
             return f"| {name} | | | refused by `import`: {first_error(err)} | | |"
         file = pathlib.Path(work) / "robot.toml"
         file.write_text(model)
-        joints_count = model.split("coordinates = [", 1)[1].split("]", 1)[0].count('"') // 2
+        joints_count = len(json.loads(model.split("coordinates = ", 1)[1].split("\n", 1)[0]))
         args = [binary, "linearize", str(file), "--format", "json"]
         reference = None
         if not mimic:
@@ -115,8 +119,10 @@ def row(binary, root, path):
             angles = rng.uniform(lower, upper)
             v = rng.uniform(-1.0, 1.0, reference.nv)
             joints = list(reference.names)[1:]
-            at = [f"{identifier(j)}={float(x)!r}" for j, x in zip(joints, angles)]
-            at += [f"dot({identifier(j)})={float(x)!r}" for j, x in zip(joints, v)]
+            coordinates = json.loads(model.split("coordinates = ", 1)[1].split("\n", 1)[0])
+            names = [coordinate(j, coordinates) for j in joints]
+            at = [f"{c}={float(x)!r}" for c, x in zip(names, angles)]
+            at += [f"dot({c})={float(x)!r}" for c, x in zip(names, v)]
             args += ["--at", ",".join(at)]
         code, out, err, seconds, peak = run(args, env, work)
         _, derived, _, _, _ = run([binary, "derive", str(file)], env, work)
