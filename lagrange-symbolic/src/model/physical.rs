@@ -18,6 +18,11 @@ use crate::syntax::print::excerpt_text;
 /// smallest moment is 0, and a turned tensor's is computed with round-off.
 const ROUND_OFF: f64 = 1e-9;
 
+/// The absolute amount a principal moment may fall below zero by: CAD exports write zero
+/// as round-off (iCub's head and ankles have no moment and the one product
+/// `ixz = 2.4e-35`, `1.4e-20`); in kg·m², 10⁻¹⁸ is a microgram a millimetre away.
+const NEGLIGIBLE: f64 = 1e-18;
+
 /// Why `mass` is not a mass (it is negative or not finite), or `None`.
 pub fn mass_problem(mass: f64) -> Option<String> {
     (!(mass >= 0.0 && mass.is_finite()))
@@ -26,13 +31,13 @@ pub fn mass_problem(mass: f64) -> Option<String> {
 
 /// Why the symmetric tensor of entries `xx, yy, zz, xy, xz, yz` is no rigid body's inertia,
 /// or `None`: its principal moments must not be negative (beyond [`ROUND_OFF`] of their
-/// sum of magnitudes).
+/// sum of magnitudes, and [`NEGLIGIBLE`]).
 pub fn inertia_problem(entries: [f64; 6]) -> Option<String> {
     if entries.iter().any(|x| !x.is_finite()) {
         return Some(format!("the inertia entries {entries:?} are not finite"));
     }
     let moments = principal_moments(entries);
-    let slack = ROUND_OFF * moments.iter().map(|m| m.abs()).sum::<f64>();
+    let slack = ROUND_OFF * moments.iter().map(|m| m.abs()).sum::<f64>() + NEGLIGIBLE;
     let smallest = moments.iter().fold(f64::MAX, |a, &b| a.min(b));
     // Shown to 6 significant digits: the last of the closed form's are round-off.
     let shown: f64 = format!("{smallest:.5e}").parse().unwrap_or(smallest);
@@ -189,6 +194,14 @@ mod tests {
         assert_eq!(inertia_problem([0.0; 6]), None);
         // [[1, 1, 0], [1, 1, 0], [0, 0, 2]] has the moments 2, 2 and 0.
         assert_eq!(inertia_problem([1.0, 1.0, 2.0, 1.0, 0.0, 0.0]), None);
+        // CAD round-off of zero is no moment; a product larger than the moments is.
+        assert_eq!(
+            inertia_problem([0.0, 0.0, 0.0, 0.0, 2.40741e-35, 0.0]),
+            None
+        );
+        assert!(
+            inertia_problem([2.371e-8, 2.833e-8, 3.849e-8, 6.119e-8, 1.179e-8, 7.74e-9]).is_some()
+        );
         let negative = inertia_problem([1.0, -1.0, 1.0, 0.0, 0.0, 0.0]).unwrap();
         assert!(negative.contains("moment -1"), "{negative}");
         // Positive diagonal, yet [[1, 2, 0], [2, 1, 0], [0, 0, 1]] has the moment −1.
