@@ -252,6 +252,17 @@ fn wrong_points_and_signals_are_clear_errors() {
     assert!(message.contains("not a finite number"), "{message}");
     let message = failure(&["linearize", &cart, "--at", "theta"]);
     assert!(message.contains("expected name=value"), "{message}");
+    // A name given twice is named, not silently the last value.
+    let message = failure(&["linearize", &cart, "--at", "theta=1,theta=2"]);
+    assert!(
+        message.contains("--at `theta=2`: `theta` is given twice"),
+        "{message}"
+    );
+    let message = failure(&["modes", &cart, "--at", "x=1", "--at", "x=2"]);
+    assert!(
+        message.contains("--at `x=2`: `x` is given twice"),
+        "{message}"
+    );
     // A constant force: no equilibrium anywhere.
     let dir = scratch("errors");
     let pushed = dir.join("pushed.toml");

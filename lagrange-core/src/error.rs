@@ -103,7 +103,8 @@ pub enum Error {
         dependent: Vec<String>,
     },
     /// An event of a [`Simulation`](crate::Simulation) could not be evaluated or applied:
-    /// its function or its reset gave a value that is not finite.
+    /// its function or its reset gave a value that is not finite, its function changed
+    /// sign by a jump (a pole) rather than through zero, or its resets accumulate.
     Event {
         /// The event's name.
         event: String,
@@ -113,7 +114,8 @@ pub enum Error {
         problem: String,
     },
     /// More events fired than [`Simulation::max_events`](crate::Simulation::max_events)
-    /// allows (resets accumulating at one time, as a bouncing ball's do, end this way).
+    /// allows (a chattering contact; resets that accumulate at one time, as a bouncing
+    /// ball's do, are an [`Error::Event`] as soon as their intervals show it).
     TooManyEvents {
         /// Time of the event beyond the limit.
         t: f64,

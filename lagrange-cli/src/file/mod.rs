@@ -285,6 +285,7 @@ impl ModelFile {
             (vec![0.0; n], vec![0.0; n])
         };
         let mut parameters = self.parameter_values()?;
+        let mut named: Vec<&str> = Vec::new();
         for entry in at.iter().flat_map(|a| a.split(',')) {
             let bad = |why: String| {
                 Failure(format!(
@@ -302,6 +303,13 @@ impl ModelFile {
                 .filter(|v: &f64| v.is_finite())
                 .ok_or_else(|| bad("the value is not a finite number".into()))?;
             let name = name.trim();
+            if named.contains(&name) {
+                return Err(bad(format!(
+                    "`{}` is given twice",
+                    escape_text(&excerpt_text(name))
+                )));
+            }
+            named.push(name);
             let parameter = self.model.parameters.iter().position(|p| p == name);
             match (self.reset_target(name), parameter) {
                 (Some(Target::Coordinate(i)), _) => q[i] = value,

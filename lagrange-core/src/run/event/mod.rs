@@ -10,6 +10,10 @@
 //! At the start of a run and after a reset, each function's sign is taken a round-off
 //! distance later ([`RESTART_WINDOW`]), so that a state that starts on `g = 0` (a ball
 //! leaving the floor) does not fire again at once.
+//!
+//! A sign change that stays a jump as its bracket narrows is a pole or a discontinuity,
+//! not an event, and stops the run (`watch::JUMP_FRACTION`); so do resets of one event
+//! that accumulate at a finite time ([`ACCUMULATION_WINDOW`]).
 
 use std::fmt;
 
