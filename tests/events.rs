@@ -152,3 +152,100 @@ fn a_reduced_orbit_stops_at_its_apocentre_half_a_turn_later() {
     assert!(relative(phi, pi) < 1e-10, "phi = {phi}");
     assert_eq!(trajectory.events().len(), 1);
 }
+
+/// A ball dropped from h₀ = 1 with restitution e = 0.8 bounces infinitely often before
+/// `t∞ = t₁ + 2 v₁ e / (g (1 − e))` (the first impact at `t₁ = √(2h₀/g)` with speed
+/// `v₁ = √(2 g h₀)`, each flight e times the one before): a run to t = 10 stops there with
+/// the accumulation named and its time estimated, whatever the integrator, where RK4 fell
+/// through the floor to y(10) = −172.8 and Dormand–Prince failed with a step size underflow.
+#[test]
+fn bounces_that_accumulate_stop_the_run_at_their_closed_form_time() {
+    let ball = Ball { m: 0.1, g: 9.81 };
+    let (h0, e) = (1.0f64, 0.8f64);
+    let first = (2.0 * h0 / ball.g).sqrt();
+    let speed = (2.0 * ball.g * h0).sqrt();
+    let zeno = first + 2.0 * speed * e / (ball.g * (1.0 - e));
+    for integrator in [
+        Integrator::Rk4 { dt: 0.01 },
+        Integrator::dormand_prince(1e-12, 1e-12),
+    ] {
+        let stopped = Simulation::new(&ball)
+            .integrator(integrator)
+            .event(
+                Event::new("floor", |_, y, _| y[0])
+                    .falling()
+                    .reset(move |_, y, v| (*y, -e * v)),
+            )
+            .run_keeping_partial(0.0, Vector1::new(h0), Vector1::zeros(), 10.0);
+        let Err(stopped) = stopped else {
+            panic!("{integrator:?}: the run went past the accumulation at {zeno}");
+        };
+        let lagrange::Error::Event { event, t, problem } = &stopped.error else {
+            panic!("{integrator:?}: {}", stopped.error);
+        };
+        assert_eq!(event, "floor");
+        assert!(
+            t < &zeno && zeno - t < 1e-8,
+            "{integrator:?}: stopped at {t}"
+        );
+        let estimate: f64 = problem
+            .split("accumulate at t ≈ ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|number| number.parse().ok())
+            .unwrap_or_else(|| panic!("{integrator:?}: {problem}"));
+        assert!(
+            relative(estimate, zeno) < 1e-10,
+            "{integrator:?}: {estimate} vs {zeno}"
+        );
+        // Nothing fell through: the ball is never below the floor by more than round-off.
+        let partial = stopped.partial.expect("the partial trajectory");
+        let lowest = partial
+            .q()
+            .iter()
+            .map(|q| q[0])
+            .fold(f64::INFINITY, f64::min);
+        assert!(lowest > -1e-9, "{integrator:?}: y went down to {lowest}");
+    }
+}
+
+/// `tan(y)` changes sign at its zeros and at its poles: a ball falling from y = 0.5 with
+/// no floor passes tan's zero at y = 0 (`t = √(2·0.5/g)`), an event, then its pole at
+/// y = −π/2 (`t = √(2(0.5 + π/2)/g)`), where tan jumps from +1.6e16 to −1.6e16: that is
+/// no event, and the run says so there. (With steps short enough to see each sign change:
+/// Dormand–Prince integrates a free fall exactly in steps that hold the zero and the pole
+/// together, whose sign changes cancel.)
+#[test]
+fn an_event_function_with_a_pole_is_refused_at_the_pole() {
+    let ball = Ball { m: 0.1, g: 9.81 };
+    let zero = (2.0 * 0.5 / ball.g).sqrt();
+    let pole = (2.0 * (0.5 + std::f64::consts::FRAC_PI_2) / ball.g).sqrt();
+    for integrator in [
+        Integrator::Rk4 { dt: 0.01 },
+        Integrator::GaussLegendre {
+            dt: 0.01,
+            stages: 2,
+        },
+    ] {
+        let stopped = Simulation::new(&ball)
+            .integrator(integrator)
+            .event(Event::new("tangent", |_, y, _| y[0].tan()))
+            .run_keeping_partial(0.0, Vector1::new(0.5), Vector1::zeros(), 1.0);
+        let Err(stopped) = stopped else {
+            panic!("{integrator:?}: tan's pole at t = {pole} taken for an event");
+        };
+        let lagrange::Error::Event { t, problem, .. } = &stopped.error else {
+            panic!("{integrator:?}: {}", stopped.error);
+        };
+        assert!(relative(*t, pole) < 1e-12, "{integrator:?}: {t} vs {pole}");
+        assert!(problem.contains("jumps from"), "{problem}");
+        assert!(problem.contains("a pole or a discontinuity"), "{problem}");
+        let partial = stopped.partial.expect("the partial trajectory");
+        let events: Vec<f64> = partial.events().iter().map(|o| o.t).collect();
+        assert_eq!(events.len(), 1, "{integrator:?}: {events:?}");
+        assert!(
+            relative(events[0], zero) < 1e-12,
+            "{integrator:?}: {events:?}"
+        );
+    }
+}

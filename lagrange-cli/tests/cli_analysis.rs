@@ -252,6 +252,17 @@ fn wrong_points_and_signals_are_clear_errors() {
     assert!(message.contains("not a finite number"), "{message}");
     let message = failure(&["linearize", &cart, "--at", "theta"]);
     assert!(message.contains("expected name=value"), "{message}");
+    // A name given twice is named, not silently the last value.
+    let message = failure(&["linearize", &cart, "--at", "theta=1,theta=2"]);
+    assert!(
+        message.contains("--at `theta=2`: `theta` is given twice"),
+        "{message}"
+    );
+    let message = failure(&["modes", &cart, "--at", "x=1", "--at", "x=2"]);
+    assert!(
+        message.contains("--at `x=2`: `x` is given twice"),
+        "{message}"
+    );
     // A constant force: no equilibrium anywhere.
     let dir = scratch("errors");
     let pushed = dir.join("pushed.toml");
@@ -279,6 +290,28 @@ fn wrong_points_and_signals_are_clear_errors() {
             message.contains(&format!("unknown name `{name}`")),
             "{message}"
         );
+    }
+    // A signal for a parameter that is not declared an input, and a value for a
+    // coordinate: the message says what the name is and where it goes.
+    let ball = std::fs::read_to_string(model("bouncing_ball.toml")).unwrap();
+    for (text, says) in [
+        (
+            source.replace("[inputs]\n", "[inputs]\nk_x = \"1\"\n"),
+            "`k_x` in [inputs] is not declared in `inputs = [...]` (u): it is a parameter; give its value in [values], or declare it in `inputs = [...]`",
+        ),
+        (
+            ball.replace("[initial]", "[inputs]\ng = \"9.81\"\n\n[initial]"),
+            "`g` in [inputs] is not declared in `inputs = [...]` (the model declares none): it is a parameter",
+        ),
+        (
+            ball.replace("e = 0.8", "e = 0.8\ny = 2.0"),
+            "`y` in [values] is not a parameter (m, g, e): it is a coordinate; give its initial value in [initial]",
+        ),
+    ] {
+        let file = dir.join("names.toml");
+        std::fs::write(&file, text).unwrap();
+        let message = failure(&["simulate", file.to_str().unwrap()]);
+        assert!(message.contains(says), "{message}");
     }
     // An input with both a constant and a signal.
     let both = dir.join("both.toml");
@@ -429,6 +462,17 @@ fn the_benchmark_bicycle_in_minimal_variables_has_the_papers_eigenvalues() {
             "x,y,psi,phi,delta,thetaR",
             "phi,delta,thetaR",
             "do not parametrize it",
+        ),
+        // A name given twice is named, as `connect --to` names it.
+        (
+            "x,y,psi,phi,delta,thetaR,thetaF",
+            "phi,phi,thetaR",
+            "--speeds names `phi` twice",
+        ),
+        (
+            "x,y,psi,phi,phi,thetaR,thetaF",
+            "phi,delta,thetaR",
+            "--minimal names `phi` twice",
         ),
     ] {
         let message = failure(&[
@@ -665,4 +709,34 @@ fn a_tree_deeper_than_the_limit_is_refused_by_name() {
             );
         }
     }
+}
+
+/// `V = k x⁴` has one equilibrium, x = 0, where its stiffness `12 k x²` vanishes: Newton's
+/// method closes in on it only linearly (x → 2x/3), and `modes` once refused it ("did not
+/// converge … with residual 1.5e-26"). It is found, and said to be degenerate.
+#[test]
+fn a_degenerate_equilibrium_is_found_and_said_to_be_degenerate() {
+    let dir = scratch("quartic");
+    let file = dir.join("quartic.toml");
+    std::fs::write(
+        &file,
+        "[model]\nname = \"Quartic\"\ncoordinates = [\"x\"]\nparameters = [\"m\", \"k\"]\n\
+         kinetic = \"1/2*m*dot(x)^2\"\npotential = \"k*x^4\"\n\n\
+         [values]\nm = 1.0\nk = 1.0\n\n[initial]\nq = { x = 1.0 }\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let text = success(&["modes", file]);
+    assert!(
+        text.contains("degenerate: the stiffness vanishes there"),
+        "{text}"
+    );
+    let document = json(&["modes", file, "--format", "json"]);
+    assert_eq!(document["degenerate"], Value::Bool(true), "{document}");
+    let x = document["equilibrium"][0].as_f64().unwrap();
+    assert!(x.abs() < 1e-6, "x = {x}, not the equilibrium 0");
+    // A regular equilibrium is not degenerate.
+    let document = json(&["modes", &model("double_pendulum.toml"), "--format", "json"]);
+    assert_eq!(document["degenerate"], Value::Bool(false), "{document}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -177,20 +177,9 @@ impl Bench {
         );
 
         let mut solvers = Vec::new();
-        let gcc = self.gcc;
-        for language in ["rust", "c"].into_iter().filter(|l| gcc || *l == "rust") {
+        for language in self.languages() {
             let out = dir.join(language);
-            let clock = Instant::now();
-            checked(
-                lagrange()
-                    .arg("generate")
-                    .arg(model)
-                    .arg("--out")
-                    .arg(&out)
-                    .args(["--target", language]),
-            );
-            self.timing.generate += clock.elapsed();
-            let binary = self.build(language, &out);
+            let binary = self.solver(model, &out, language);
             let events_csv = out.join("events.csv");
             let mut run = Command::new(&binary);
             run.args(["--dt", DT, "--t-end", T_END]);
@@ -224,6 +213,30 @@ impl Bench {
             listed.len()
         );
         listed.len()
+    }
+
+    /// The languages of the generated solvers: Rust, and C where gcc is.
+    fn languages(&self) -> impl Iterator<Item = &'static str> + use<> {
+        let gcc = self.gcc;
+        ["rust", "c"]
+            .into_iter()
+            .filter(move |l| gcc || *l == "rust")
+    }
+
+    /// Generates the `language` solver of `model` into `out` and builds it; returns the
+    /// program.
+    fn solver(&mut self, model: &Path, out: &Path, language: &str) -> PathBuf {
+        let clock = Instant::now();
+        checked(
+            lagrange()
+                .arg("generate")
+                .arg(model)
+                .arg("--out")
+                .arg(out)
+                .args(["--target", language]),
+        );
+        self.timing.generate += clock.elapsed();
+        self.build(language, out)
     }
 
     /// Builds the generated `language` solver in `out`; returns the program.
@@ -312,4 +325,88 @@ fn a_constrained_driven_model_with_events_matches_simulate() {
     // Bottom, left, bottom, then the stop at t = 1.7 (before T_END).
     assert_eq!(bench.compare(&model), 4);
     bench.report();
+}
+
+impl Bench {
+    /// Runs `model` to `t_end` with `simulate` (RK4) and with both generated solvers: each
+    /// must fail, its message containing `says`, which `expected` checks in the text
+    /// after it (a time, against its closed form).
+    fn fail_alike(&mut self, model: &Path, t_end: &str, says: &str, expected: impl Fn(&str)) {
+        let stem = model.file_stem().and_then(|s| s.to_str()).expect("a stem");
+        let dir = self.scratch.join(stem);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("model dir");
+        let check = |what: &str, output: Output| {
+            let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+            assert!(!output.status.success(), "{what}: succeeded:\n{stderr}");
+            let rest = stderr
+                .split_once(says)
+                .unwrap_or_else(|| panic!("{what}: `{says}` not in:\n{stderr}"))
+                .1;
+            expected(rest);
+        };
+        let simulated = lagrange()
+            .arg("simulate")
+            .arg(model)
+            .args(["--integrator", "rk4", "--dt", DT, "--t-end", t_end])
+            .output()
+            .expect("simulate");
+        check(&format!("{stem} (simulate)"), simulated);
+        for language in self.languages() {
+            let binary = self.solver(model, &dir.join(language), language);
+            let run = Command::new(&binary)
+                .args(["--dt", DT, "--t-end", t_end])
+                .output()
+                .expect("the solver");
+            check(&format!("{stem} ({language})"), run);
+        }
+    }
+}
+
+/// The leading number of `text`.
+fn leading_number(text: &str) -> f64 {
+    let end = text
+        .find(|c: char| !(c.is_ascii_digit() || "+-.e".contains(c)))
+        .unwrap_or(text.len());
+    text[..end]
+        .parse()
+        .unwrap_or_else(|e| panic!("`{text}`: {e}"))
+}
+
+/// The shipped bouncing ball (h₀ = 1, g = 9.81, e = 0.8) run to t = 10, past the time its
+/// bounces accumulate, `t∞ = t₁ + 2 v₁ e / (g (1 − e))` with `t₁ = √(2h₀/g)` and
+/// `v₁ = √(2 g h₀)`: `simulate` and both generated solvers stop there, the time estimated,
+/// where they fell through the floor to y(10) = −172.8 without a word. And `tan(y)` on a
+/// body sliding down from y = 1/2 at unit speed: its zero at t = 1/2 is an event, its pole
+/// at y = −π/2 (t = 1/2 + π/2) is not, and all three say so there.
+#[test]
+fn accumulating_resets_and_poles_stop_simulate_and_the_solvers_alike() {
+    let mut bench = Bench::new("edges");
+    let (g, e, h0) = (9.81f64, 0.8f64, 1.0f64);
+    let zeno = (2.0 * h0 / g).sqrt() + 2.0 * (2.0 * g * h0).sqrt() * e / (g * (1.0 - e));
+    let ball = root().join("examples/models/bouncing_ball.toml");
+    bench.fail_alike(
+        &ball,
+        "10",
+        "its resets come ever closer and accumulate at t ",
+        |rest| {
+            let at = leading_number(rest.trim_start_matches(['≈', '~', ' ']));
+            assert!((at - zeno).abs() < 1e-9 * zeno, "{at} vs {zeno}");
+        },
+    );
+    let slide = bench.scratch.join("slide.toml");
+    std::fs::write(
+        &slide,
+        "[model]\nname = \"Slide\"\ncoordinates = [\"y\"]\nparameters = [\"m\"]\n\
+         kinetic = \"1/2*m*dot(y)^2\"\npotential = \"0\"\n\n[values]\nm = 1.0\n\n\
+         [initial]\nq = { y = 0.5 }\nqd = { y = -1.0 }\n\n\
+         [[events]]\nname = \"tangent\"\nwhen = \"tan(y)\"\n",
+    )
+    .expect("model file");
+    let pole = 0.5 + std::f64::consts::FRAC_PI_2;
+    bench.fail_alike(&slide, "6", "tangent", |rest| {
+        let at = leading_number(rest.split_once("at t = ").expect("a time").1);
+        assert!((at - pole).abs() < 1e-12 * pole, "{at} vs {pole}");
+        assert!(rest.contains("a pole or a discontinuity"), "{rest}");
+    });
 }

@@ -333,7 +333,7 @@ fn a_run_that_stops_still_writes_its_report() {
     let (ok, message) = run(&["report", &file, "-o", &html.display().to_string()]);
     assert!(!ok, "{message}");
     assert!(
-        message.contains("the partial trajectory up to t = 0 is in"),
+        message.contains("the partial trajectory, recorded up to t = 0, is in"),
         "{message}"
     );
     let page = std::fs::read_to_string(&html).unwrap();

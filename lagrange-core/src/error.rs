@@ -103,7 +103,8 @@ pub enum Error {
         dependent: Vec<String>,
     },
     /// An event of a [`Simulation`](crate::Simulation) could not be evaluated or applied:
-    /// its function or its reset gave a value that is not finite.
+    /// its function or its reset gave a value that is not finite, its function changed
+    /// sign by a jump (a pole) rather than through zero, or its resets accumulate.
     Event {
         /// The event's name.
         event: String,
@@ -113,7 +114,8 @@ pub enum Error {
         problem: String,
     },
     /// More events fired than [`Simulation::max_events`](crate::Simulation::max_events)
-    /// allows (resets accumulating at one time, as a bouncing ball's do, end this way).
+    /// allows (a chattering contact; resets that accumulate at one time, as a bouncing
+    /// ball's do, are an [`Error::Event`] as soon as their intervals show it).
     TooManyEvents {
         /// Time of the event beyond the limit.
         t: f64,
@@ -144,9 +146,12 @@ impl fmt::Display for Error {
         match self {
             Error::SingularMassMatrix { t, q, qd } => write!(
                 f,
-                "mass matrix is singular or the accelerations are not finite at t = {t}, q = {q:?}, q̇ = {qd:?}"
+                "mass matrix is singular or the accelerations are not finite at t = {t}, q = {q:?}, q̇ = {qd:?}",
+                t = Short(*t)
             ),
-            Error::NonFiniteState { t } => write!(f, "the state is not finite at t = {t}"),
+            Error::NonFiniteState { t } => {
+                write!(f, "the state is not finite at t = {t}", t = Short(*t))
+            }
             Error::UnresolvedStep {
                 t,
                 t_end,
@@ -154,17 +159,28 @@ impl fmt::Display for Error {
                 after,
             } => write!(
                 f,
-                "the step from t = {t} to {t_end} does not resolve the motion: it changes the conserved integral from {before:e} to {after:e} (a singularity, or too large a step)"
+                "the step from t = {t} to {t_end} does not resolve the motion: it changes the conserved integral from {before:e} to {after:e} (a singularity, or too large a step)",
+                t = Short(*t),
+                t_end = Short(*t_end)
             ),
             Error::StepSizeUnderflow { t, h } => {
-                write!(f, "step size underflow at t = {t} (h = {h:e})")
+                write!(
+                    f,
+                    "step size underflow at t = {t} (h = {h:e})",
+                    t = Short(*t)
+                )
             }
             Error::MaxStepsExceeded { t, steps } => {
-                write!(f, "more than {steps} steps needed (stopped at t = {t})")
+                write!(
+                    f,
+                    "more than {steps} steps needed (stopped at t = {t})",
+                    t = Short(*t)
+                )
             }
             Error::NoConvergence { t, iterations } => write!(
                 f,
-                "Newton's method did not converge in {iterations} iterations at t = {t}"
+                "Newton's method did not converge in {iterations} iterations at t = {t}",
+                t = Short(*t)
             ),
             Error::NoEquilibrium {
                 t,
@@ -174,7 +190,8 @@ impl fmt::Display for Error {
                 reason,
             } => write!(
                 f,
-                "no equilibrium found at t = {t}: {reason} after {iterations} iterations, at q = {q:?} with residual {residual:e}"
+                "no equilibrium found at t = {t}: {reason} after {iterations} iterations, at q = {q:?} with residual {residual:e}",
+                t = Short(*t)
             ),
             Error::NoNormalModes(why) => write!(f, "no normal modes: {why}"),
             Error::NoMotion(why) => write!(f, "{why}"),
@@ -205,19 +222,27 @@ impl fmt::Display for Error {
                     constraints
                         .iter()
                         .map(|c| format!("{} = 0", abbreviated(c)))
-                )
+                ),
+                t = Short(*t)
             ),
             Error::DependentSpeeds { t, q, dependent } => write!(
                 f,
                 "the constraints do not determine the velocities of {} at t = {t}, q = {q:?}: choose other independent speeds",
-                quoted(dependent.iter())
+                quoted(dependent.iter()),
+                t = Short(*t)
             ),
             Error::Event { event, t, problem } => {
-                write!(f, "event `{}` at t = {t}: {problem}", event.escape_debug())
+                write!(
+                    f,
+                    "event `{}` at t = {t}: {problem}",
+                    event.escape_debug(),
+                    t = Short(*t)
+                )
             }
             Error::TooManyEvents { t, events } => write!(
                 f,
-                "more than {events} events (stopped at t = {t}); events accumulating at one time (a chattering contact) cannot be followed"
+                "more than {events} events (stopped at t = {t}); events accumulating at one time (a chattering contact) cannot be followed",
+                t = Short(*t)
             ),
             Error::InvalidInput(what) => write!(f, "invalid input: {what}"),
             Error::CheckFailed(what) => write!(f, "check failed: {what}"),
@@ -238,6 +263,22 @@ impl std::error::Error for Error {
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Self {
         Error::Io(e)
+    }
+}
+
+/// A number as a message prints it: its shortest decimal form that reads back to it, in
+/// scientific notation outside `[10⁻⁴, 10⁷)` (`1e300`, not 301 digits).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Short(pub f64);
+
+impl fmt::Display for Short {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let x = self.0;
+        if x == 0.0 || !x.is_finite() || (1e-4..1e7).contains(&x.abs()) {
+            write!(f, "{x}")
+        } else {
+            write!(f, "{x:e}")
+        }
     }
 }
 

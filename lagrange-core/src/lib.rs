@@ -39,12 +39,13 @@ mod wide;
 
 pub use action::{Condition, Connect, Motion, Relation};
 pub use analysis::{
-    Linearization, MinimalLinearization, NormalMode, Stability, constrained_equilibrium,
-    constrained_normal_modes, equilibrium, linearize, linearize_constrained, normal_modes,
+    Equilibrium, Linearization, MinimalLinearization, NormalMode, Stability,
+    constrained_equilibrium, constrained_normal_modes, equilibrium, find_constrained_equilibrium,
+    find_equilibrium, linearize, linearize_constrained, normal_modes,
 };
 pub use check::{Check, CheckReport, Sample};
 pub use control::Controlled;
-pub use error::Error;
+pub use error::{Error, Short};
 pub use integrate::{Integrator, State, Stats, Step};
 pub use nalgebra;
 pub use report::{HtmlReport, Series};

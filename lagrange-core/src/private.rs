@@ -1,7 +1,7 @@
 //! Items that generated code (the derive's expansion, the `lagrange` command's
 //! interpreter) names by absolute path and users should not: not part of the public API.
 
-pub use crate::run::event::watch::ROOT_ITERATIONS;
+pub use crate::run::event::watch::{JUMP_FRACTION, ROOT_ITERATIONS};
 pub use crate::solve::jacobians::unconstrained as unconstrained_jacobians;
 pub use crate::solve::linalg::solve_accelerations;
 pub use crate::system::constrained::{PROJECTION_ITERATIONS, PROJECTION_TOLERANCE};

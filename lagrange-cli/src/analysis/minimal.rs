@@ -63,18 +63,24 @@ impl<'a> Request<'a> {
             ));
         }
         let indices = |option: &str, list: &str| -> Result<Vec<usize>, Failure> {
-            list.split(',')
-                .map(str::trim)
-                .map(|name| {
-                    coordinates.iter().position(|c| c == name).ok_or_else(|| {
-                        Failure(format!(
-                            "{option}: `{}` is not a coordinate (the coordinates: {})",
-                            escape_text(&excerpt_text(name)),
-                            coordinates.join(", ")
-                        ))
-                    })
-                })
-                .collect()
+            let mut chosen = Vec::new();
+            for name in list.split(',').map(str::trim) {
+                let index = coordinates.iter().position(|c| c == name).ok_or_else(|| {
+                    Failure(format!(
+                        "{option}: `{}` is not a coordinate (the coordinates: {})",
+                        escape_text(&excerpt_text(name)),
+                        coordinates.join(", ")
+                    ))
+                })?;
+                if chosen.contains(&index) {
+                    return Err(Failure(format!(
+                        "{option} names `{}` twice",
+                        escape_text(&excerpt_text(name))
+                    )));
+                }
+                chosen.push(index);
+            }
+            Ok(chosen)
         };
         let chosen = indices("--minimal", self.coordinates)?;
         let speeds = indices("--speeds", self.speeds)?;

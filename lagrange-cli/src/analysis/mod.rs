@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use lagrange_core::nalgebra::{Complex, DMatrix, DVector, Dyn};
 use lagrange_core::{
-    Error, LagrangianSystem, Linearization, NormalMode, Stability, constrained_equilibrium,
-    constrained_normal_modes, equilibrium, linearize, linearize_constrained, normal_modes,
+    Error, LagrangianSystem, Linearization, NormalMode, Stability, constrained_normal_modes,
+    find_constrained_equilibrium, find_equilibrium, linearize, linearize_constrained, normal_modes,
 };
 use lagrange_symbolic::equations::{Derived, Equations};
 use serde::Serialize;
@@ -92,6 +92,8 @@ struct ModesDocument {
     coordinates: Vec<String>,
     /// The equilibrium found.
     equilibrium: Vec<f64>,
+    /// Whether it is degenerate: zero stiffness there (see `lagrange_core::Equilibrium`).
+    degenerate: bool,
     stability: &'static str,
     eigenvalues: Vec<[f64; 2]>,
     /// The normal modes, by increasing `ω²`; empty when there are none (see `note`).
@@ -309,19 +311,23 @@ impl Modes<'_> {
         let rest = DVector::zeros(guess.len());
         let file = self.file;
         let fail = |what: &'static str| move |e: Error| failure(file, what, e);
-        let (q, linearization, modes) = if system.info().constraints.is_empty() {
-            let q = equilibrium(&system, t, &guess).map_err(fail("no equilibrium"))?;
+        let (found, linearization, modes) = if system.info().constraints.is_empty() {
+            let found = find_equilibrium(&system, t, &guess).map_err(fail("no equilibrium"))?;
+            let q = &found.q;
             let linearization =
-                linearize(&system, t, &q, &rest).map_err(fail("cannot linearize"))?;
-            let modes = normal_modes(&system, t, &q);
-            (q, linearization, modes)
+                linearize(&system, t, q, &rest).map_err(fail("cannot linearize"))?;
+            let modes = normal_modes(&system, t, q);
+            (found, linearization, modes)
         } else {
-            let q = constrained_equilibrium(&system, t, &guess).map_err(fail("no equilibrium"))?;
+            let found =
+                find_constrained_equilibrium(&system, t, &guess).map_err(fail("no equilibrium"))?;
+            let q = &found.q;
             let linearization =
-                linearize_constrained(&system, t, &q, &rest).map_err(fail("cannot linearize"))?;
-            let modes = constrained_normal_modes(&system, t, &q);
-            (q, linearization, modes)
+                linearize_constrained(&system, t, q, &rest).map_err(fail("cannot linearize"))?;
+            let modes = constrained_normal_modes(&system, t, q);
+            (found, linearization, modes)
         };
+        let (q, degenerate) = (found.q, found.degenerate);
         let eigenvalues = linearization
             .eigenvalues()
             .map_err(fail("cannot linearize"))?;
@@ -341,6 +347,7 @@ impl Modes<'_> {
                 t,
                 coordinates,
                 equilibrium: q.iter().copied().collect(),
+                degenerate,
                 stability: stability_name(stability),
                 eigenvalues: pairs(&eigenvalues),
                 modes: modes
@@ -357,7 +364,7 @@ impl Modes<'_> {
             Format::Text => modes_text(
                 &info.name,
                 &coordinates,
-                q.as_slice(),
+                (q.as_slice(), degenerate),
                 stability,
                 &eigenvalues,
                 &modes,
@@ -544,16 +551,24 @@ fn linearization_text(
     out
 }
 
+/// What `modes` prints: the equilibrium `q` (and whether it is `degenerate`), its
+/// stability, the eigenvalues and the normal modes or why there are none.
 fn modes_text(
     name: &str,
     coordinates: &[String],
-    q: &[f64],
+    (q, degenerate): (&[f64], bool),
     stability: Stability,
     eigenvalues: &[Complex<f64>],
     modes: &[NormalMode<Dyn>],
     note: Option<&str>,
 ) -> String {
     let mut out = format!("{name}: equilibrium {}\n", assignments(coordinates, q));
+    if degenerate {
+        let _ = writeln!(
+            out,
+            "degenerate: the stiffness vanishes there (∂q̈/∂q = 0 to round-off, as for V = x^4 at 0), so small motions about it are not those of the linearization"
+        );
+    }
     let _ = writeln!(out, "stability: {}", stability_name(stability));
     let _ = writeln!(out, "eigenvalues of A: {}", eigenvalue_list(eigenvalues));
     if let Some(why) = note {

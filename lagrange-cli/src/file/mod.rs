@@ -215,7 +215,12 @@ impl ModelFile {
     /// except an input with a signal in `[inputs]` (its value is the signal's, set while
     /// the model moves; 0 until then).
     pub(crate) fn parameter_values(&self) -> Result<Vec<f64>, Failure> {
-        self.unknown_names("values", self.values.keys(), &self.model.parameters)?;
+        self.unknown_names(
+            "[values]",
+            self.values.keys(),
+            ("a parameter", &self.model.parameters),
+        )?;
+        self.undeclared_signals()?;
         let values = self
             .model
             .parameters
@@ -288,9 +293,18 @@ impl ModelFile {
         }
     }
 
+    /// An error if `[inputs]` gives a signal to a name not declared in `inputs = [...]`.
+    fn undeclared_signals(&self) -> Result<(), Failure> {
+        self.unknown_names(
+            "[inputs]",
+            self.inputs.keys(),
+            ("declared in `inputs = [...]`", &self.model.inputs),
+        )
+    }
+
     /// The `[inputs]` signals, as (parameter index, signal); they may not read inputs.
     pub(crate) fn input_signals(&self) -> Result<Vec<(usize, Signal)>, Failure> {
-        self.unknown_names("inputs", self.inputs.keys(), &self.model.inputs)?;
+        self.undeclared_signals()?;
         self.inputs
             .iter()
             .map(|(name, source)| {
@@ -318,6 +332,7 @@ impl ModelFile {
             (vec![0.0; n], vec![0.0; n])
         };
         let mut parameters = self.parameter_values()?;
+        let mut named: Vec<&str> = Vec::new();
         let mut given = Vec::new();
         for entry in at.iter().flat_map(|a| a.split(',')) {
             let bad = |why: String| {
@@ -336,6 +351,13 @@ impl ModelFile {
                 .filter(|v: &f64| v.is_finite())
                 .ok_or_else(|| bad("the value is not a finite number".into()))?;
             let name = name.trim();
+            if named.contains(&name) {
+                return Err(bad(format!(
+                    "`{}` is given twice",
+                    escape_text(&excerpt_text(name))
+                )));
+            }
+            named.push(name);
             let parameter = self.model.parameters.iter().position(|p| p == name);
             match (self.reset_target(name), parameter) {
                 (Some(Target::Coordinate(i)), _) => q[i] = value,
@@ -366,8 +388,12 @@ impl ModelFile {
             ))
         })?;
         let coordinates = &self.model.coordinates;
-        self.unknown_names("initial.q", initial.q.keys(), coordinates)?;
-        self.unknown_names("initial.qd", initial.qd.keys(), coordinates)?;
+        self.unknown_names("initial.q", initial.q.keys(), ("a coordinate", coordinates))?;
+        self.unknown_names(
+            "initial.qd",
+            initial.qd.keys(),
+            ("a coordinate", coordinates),
+        )?;
         let q = coordinates
             .iter()
             .map(|c| {
@@ -386,26 +412,39 @@ impl ModelFile {
         Ok((q, qd))
     }
 
-    /// An error if a table names something the model does not declare.
+    /// An error if `table` names something that is not one of `known`, the model's names
+    /// of one kind (`kind`: "a parameter", …); when the name is of another kind, which.
     pub(super) fn unknown_names<'a>(
         &self,
         table: &str,
         names: impl Iterator<Item = &'a String>,
-        known: &[String],
+        (kind, known): (&str, &[String]),
     ) -> Result<(), Failure> {
-        for name in names {
-            if !known.contains(name) {
-                return Err(self.failure_at(
-                    name,
-                    format!(
-                        "`{}` in {table} is not one of the model's names ({})",
-                        excerpt_text(name),
-                        excerpt_text(&known.join(", "))
-                    ),
-                ));
-            }
-        }
-        Ok(())
+        let Some(name) = names.into_iter().find(|name| !known.contains(name)) else {
+            return Ok(());
+        };
+        let listed = if known.is_empty() {
+            "the model declares none".to_string()
+        } else {
+            excerpt_text(&known.join(", "))
+        };
+        let model = &self.model;
+        let other = if model.inputs.contains(name) {
+            ": it is an input; give it a constant in [values] or a signal in [inputs]"
+        } else if model.parameters.contains(name) {
+            ": it is a parameter; give its value in [values], or declare it in `inputs = [...]` to drive it by a signal in [inputs]"
+        } else if model.coordinates.contains(name) {
+            ": it is a coordinate; give its initial value in [initial]"
+        } else {
+            ""
+        };
+        Err(self.failure_at(
+            name,
+            format!(
+                "`{}` in {table} is not {kind} ({listed}){other}",
+                excerpt_text(name)
+            ),
+        ))
     }
 }
 

@@ -4,9 +4,9 @@
 //! ([`code::render`]), like the derived programs; the events' names only as strings for
 //! the escaping filters.
 
-use lagrange_core::__private::ROOT_ITERATIONS;
+use lagrange_core::__private::{JUMP_FRACTION, ROOT_ITERATIONS};
 use lagrange_core::run::DEFAULT_MAX_EVENTS;
-use lagrange_core::run::RESTART_WINDOW;
+use lagrange_core::run::{ACCUMULATION_WINDOW, RESTART_WINDOW};
 use serde::Serialize;
 
 use super::code::{self, Lang, Rendered};
@@ -74,6 +74,11 @@ pub(super) struct EventLocation {
     restart_window: String,
     /// Evaluations of a function spent on one root at most.
     root_iterations: usize,
+    /// The fraction of a bracket's change a final bracket keeps at a jump: a literal.
+    jump_fraction: String,
+    /// Resets within `accumulation_window·ε·|t|` of the time they converge to accumulate:
+    /// a literal.
+    accumulation_window: String,
     /// Events a run may fire.
     max_events: usize,
 }
@@ -151,6 +156,8 @@ impl RunTime {
             event_location: EventLocation {
                 restart_window: code::float_literal(RESTART_WINDOW, lang),
                 root_iterations: ROOT_ITERATIONS,
+                jump_fraction: code::float_literal(JUMP_FRACTION, lang),
+                accumulation_window: code::float_literal(ACCUMULATION_WINDOW, lang),
                 max_events: DEFAULT_MAX_EVENTS,
             },
         })

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use lagrange_core::nalgebra::{DVector, Dyn};
 use lagrange_core::{
-    Controlled, Event, HtmlReport, LagrangianSystem, Simulation, Stopped, Trajectory,
+    Controlled, Event, HtmlReport, LagrangianSystem, Short, Simulation, Stopped, Trajectory,
 };
 
 use super::Failure;
@@ -346,7 +346,7 @@ impl Outputs<'_> {
         let name = &system.info().name;
         let mut title = format!("{name}: {}", self.settings.describe());
         if let Some((t, _, _)) = trajectory.last().filter(|_| error.is_some()) {
-            let _ = write!(title, " (stopped at t = {t})");
+            let _ = write!(title, " (stopped at t = {})", Short(t));
         }
         let mut written = Vec::new();
         if let Some(out) = &self.args.out {

@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use lagrange_core::Short;
 
 /// How long a run goes before its bar appears.
 const DELAY: Duration = Duration::from_secs(1);
@@ -72,7 +73,10 @@ fn new_bar(elapsed: Duration, position: u64, t_end: f64) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(TICKS), ProgressDrawTarget::stderr())
         .with_elapsed(elapsed)
         .with_position(position);
-    let template = format!("{{elapsed:>4}} [{{wide_bar}}] {{percent:>3}}%  t = {{msg}} of {t_end}");
+    let template = format!(
+        "{{elapsed:>4}} [{{wide_bar}}] {{percent:>3}}%  t = {{msg}} of {}",
+        Short(t_end)
+    );
     if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style.progress_chars("=> "));
     }

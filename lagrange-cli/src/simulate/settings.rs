@@ -1,7 +1,7 @@
 //! The settings of one run: the integrator by name, the times, the step or output interval
 //! and the tolerance, from the command line over the file's `[simulation]` table.
 
-use lagrange_core::Integrator;
+use lagrange_core::{Integrator, Short};
 
 use super::Args;
 use crate::Failure;
@@ -60,9 +60,15 @@ impl Settings {
                 "{path}: no end time: pass --t-end or set `t_end` in the file's [simulation] table"
             ))
         })?;
+        let (t0_, t_end_) = (Short(t0), Short(t_end));
         if !(t0.is_finite() && t_end.is_finite() && t_end > t0) {
             return Err(Failure(format!(
-                "{path}: the end time {t_end} must be finite and after the start time {t0}"
+                "{path}: the end time {t_end_} must be finite and after the start time {t0_}"
+            )));
+        }
+        if !(t_end - t0).is_finite() {
+            return Err(Failure(format!(
+                "{path}: the span from {t0_} to {t_end_} is beyond the floating-point numbers: no step can cover it"
             )));
         }
         let name = args
@@ -86,10 +92,16 @@ impl Settings {
             .tolerance
             .or(defaults.tolerance)
             .unwrap_or(DEFAULT_TOLERANCE);
+        if args.dt.is_none() && defaults.dt.is_none() && dt == 0.0 {
+            return Err(Failure(format!(
+                "{path}: the span from {t0_} to {t_end_} is too short to divide into {DEFAULT_INTERVALS} steps: give --dt"
+            )));
+        }
         for (what, value) in [("dt", dt), ("tolerance", tolerance)] {
             if !(value.is_finite() && value > 0.0) {
                 return Err(Failure(format!(
-                    "{path}: {what} must be finite and positive, got {value}"
+                    "{path}: {what} must be finite and positive, got {}",
+                    Short(value)
                 )));
             }
         }
@@ -124,17 +136,22 @@ impl Settings {
     /// One line for the summary.
     pub(super) fn describe(&self) -> String {
         let method = match self.method {
-            Method::Rk4 => format!("rk4 with dt = {}", self.dt),
+            Method::Rk4 => format!("rk4 with dt = {}", Short(self.dt)),
             Method::DormandPrince => format!(
                 "dp54 with tolerance {:e}, output every {}",
-                self.tolerance, self.dt
+                self.tolerance,
+                Short(self.dt)
             ),
             Method::GaussLegendre(s) => {
-                format!("gauss-legendre ({s} stages) with dt = {}", self.dt)
+                format!("gauss-legendre ({s} stages) with dt = {}", Short(self.dt))
             }
-            Method::Variational => format!("variational with dt = {}", self.dt),
+            Method::Variational => format!("variational with dt = {}", Short(self.dt)),
         };
-        format!("{method}, from t = {} to {}", self.t0, self.t_end)
+        format!(
+            "{method}, from t = {} to {}",
+            Short(self.t0),
+            Short(self.t_end)
+        )
     }
 }
 

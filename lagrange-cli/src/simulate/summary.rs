@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use lagrange_core::nalgebra::Dyn;
-use lagrange_core::{LagrangianSystem, Trajectory};
+use lagrange_core::{LagrangianSystem, Short, Trajectory};
 
 use super::settings::Settings;
 use crate::Failure;
@@ -87,14 +87,17 @@ pub(super) fn stopped(
     error: &lagrange_core::Error,
     written: &[String],
 ) -> Failure {
-    let t = trajectory.last().map_or(f64::NAN, |(t, _, _)| t);
-    let mut message = format!("{path}: integration stopped at t = {t}: {error}");
+    let t = Short(trajectory.last().map_or(f64::NAN, |(t, _, _)| t));
+    let mut message = format!("{path}: integration stopped: {error}");
     if written.is_empty() {
-        message.push_str("\n(pass --out, --plot or --html to keep the partial trajectory)");
+        let _ = write!(
+            message,
+            "\n(pass --out, --plot or --html to keep the partial trajectory, recorded up to t = {t})"
+        );
     } else {
         let _ = write!(
             message,
-            "\nthe partial trajectory up to t = {t} is in {}",
+            "\nthe partial trajectory, recorded up to t = {t}, is in {}",
             written
                 .iter()
                 .map(|w| format!("`{w}`"))
@@ -122,7 +125,7 @@ pub(super) fn summary(
         trajectory.len()
     );
     if let Some((t, q, qd)) = trajectory.last() {
-        let _ = writeln!(text, "state at t = {t}:");
+        let _ = writeln!(text, "state at t = {}:", Short(t));
         for (i, c) in trajectory.coordinates().iter().enumerate() {
             let _ = writeln!(text, "  {c} = {:.15e}, dot_{c} = {:.15e}", q[i], qd[i]);
         }

@@ -46,6 +46,34 @@ pub fn equilibrium<S: LagrangianSystem<N>, N: Dim>(
 where
     DefaultAllocator: DimAllocator<N>,
 {
+    find_equilibrium(system, t, guess).map(|found| found.q)
+}
+
+/// An equilibrium as [`find_equilibrium`] and [`find_constrained_equilibrium`] report it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Equilibrium<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    /// The coordinates.
+    pub q: OVector<f64, N>,
+    /// Whether it is degenerate: the stiffness `∂q̈/∂q` vanishes there (`V = x⁴` at 0),
+    /// Newton's method closes in only linearly, and the point is accepted because its
+    /// residual is round-off (`ε`) of the largest `‖∂q̈/∂q‖ (1 + |q|)` met on the way,
+    /// not of the stiffness there. Small motions about it are not those of the
+    /// linearization.
+    pub degenerate: bool,
+}
+
+/// [`equilibrium`], saying whether the equilibrium is degenerate ([`Equilibrium`]).
+pub fn find_equilibrium<S: LagrangianSystem<N>, N: Dim>(
+    system: &S,
+    t: f64,
+    guess: &OVector<f64, N>,
+) -> Result<Equilibrium<N>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let info = system.info();
     if !info.constraints.is_empty() {
         return Err(Error::InvalidInput(format!(
@@ -85,10 +113,23 @@ pub fn constrained_equilibrium<S: ConstrainedSystem<N, K>, N: Dim, K: Dim>(
 where
     DefaultAllocator: ConstraintAllocator<N, K>,
 {
+    find_constrained_equilibrium(system, t, guess).map(|found| found.q)
+}
+
+/// [`constrained_equilibrium`], saying whether the equilibrium is degenerate
+/// ([`Equilibrium`]).
+pub fn find_constrained_equilibrium<S: ConstrainedSystem<N, K>, N: Dim, K: Dim>(
+    system: &S,
+    t: f64,
+    guess: &OVector<f64, N>,
+) -> Result<Equilibrium<N>, Error>
+where
+    DefaultAllocator: ConstraintAllocator<N, K>,
+{
     let (n, k) = (guess.len(), system.constraint_dimension().value());
     let rest = OVector::zeros_generic(guess.shape_generic().0, U1);
     let (start, _) = system.project_onto_constraints(t, guess, &rest)?;
-    let q = newton(t, start, |q| {
+    let found = newton(t, start, |q| {
         let jacobians = system.acceleration_jacobians(t, q, &rest)?;
         let g = system.constraint_values(t, q);
         let j = system.constraint_jacobian(t, q);
@@ -105,8 +146,9 @@ where
             .copy_from_slice(j.as_slice());
         Ok((residual, matrix))
     })?;
-    let moving = system.constraint_time_derivative(t, &q);
-    let j = system.constraint_jacobian(t, &q);
+    let q = &found.q;
+    let moving = system.constraint_time_derivative(t, q);
+    let j = system.constraint_jacobian(t, q);
     for i in 0..k {
         let scale = j.row(i).norm() * (1.0 + q.norm());
         if moving[i].abs() > RESIDUAL_TOLERANCE * scale {
@@ -122,7 +164,7 @@ where
             )));
         }
     }
-    Ok(q)
+    Ok(found)
 }
 
 /// Halvings of a Newton step tried before the iteration counts as stalled.
@@ -133,14 +175,31 @@ const LINE_SEARCH: usize = 40;
 /// `|residual|`: a full step from a guess where the Jacobian is nearly singular can land
 /// anywhere (from a double pendulum held horizontal, at angles of 10¹⁵, where `sin` is
 /// noise and a relative convergence test passes on garbage).
+///
+/// A point where it stops without converging (the iterations spent, or a step that does
+/// not decrease the residual) is still a degenerate equilibrium when its residual is
+/// round-off of the largest scale `‖∂residual/∂q‖ (1 + |q|)` met on the way: where the
+/// stiffness vanishes (`V = x⁴`), Newton closes in only linearly.
 fn newton<N: Dim>(
     t: f64,
     mut q: OVector<f64, N>,
     evaluate: impl Fn(&OVector<f64, N>) -> Result<(DVector<f64>, DMatrix<f64>), Error>,
-) -> Result<OVector<f64, N>, Error>
+) -> Result<Equilibrium<N>, Error>
 where
     DefaultAllocator: DimAllocator<N>,
 {
+    // The largest scale of the residual met so far.
+    let mut largest: f64 = 0.0;
+    let degenerate = |q: &OVector<f64, N>, size: f64, largest: f64| {
+        (size <= f64::EPSILON * largest).then(|| Equilibrium {
+            q: q.clone(),
+            degenerate: true,
+        })
+    };
+    let regular = |q: &OVector<f64, N>| Equilibrium {
+        q: q.clone(),
+        degenerate: false,
+    };
     let failure = |q: &OVector<f64, N>, residual: f64, iterations, reason| Error::NoEquilibrium {
         t,
         q: q.as_slice().to_vec(),
@@ -157,29 +216,28 @@ where
         if !size.is_finite() || !scale.is_finite() {
             return Err(failure(&q, size, iteration, "the residual is not finite"));
         }
+        largest = largest.max(scale);
         if size <= f64::EPSILON * scale || size == 0.0 {
-            return Ok(q);
+            return Ok(regular(&q));
         }
         if iteration == ITERATIONS {
-            return Err(failure(
-                &q,
-                size,
-                iteration,
-                "Newton's method did not converge",
-            ));
+            return degenerate(&q, size, largest)
+                .ok_or_else(|| failure(&q, size, iteration, "Newton's method did not converge"));
         }
         let step = least_squares(q.shape_generic().0, jacobian, &residual)
             .ok_or_else(|| failure(&q, size, iteration, "the Newton step is not finite"))?;
         let stalled = |q: &OVector<f64, N>| {
             if size <= RESIDUAL_TOLERANCE * scale {
-                Ok(q.clone())
+                Ok(regular(q))
             } else {
-                Err(failure(
-                    q,
-                    size,
-                    iteration,
-                    "Newton's method stalled at a non-zero residual (the Jacobian is singular there)",
-                ))
+                degenerate(q, size, largest).ok_or_else(|| {
+                    failure(
+                        q,
+                        size,
+                        iteration,
+                        "Newton's method stalled at a non-zero residual (the Jacobian is singular there)",
+                    )
+                })
             }
         };
         let step: OVector<f64, N> = step;
@@ -197,14 +255,16 @@ where
             let size = residual.norm();
             let scale = jacobian.norm() * (1.0 + q.norm());
             return if size <= RESIDUAL_TOLERANCE * scale {
-                Ok(q)
+                Ok(regular(&q))
             } else {
-                Err(failure(
-                    &q,
-                    size,
-                    iteration,
-                    "Newton's method stalled at a non-zero residual (the Jacobian is singular there)",
-                ))
+                degenerate(&q, size, largest).ok_or_else(|| {
+                    failure(
+                        &q,
+                        size,
+                        iteration,
+                        "Newton's method stalled at a non-zero residual (the Jacobian is singular there)",
+                    )
+                })
             };
         }
     }

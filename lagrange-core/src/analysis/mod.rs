@@ -11,7 +11,10 @@ mod linearization;
 mod minimal;
 mod vibration;
 
-pub use equilibrium::{constrained_equilibrium, equilibrium};
+pub use equilibrium::{
+    Equilibrium, constrained_equilibrium, equilibrium, find_constrained_equilibrium,
+    find_equilibrium,
+};
 pub use linearization::{
     Linearization, MARGINAL_TOLERANCE, Stability, linearize, linearize_constrained,
 };

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use nalgebra::{DMatrix, DefaultAllocator, Dim, OMatrix, OVector, U1};
 
-use crate::error::Error;
+use crate::error::{Error, Short};
 use crate::size::DimAllocator;
 use crate::solve::{AccelerationJacobians, ResidualJacobians};
 use crate::system::{Conserved, LagrangianSystem, ModelInfo};
@@ -126,18 +126,20 @@ where
         };
         if u.len() != inputs.len() {
             return Err(Error::InvalidInput(format!(
-                "the controller of `{}` returned {} values for its {} inputs ({}) at t = {t}",
+                "the controller of `{}` returned {} values for its {} inputs ({}) at t = {}",
                 self.info.name,
                 u.len(),
                 inputs.len(),
-                names()
+                names(),
+                Short(t)
             )));
         }
         if !u.iter().all(|x| x.is_finite()) {
             return Err(Error::InvalidInput(format!(
-                "the controller of `{}` returned non-finite inputs ({}) = {u:?} at t = {t}, q = {:?}, q̇ = {:?}",
+                "the controller of `{}` returned non-finite inputs ({}) = {u:?} at t = {}, q = {:?}, q̇ = {:?}",
                 self.info.name,
                 names(),
+                Short(t),
                 q.as_slice(),
                 qd.as_slice()
             )));

@@ -21,7 +21,7 @@ use std::ops::{AddAssign, ControlFlow};
 
 use nalgebra::{DefaultAllocator, Dim};
 
-use crate::error::Error;
+use crate::error::{Error, Short};
 use crate::size::DimAllocator;
 use crate::system::LagrangianSystem;
 
@@ -199,12 +199,20 @@ impl Integrator {
         self.validate()?;
         if !t0.is_finite() || !t_end.is_finite() {
             return Err(Error::InvalidInput(format!(
-                "times must be finite (t0 = {t0}, t_end = {t_end})"
+                "times must be finite (t0 = {}, t_end = {})",
+                Short(t0),
+                Short(t_end)
             )));
         }
+        let (t0_, t_end_) = (Short(t0), Short(t_end));
         if t_end <= t0 {
             return Err(Error::InvalidInput(format!(
-                "t_end = {t_end} must exceed t0 = {t0}"
+                "t_end = {t_end_} must exceed t0 = {t0_}"
+            )));
+        }
+        if !(t_end - t0).is_finite() {
+            return Err(Error::InvalidInput(format!(
+                "the span from t0 = {t0_} to t_end = {t_end_} is beyond the floating-point numbers: no step can cover it"
             )));
         }
         if !y0.is_finite() {
@@ -217,6 +225,39 @@ impl Integrator {
         Ok(())
     }
 
+    /// Checks up front that a fixed-step method can cover `t0..t_end` (checked as
+    /// [`check_arguments`](Self::check_arguments) does) within `max_steps` steps, each
+    /// of which advances the time: an [`Error::InvalidInput`] that names the step, the
+    /// span and the bound otherwise. An adaptive method is not known to need more steps
+    /// before it takes them.
+    pub(crate) fn check_span(&self, t0: f64, t_end: f64, max_steps: usize) -> Result<(), Error> {
+        let dt = match *self {
+            Integrator::Rk4 { dt }
+            | Integrator::Variational { dt }
+            | Integrator::GaussLegendre { dt, .. } => dt,
+            Integrator::DormandPrince { .. } => return Ok(()),
+        };
+        let far = t0.abs().max(t_end.abs());
+        if far + dt == far {
+            return Err(Error::InvalidInput(format!(
+                "a step dt = {} does not advance the time near t = {}, whose floating-point spacing is larger",
+                Short(dt),
+                Short(far)
+            )));
+        }
+        let count = step_count(t0, t_end, dt);
+        if count > max_steps as f64 {
+            return Err(Error::InvalidInput(format!(
+                "dt = {} from t = {} to {} takes {} steps, more than max_steps = {max_steps}",
+                Short(dt),
+                Short(t0),
+                Short(t_end),
+                Short(count)
+            )));
+        }
+        Ok(())
+    }
+
     /// Checks the settings: step sizes and tolerances must be finite and positive.
     pub fn validate(&self) -> Result<(), Error> {
         let positive = |name: &str, x: f64| {
@@ -224,7 +265,8 @@ impl Integrator {
                 Ok(())
             } else {
                 Err(Error::InvalidInput(format!(
-                    "{name} must be finite and positive, got {x}"
+                    "{name} must be finite and positive, got {}",
+                    Short(x)
                 )))
             }
         };
@@ -296,14 +338,21 @@ impl FixedSteps {
     }
 }
 
-/// The steps from `t0` to `t_end`; [`Error::MaxStepsExceeded`] if more than `max_steps`.
-fn fixed_steps(t0: f64, t_end: f64, dt: f64, max_steps: usize) -> Result<FixedSteps, Error> {
+/// The number of steps of `dt` from `t0` to `t_end`, the last one shortened.
+fn step_count(t0: f64, t_end: f64, dt: f64) -> f64 {
     let ratio = (t_end - t0) / dt;
-    let mut count = ratio.ceil();
+    let count = ratio.ceil();
     // A remainder below 1e-9 dt is rounding in `ratio`, not a step of its own.
     if count > 1.0 && ratio - (count - 1.0) < 1e-9 {
-        count -= 1.0;
+        count - 1.0
+    } else {
+        count
     }
+}
+
+/// The steps from `t0` to `t_end`; [`Error::MaxStepsExceeded`] if more than `max_steps`.
+fn fixed_steps(t0: f64, t_end: f64, dt: f64, max_steps: usize) -> Result<FixedSteps, Error> {
+    let count = step_count(t0, t_end, dt);
     if count > max_steps as f64 {
         return Err(Error::MaxStepsExceeded {
             t: t0,

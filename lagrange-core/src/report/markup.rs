@@ -3,14 +3,12 @@
 
 use std::fmt::Write as _;
 
+use crate::error::Short;
+
 /// A number as a table shows it: as written where that is short, else in scientific
-/// notation.
+/// notation ([`Short`]).
 pub(super) fn number(v: f64) -> String {
-    if v == 0.0 || (1e-4..1e7).contains(&v.abs()) {
-        format!("{v}")
-    } else {
-        format!("{v:e}")
-    }
+    Short(v).to_string()
 }
 
 pub(crate) use lagrange_common::escape_markup as escape;

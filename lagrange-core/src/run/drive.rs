@@ -6,10 +6,10 @@ use std::ops::ControlFlow;
 
 use nalgebra::{DefaultAllocator, Dim, OVector};
 
-use super::event::{Crossing, Occurrence, Watch};
+use super::event::{Crossing, Occurrence, Watch, accumulation};
 use super::simulation::{Simulation, Stopped};
 use super::trajectory::Trajectory;
-use crate::error::Error;
+use crate::error::{Error, Short};
 use crate::integrate::{ActionIntegrals, State, Stats, Step};
 use crate::size::DimAllocator;
 use crate::system::LagrangianSystem;
@@ -69,13 +69,15 @@ where
         if let Some(dt) = self.output_interval {
             if !(dt.is_finite() && dt > 0.0) {
                 return Err(Error::InvalidInput(format!(
-                    "output interval must be finite and positive, got {dt}"
+                    "output interval must be finite and positive, got {}",
+                    Short(dt)
                 ))
                 .into());
             }
             if (t_end - t0) / dt > self.max_steps as f64 {
                 return Err(Error::InvalidInput(format!(
-                    "output interval {dt} gives more than max_steps = {} points",
+                    "output interval {} gives more than max_steps = {} points",
+                    Short(dt),
                     self.max_steps
                 ))
                 .into());
@@ -83,6 +85,7 @@ where
         }
         let y0 = State::new(q0, qd0);
         self.integrator.check_arguments(t0, &y0, t_end)?;
+        self.integrator.check_span(t0, t_end, self.max_steps)?;
         self.system.check_initial_state(t0, &y0.q, &y0.qd)?;
         let mut trajectory = Trajectory::new(self.system, self.record_action)?;
         let action0 = self.record_action.then(ActionIntegrals::default);
@@ -247,6 +250,7 @@ where
             None if event.stops() => Some(Cut::Stop),
             None => None,
         };
+        let resets = after.is_some();
         trajectory.push_event(Occurrence {
             index: c.index,
             name: event.name().to_string(),
@@ -255,6 +259,26 @@ where
             qd: c.y.qd,
             after,
         });
+        if resets {
+            let mut earlier = (trajectory.events().iter().rev())
+                .filter(|o| o.index == c.index && o.after.is_some())
+                .map(|o| o.t);
+            let mut times = [c.t; 4];
+            for time in times.iter_mut().rev() {
+                *time = earlier.next().unwrap_or(f64::NAN);
+            }
+            if let Some(at) = accumulation(times) {
+                return Err(event.error(
+                    c.t,
+                    format!(
+                        "its resets come ever closer and accumulate at t ≈ {} (the last intervals {:.3e}, {:.3e}): infinitely many events before that time (a Zeno point, as a ball bouncing ever lower comes to rest), which a run cannot follow; end the run before it, or model what follows it (the ball at rest)",
+                        Short(at),
+                        times[2] - times[1],
+                        times[3] - times[2]
+                    ),
+                ));
+            }
+        }
         Ok(cut)
     }
 }

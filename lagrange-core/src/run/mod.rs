@@ -11,6 +11,6 @@ mod simulation;
 mod trajectory;
 
 pub use balance::{Balance, balance_table};
-pub use event::{Event, Occurrence, RESTART_WINDOW};
+pub use event::{ACCUMULATION_WINDOW, Event, Occurrence, RESTART_WINDOW};
 pub use simulation::{DEFAULT_MAX_EVENTS, DEFAULT_MAX_STEPS, Simulation, Stopped};
 pub use trajectory::{Invariant, RELATIVE_FLOOR, Trajectory};

@@ -156,10 +156,11 @@ where
     }
 
     /// Allows at most `events` occurrences of events in a run (default
-    /// [`DEFAULT_MAX_EVENTS`]); more is [`Error::TooManyEvents`]. Resets that accumulate at
-    /// one time (a ball bouncing ever lower comes to rest after infinitely many impacts in
-    /// finite time) otherwise go on until the flights are too short for floating point,
-    /// where the run fails on the step size or the step budget.
+    /// [`DEFAULT_MAX_EVENTS`]); more is [`Error::TooManyEvents`]. Resets of one event that
+    /// accumulate at one time (a ball bouncing ever lower comes to rest after infinitely
+    /// many impacts in finite time) stop the run with an [`Error::Event`] once their
+    /// intervals converge to within [`ACCUMULATION_WINDOW`](crate::run::ACCUMULATION_WINDOW)
+    /// ulp of the last; this bound catches the rest.
     pub fn max_events(mut self, events: usize) -> Self {
         self.max_events = events;
         self

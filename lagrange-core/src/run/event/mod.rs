@@ -10,6 +10,10 @@
 //! At the start of a run and after a reset, each function's sign is taken a round-off
 //! distance later ([`RESTART_WINDOW`]), so that a state that starts on `g = 0` (a ball
 //! leaving the floor) does not fire again at once.
+//!
+//! A sign change that stays a jump as its bracket narrows is a pole or a discontinuity,
+//! not an event, and stops the run (`watch::JUMP_FRACTION`); so do resets of one event
+//! that accumulate at a finite time ([`ACCUMULATION_WINDOW`]).
 
 use std::fmt;
 
@@ -29,6 +33,30 @@ pub(crate) use watch::{Crossing, Watch};
 /// `t0 + RESTART_WINDOW·ε·(|t0| + h)` are not events: the state starts on the zero set of
 /// the function that was just reset, up to the round-off of the root.
 pub const RESTART_WINDOW: f64 = 100.0;
+
+/// Resets of one event accumulate (Zeno) when the intervals between its last four shrink
+/// and the time they converge to is within `ACCUMULATION_WINDOW·ε·|t|` of the last: the
+/// events beyond could not be told apart in floating point, and the run stops there
+/// rather than fall through the guard.
+pub const ACCUMULATION_WINDOW: f64 = 1e6;
+
+/// The time at which resets at `times` (one event's last four, earliest first)
+/// accumulate, as [`ACCUMULATION_WINDOW`] says: the intervals' last ratio `r` taken as
+/// constant, the geometric series `t₃ + d₃ r/(1 − r)`; `None` when they do not.
+pub(crate) fn accumulation(times: [f64; 4]) -> Option<f64> {
+    let d = [
+        times[1] - times[0],
+        times[2] - times[1],
+        times[3] - times[2],
+    ];
+    let ratios = [d[1] / d[0], d[2] / d[1]];
+    if !ratios.iter().all(|r| *r > 0.0 && *r < 1.0) {
+        return None;
+    }
+    let rest = d[2] * ratios[1] / (1.0 - ratios[1]);
+    let at = times[3] + rest;
+    (rest <= ACCUMULATION_WINDOW * f64::EPSILON * at.abs()).then_some(at)
+}
 
 /// `g(t, q, q̇)`, whose zero crossings are the event.
 type Function<'a, N> = dyn Fn(f64, &OVector<f64, N>, &OVector<f64, N>) -> f64 + Send + Sync + 'a;
@@ -193,7 +221,8 @@ where
         }
     }
 
-    fn error(&self, t: f64, problem: String) -> Error {
+    /// The error of this event at `t`: `problem`.
+    pub(crate) fn error(&self, t: f64, problem: String) -> Error {
         Error::Event {
             event: self.name.clone(),
             t,

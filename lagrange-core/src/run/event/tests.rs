@@ -415,3 +415,25 @@ fn a_sampled_run_refuses_events() {
         "{error}"
     );
 }
+
+/// Resets at times whose intervals shrink geometrically accumulate at the sum of the
+/// series, and are said to only within `ACCUMULATION_WINDOW` ulp of it; intervals that do
+/// not shrink (a periodic kick) never accumulate.
+#[test]
+fn accumulating_resets_are_those_whose_intervals_converge_close_by() {
+    // Intervals d, d r, d r², … from t = 1 converge to 1 + d / (1 − r).
+    let (r, at) = (0.5f64, 1.0);
+    let times = |d: f64| {
+        let start = at - d / (1.0 - r);
+        [0, 1, 2, 3].map(|n| start + d * (1.0 - r.powi(n)) / (1.0 - r))
+    };
+    let close = accumulation(times(1e-12)).expect("accumulates");
+    assert!((close - at).abs() < 1e-15, "{close}");
+    assert_eq!(accumulation(times(1e-3)), None, "far from the accumulation");
+    assert_eq!(accumulation([1.0, 2.0, 3.0, 4.0]), None, "periodic");
+    assert_eq!(
+        accumulation([f64::NAN, 1.0, 1.5, 1.75]),
+        None,
+        "too few resets"
+    );
+}

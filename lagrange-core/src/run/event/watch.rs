@@ -11,6 +11,10 @@ use crate::size::DimAllocator;
 /// Largest number of evaluations of `g` spent on one root.
 pub const ROOT_ITERATIONS: usize = 300;
 
+/// A sign change whose final bracket, a few ulp wide, still holds this fraction of the
+/// change across the whole bracket is a jump (a pole, a discontinuity), not a zero.
+pub const JUMP_FRACTION: f64 = 0.5;
+
 /// A crossing located in a step.
 #[derive(Debug, Clone)]
 pub(crate) struct Crossing<N: Dim>
@@ -125,7 +129,17 @@ where
         if !counts {
             return Ok(());
         }
-        let t = locate(|t| event.value(t, &state_on(step, t)), (a, ga), (b, gb))?;
+        let t = match locate(|t| event.value(t, &state_on(step, t)), (a, ga), (b, gb))? {
+            SignChange::Zero(t) => t,
+            SignChange::Jump { t, before, after } => {
+                return Err(event.error(
+                    t,
+                    format!(
+                        "its function jumps from {before:e} to {after:e} there without passing through zero (a pole or a discontinuity, as tan at π/2): an event fires only where its function passes through zero"
+                    ),
+                ));
+            }
+        };
         found.push(Crossing {
             index,
             t,
@@ -147,21 +161,34 @@ where
     }
 }
 
-/// A root of `f` in `[a, b]`, where `f(a)` and `f(b)` have opposite signs (or one is
-/// zero): the Illinois variant of regula falsi, with a bisection whenever two steps did
-/// not halve the bracket, until the bracket is a few ulp wide. Returns the end of the
-/// final bracket where `|f|` is smaller.
+/// Where a function changes sign in a bracket, as [`locate`] finds it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum SignChange {
+    /// It passes through zero at this time.
+    Zero(f64),
+    /// It jumps across zero at `t`, from `before` to `after` (the values at the ends of
+    /// the final bracket): a pole or a discontinuity, not a root.
+    Jump { t: f64, before: f64, after: f64 },
+}
+
+/// The sign change of `f` in `[a, b]`, where `f(a)` and `f(b)` have opposite signs (or one
+/// is zero): the Illinois variant of regula falsi, with a bisection whenever two steps did
+/// not halve the bracket, until the bracket is a few ulp wide; the end of the final
+/// bracket where `|f|` is smaller. A continuous function's change across the bracket
+/// shrinks with it; one that keeps at least half the change of the whole bracket
+/// ([`JUMP_FRACTION`]) while the bracket narrowed jumps there: a [`SignChange::Jump`].
 pub(crate) fn locate(
     mut f: impl FnMut(f64) -> Result<f64, Error>,
     (mut a, mut fa): (f64, f64),
     (mut b, mut fb): (f64, f64),
-) -> Result<f64, Error> {
+) -> Result<SignChange, Error> {
     if fa == 0.0 {
-        return Ok(a);
+        return Ok(SignChange::Zero(a));
     }
     if fb == 0.0 {
-        return Ok(b);
+        return Ok(SignChange::Zero(b));
     }
+    let (width0, change0) = (b - a, (fb - fa).abs());
     // The secant's weights: the true values, halved while an end is kept (Illinois).
     let (mut wa, mut wb) = (fa, fb);
     // Which end the last step kept: `Some(true)` for `a`.
@@ -187,7 +214,7 @@ pub(crate) fn locate(
         widths = [widths[1], width];
         let fc = f(c)?;
         if fc == 0.0 {
-            return Ok(c);
+            return Ok(SignChange::Zero(c));
         }
         if (fc > 0.0) == (fb > 0.0) {
             (b, fb, wb) = (c, fc, fc);
@@ -203,35 +230,82 @@ pub(crate) fn locate(
             kept = Some(false);
         }
     }
-    Ok(if fa.abs() < fb.abs() { a } else { b })
+    let t = if fa.abs() < fb.abs() { a } else { b };
+    if b - a < width0 && (fb - fa).abs() >= JUMP_FRACTION * change0 {
+        return Ok(SignChange::Jump {
+            t,
+            before: fa,
+            after: fb,
+        });
+    }
+    Ok(SignChange::Zero(t))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::f64::consts::FRAC_PI_2;
+
+    /// The time `locate` finds, which must be a zero.
+    fn zero(f: impl Fn(f64) -> f64 + Copy, a: f64, b: f64) -> (f64, usize) {
+        let mut calls = 0;
+        let found = locate(
+            |t| {
+                calls += 1;
+                Ok(f(t))
+            },
+            (a, f(a)),
+            (b, f(b)),
+        )
+        .unwrap();
+        match found {
+            SignChange::Zero(t) => (t, calls),
+            jump => panic!("a zero taken for {jump:?}"),
+        }
+    }
 
     #[test]
     fn roots_are_located_to_a_few_ulp() {
-        let mut calls = 0;
-        let root = locate(
-            |t| {
-                calls += 1;
-                Ok(t.cos())
-            },
-            (0.0, 1.0),
-            (3.0, 3f64.cos()),
-        )
-        .unwrap();
-        let pi_2 = std::f64::consts::FRAC_PI_2;
-        assert!((root - pi_2).abs() <= 4.0 * f64::EPSILON * pi_2, "{root}");
+        let (root, calls) = zero(f64::cos, 0.0, 3.0);
+        assert!(
+            (root - FRAC_PI_2).abs() <= 4.0 * f64::EPSILON * FRAC_PI_2,
+            "{root}"
+        );
         assert!(calls < 20, "{calls} evaluations");
         // A flat root, where regula falsi alone crawls: the bisections still get there.
-        let root = locate(
-            |t| Ok((t - 0.3).powi(9)),
-            (0.0, -0.3f64.powi(9)),
-            (1.0, 0.7f64.powi(9)),
-        )
-        .unwrap();
+        let (root, _) = zero(|t| (t - 0.3).powi(9), 0.0, 1.0);
         assert!((root - 0.3).abs() < 1e-15, "{root}");
+        // Steep, or next to an end of the bracket: still zeros.
+        let (root, _) = zero(|t| 1e200 * (t - 0.5), 0.0, 1.0);
+        assert!((root - 0.5).abs() < 1e-15, "{root}");
+        let (root, _) = zero(|t| t - 1e-300, 0.0, 1.0);
+        assert!(root < 1e-15, "{root}");
+    }
+
+    #[test]
+    fn poles_and_discontinuities_are_jumps_not_zeros() {
+        // tan changes sign at its pole π/2 (from +1.6e16 to −1.6e16 on either side), 1/x
+        // and sec likewise, a step function without a pole: none passes through zero.
+        let pole = FRAC_PI_2;
+        type Function = fn(f64) -> f64;
+        let functions: [(&str, Function, f64); 4] = [
+            ("tan", f64::tan, pole),
+            ("1/(t - 1)", |t| 1.0 / (t - 1.0), 1.0),
+            ("sec", |t| 1.0 / t.cos(), pole),
+            ("a step", |t| if t < 1.25 { -1.0 } else { 1.0 }, 1.25),
+        ];
+        for (name, f, at) in functions {
+            let found = locate(|t| Ok(f(t)), (0.5, f(0.5)), (2.0, f(2.0))).unwrap();
+            let SignChange::Jump { t, before, after } = found else {
+                panic!("{name}: {found:?}");
+            };
+            assert!((t - at).abs() <= 4.0 * f64::EPSILON * at, "{name}: {t}");
+            assert!(before.signum() != after.signum(), "{name}: {found:?}");
+        }
+        let found = locate(|t| Ok(t.tan()), (1.5, 1.5f64.tan()), (1.7, 1.7f64.tan())).unwrap();
+        let SignChange::Jump { before, after, .. } = found else {
+            panic!("{found:?}");
+        };
+        assert!(before > 1e15 && after < -1e15, "{found:?}");
     }
 }
