@@ -96,17 +96,29 @@ where
     /// beside the value the relation says it has; and the residual of the partial
     /// differential equation the function satisfies.
     pub relations: Vec<Relation>,
-    /// The kinetic foci of `q₀` strictly between the ends: times where the motions from
-    /// `q₀` with the same time condition's neighbours cross again (`det ∂q(t)/∂q̇₀ = 0`
-    /// for the time condition; the same determinant bordered by the energy for the
-    /// energy condition).
-    pub foci: Vec<f64>,
+    /// The kinetic foci of `q₀` strictly between the ends, in time order: where
+    /// neighbouring motions from `q₀` under the same condition meet the motion again
+    /// (`∂q(t)/∂q̇₀` singular for the time condition; the same matrix bordered by the energy
+    /// for the energy condition), each with its multiplicity.
+    pub foci: Vec<Focus>,
     /// The change in the joining motion's `(q̇₀, S, A)` when the steps are doubled,
     /// relative to their size: an estimate of the integration error.
     pub accuracy: f64,
     /// The motion at each step: `(t, q, q̇)`.
     #[allow(clippy::type_complexity)]
     pub path: Vec<(f64, OVector<f64, N>, OVector<f64, N>)>,
+}
+
+/// A kinetic focus of the start (T&T §§356–358): a time at which neighbouring motions from
+/// `q₀` meet the motion again.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Focus {
+    /// The time, on the clock of the motion's path (the start at `t₀`).
+    pub time: f64,
+    /// How many independent neighbouring motions meet there: the dimension of the kernel of
+    /// `∂q(t)/∂q̇₀` (bordered at a given energy). The isotropic oscillator's focus at half a
+    /// period has multiplicity 2 in the plane.
+    pub multiplicity: usize,
 }
 
 impl<N: Dim> Motion<N>
@@ -117,6 +129,13 @@ where
     /// between the ends, T&T §§327, 356), rather than only stationary (§328).
     pub fn is_least(&self) -> bool {
         self.foci.is_empty()
+    }
+
+    /// The number of foci between the ends, each counted with its multiplicity: the
+    /// number of independent directions in which a nearby path with the same ends has less
+    /// action (the index of the second variation, Morse's theorem).
+    pub fn index(&self) -> usize {
+        self.foci.iter().map(|f| f.multiplicity).sum()
     }
 }
 

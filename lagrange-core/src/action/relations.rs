@@ -76,12 +76,12 @@ where
     let h_v = system.mass_matrix(t0, &q0, &v) * &v;
     let h_q =
         system.momentum_jacobian(t0, &q0, &v).transpose() * &v - system.momentum_rate(t0, &q0, &v);
-    let mut foci = Foci::new(system, c.condition, h_v.clone());
-    let mut path = vec![(t0, q0.clone(), v.clone())];
     let start = Point::start(t0, q0.clone(), v.clone());
-    let end = flow(system, start, fine.time, steps, |before, after| {
+    let mut foci = Foci::new(system, c.condition, &start, &h_v, fine.time);
+    let mut path = vec![(t0, q0.clone(), v.clone())];
+    let end = flow(system, start, fine.time, steps, |_, after| {
         path.push((after.t, after.q.clone(), after.qd.clone()));
-        foci.visit(before, after)
+        foci.visit(after)
     })?;
     let tau = end.t;
     let coarse_end = flow(
@@ -191,9 +191,6 @@ where
             });
         }
     }
-    let end_time = tau;
-    foci.times
-        .retain(|&t| t < end_time - 1e-9 * (end_time - t0));
     let energy = system.jacobi_integral(t0, &q0, &v);
     Ok(Motion {
         initial_velocity: v,
@@ -205,7 +202,7 @@ where
         initial_momenta: p0,
         final_momenta: p1,
         relations,
-        foci: foci.times,
+        foci: foci.before(tau),
         accuracy,
         path,
     })

@@ -107,10 +107,11 @@ fn past_half_a_period_the_action_is_only_stationary_and_a_perturbed_path_has_les
         .solve()
         .unwrap()[0];
     assert_eq!(m.foci.len(), 1, "{:?}", m.foci);
+    assert_eq!(m.foci[0].multiplicity, 1);
     assert!(
-        (m.foci[0] - PI / w).abs() < 1e-10,
+        (m.foci[0].time - PI / w).abs() < 1e-10,
         "focus {} vs π/ω = {}",
-        m.foci[0],
+        m.foci[0].time,
         PI / w
     );
     assert!(!m.is_least());
