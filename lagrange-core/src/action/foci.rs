@@ -26,6 +26,10 @@ use crate::error::Error;
 use crate::size::DimAllocator;
 use crate::system::LagrangianSystem;
 
+/// What the errors say of an end point at a focus of the start, so that a search whose
+/// every start ends there is refused in one sentence.
+pub(super) const AT_FOCUS: &str = "kinetic focus of the start";
+
 /// The most an eigenvalue may turn in one step before the step is halved: well below the
 /// distance at which two eigenvalues could be matched the wrong way round.
 const MAX_TURN: f64 = PI / 8.0;
