@@ -45,7 +45,7 @@ pub(crate) struct Args {
     /// path's velocity and variants of it.
     #[arg(long, value_name = "dot(NAME)=VALUE,…")]
     start: Vec<String>,
-    /// Runge–Kutta steps along each motion.
+    /// Runge–Kutta steps along each motion at first, doubled until the motion is confirmed.
     #[arg(long, default_value_t = lagrange_core::action::DEFAULT_STEPS)]
     steps: usize,
     /// How to print the result.

@@ -122,7 +122,7 @@ where
                 let g = DVector::from_column_slice((m * qd).as_slice());
                 let velocity = DVector::from_column_slice(qd.as_slice());
                 let twice_t = g.dot(&velocity);
-                if !(twice_t > 0.0) {
+                if twice_t.is_nan() || twice_t <= 0.0 {
                     return None;
                 }
                 let rate = self.system.momentum_rate(t, q, qd);
@@ -289,7 +289,7 @@ fn matched(angles: &[f64], found: &[f64]) -> Vec<f64> {
 fn complement(g: &DVector<f64>) -> DMatrix<f64> {
     let n = g.len();
     let norm = g.norm();
-    if n == 0 || !(norm > 0.0) {
+    if n == 0 || norm.is_nan() || norm <= 0.0 {
         return DMatrix::identity(n, n.saturating_sub(1));
     }
     let mut w = g / norm;

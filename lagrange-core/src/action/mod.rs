@@ -220,7 +220,8 @@ where
         self
     }
 
-    /// Runge–Kutta steps along each motion ([`DEFAULT_STEPS`] unless set).
+    /// Runge–Kutta steps along each motion ([`DEFAULT_STEPS`] unless set): the first
+    /// grid, doubled as a motion is confirmed (see [`ACCURACY`]).
     pub fn steps(mut self, steps: usize) -> Self {
         self.steps = steps;
         self

@@ -310,17 +310,17 @@ where
         ))
     };
     if let Some(q) = c.from.iter().chain(c.to.iter()).find(|q| q.abs() > RANGE) {
-        return beyond(format!("the coordinate {q}"));
+        return beyond(format!("the coordinate {q:e}"));
     }
     if c.t0.abs() > RANGE {
-        return beyond(format!("the start time {}", c.t0));
+        return beyond(format!("the start time {:e}", c.t0));
     }
     match c.condition {
         Condition::Time(tau) if !(tau.is_finite() && tau > 0.0) => refuse(format!(
             "the time of passage must be finite and positive, got {tau}"
         )),
         Condition::Time(tau) if !(1.0 / RANGE..=RANGE).contains(&tau) => {
-            beyond(format!("the time of passage {tau}"))
+            beyond(format!("the time of passage {tau:e}"))
         }
         Condition::Time(tau) if (&c.to - &c.from).norm() / tau > RANGE => beyond(format!(
             "the straight path's speed {:e}",
