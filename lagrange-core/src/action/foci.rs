@@ -13,7 +13,9 @@
 //! continuously from `π`, count the foci: every pass of an eigenvalue's angle through
 //! `3π, 5π, …` is one, so a focus of multiplicity `k` counts `k` times (the index of the
 //! second variation, Morse's theorem). The sign of `det X` would miss every focus of even
-//! multiplicity, such as the isotropic oscillator's at half a period.
+//! multiplicity, such as the isotropic oscillator's at half a period. Under the energy
+//! condition a time at which the system comes to rest is a focus of multiplicity one (the
+//! bordered matrix's column `q̇` vanishes there), found apart, see [`Foci::rest`].
 
 use std::f64::consts::{PI, TAU};
 
@@ -59,6 +61,8 @@ where
     /// The time and the mass that make `X` and `Y` dimensionless.
     time_scale: f64,
     mass_scale: f64,
+    /// The start's time.
+    start: f64,
     /// The last point where the angles are known.
     last: Point<N>,
     /// The eigenvalues' angles at `last`, each followed continuously from `π`.
@@ -95,6 +99,7 @@ where
             basis,
             time_scale: duration.abs().max(f64::MIN_POSITIVE),
             mass_scale: mass.max(f64::MIN_POSITIVE),
+            start: start.t,
             last: start.clone(),
             passes: Vec::new(),
         }
@@ -196,18 +201,53 @@ where
             let end = middle.step(self.system, 0.5 * h)?;
             return self.advance(&end, splits + 1);
         }
-        for (branch, (&from, &to)) in self.angles.iter().zip(&next).enumerate() {
-            // The odd multiples of π above 3π that this branch passes upwards.
-            let first = ((from - PI) / TAU).floor() as i64 + 1;
-            let last = ((to - PI) / TAU).floor() as i64;
-            for k in first.max(1)..=last {
-                let level = PI + TAU * k as f64;
-                self.passes.push(self.bisect(branch, level, h)?);
+        if let Some(rest) = self.rest(to, h)? {
+            // The system comes to rest: the bordered matrix is singular there (its last
+            // column vanishes), a focus of the energy condition, and the reduction that the
+            // angles follow is undefined; they are taken up again after it.
+            self.passes.push(rest);
+        } else {
+            for (branch, (&from, &to)) in self.angles.iter().zip(&next).enumerate() {
+                // The odd multiples of π above 3π that this branch passes upwards.
+                let first = ((from - PI) / TAU).floor() as i64 + 1;
+                let last = ((to - PI) / TAU).floor() as i64;
+                for k in first.max(1)..=last {
+                    let level = PI + TAU * k as f64;
+                    self.passes.push(self.bisect(branch, level, h)?);
+                }
             }
         }
         self.last = to.clone();
         self.angles = next;
         Ok(())
+    }
+
+    /// Under the energy condition, the time within the step of length `h` from `last` to
+    /// `to` at which the system is at rest, if its velocity turns back in the step
+    /// (`q̇(last)ᵀ M q̇ < 0`), by bisection on that sign.
+    fn rest(&self, to: &Point<N>, h: f64) -> Result<Option<f64>, Error> {
+        let Condition::Energy(_) = self.condition else {
+            return Ok(None);
+        };
+        let last = &self.last;
+        let m = self.system.mass_matrix(last.t, &last.q, &last.qd);
+        let w = m * &last.qd;
+        if w.dot(&to.qd) >= 0.0 || last.t == self.start {
+            return Ok(None);
+        }
+        let (mut low, mut high) = (0.0, h);
+        for _ in 0..BISECTIONS {
+            let mid = 0.5 * (low + high);
+            if mid <= low || mid >= high {
+                break;
+            }
+            if w.dot(&last.step(self.system, mid)?.qd) >= 0.0 {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        Ok(Some(last.t + 0.5 * (low + high)))
     }
 
     /// The time at which the angle `branch` reaches `level` within the step of length `h`

@@ -248,3 +248,38 @@ fn what_the_method_does_not_cover_is_refused_before_integrating() {
     let e = failure(Connect::in_time(&pendulum, from, from, 1.0).solve());
     assert!(matches!(e, Error::InvalidInput(_)), "{e}");
 }
+
+#[test]
+fn at_a_given_energy_each_turning_point_is_a_focus() {
+    // x = a sin(ωt + φ), ½ k a² = E: the motion comes to rest where ωt + φ = π/2 + jπ,
+    // where the bordered matrix's column q̇ vanishes; a path that turned sooner would
+    // join the ends with less action.
+    let sys = Oscillator { m: M, k: K };
+    let (q0, q1, e) = (0.1, 0.3, 2.0);
+    let motions = Connect::at_energy(&sys, one(q0), one(q1), e)
+        .steps(500)
+        .starts([one(1.0), one(-1.0)])
+        .solve()
+        .unwrap();
+    let (w, a) = (omega(), (2.0 * e / K).sqrt());
+    assert!(motions.len() >= 2, "{}", motions.len());
+    assert!(motions.iter().any(|m| !m.foci.is_empty()));
+    for m in &motions {
+        let phase = (q0 / a).asin();
+        let phase = if m.initial_velocity[0] >= 0.0 {
+            phase
+        } else {
+            PI - phase
+        };
+        let turns: Vec<f64> = (0..10)
+            .map(|j| ((0.5 + j as f64) * PI - phase) / w)
+            .filter(|&t| t > 0.0 && t < m.time)
+            .collect();
+        assert_eq!(m.foci.len(), turns.len(), "{:?} vs {turns:?}", m.foci);
+        for (f, t) in m.foci.iter().zip(&turns) {
+            assert!((f.time - t).abs() < 1e-9, "{f:?} vs {t}");
+            assert_eq!(f.multiplicity, 1);
+        }
+        assert_eq!(m.is_least(), turns.is_empty());
+    }
+}
