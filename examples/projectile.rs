@@ -52,7 +52,10 @@ fn print(motion: &Motion<Const<2>>, focus: Option<f64>) {
     let closed_form = focus.map_or(String::new(), |t| format!(" (closed form t = {t:.12})"));
     match motion.foci.as_slice() {
         [] => println!("  no kinetic focus before the end{closed_form}"),
-        foci => println!("  kinetic foci at t = {foci:.12?}{closed_form}"),
+        foci => {
+            let times: Vec<f64> = foci.iter().map(|f| f.time).collect();
+            println!("  kinetic foci at t = {times:.12?}{closed_form}")
+        }
     }
     println!("  {:<32} {:>20} {:>20}", "relation", "computed", "expected");
     for relation in &motion.relations {

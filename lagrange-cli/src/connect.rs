@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use lagrange_core::nalgebra::{DVector, Dyn};
-use lagrange_core::{Condition, Connect, LagrangianSystem, Motion};
+use lagrange_core::{Condition, Connect, LagrangianSystem, Motion, Search};
 use serde::Serialize;
 
 use super::Failure;
@@ -45,7 +45,7 @@ pub(crate) struct Args {
     /// path's velocity and variants of it.
     #[arg(long, value_name = "dot(NAME)=VALUE,…")]
     start: Vec<String>,
-    /// Runge–Kutta steps along each motion.
+    /// Runge–Kutta steps along each motion at first, doubled until the motion is confirmed.
     #[arg(long, default_value_t = lagrange_core::action::DEFAULT_STEPS)]
     steps: usize,
     /// How to print the result.
@@ -74,6 +74,8 @@ struct Document {
     value: f64,
     /// The motions found, least action first.
     motions: Vec<MotionDocument>,
+    /// The solutions of the integration dropped because more steps did not confirm them.
+    unconfirmed: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -89,10 +91,17 @@ struct MotionDocument {
     initial_momenta: Vec<f64>,
     final_momenta: Vec<f64>,
     relations: Vec<RelationDocument>,
-    foci: Vec<f64>,
+    /// The kinetic foci of the start before the end, each with its multiplicity.
+    foci: Vec<FocusDocument>,
     least: bool,
     /// The relative change of the motion when the steps are doubled.
     accuracy: f64,
+}
+
+#[derive(Serialize)]
+struct FocusDocument {
+    time: f64,
+    multiplicity: usize,
 }
 
 #[derive(Serialize)]
@@ -106,6 +115,14 @@ struct RelationDocument {
 /// Runs `lagrange connect`.
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
+    let events: Vec<String> = file.events()?.into_iter().map(|e| e.name).collect();
+    if !events.is_empty() {
+        return Err(Failure(format!(
+            "{}: connect finds the smooth natural motions of the equations, which would pass through the model's [[events]] ({}) without their resets; remove the events to connect the smooth motion",
+            file.path.display(),
+            lagrange_symbolic::syntax::print::escape_text(&events.join(", "))
+        )));
+    }
     let point = file.operating_point(&args.from)?;
     let coordinates = &file.model.coordinates;
     let to = configuration(coordinates, &args.to)?;
@@ -225,10 +242,10 @@ impl Work<'_> {
     /// The motions of `system` between the two configurations, written out.
     fn call(self, system: Interpreted) -> Result<String, Failure> {
         let vector = |v: &[f64]| DVector::from_column_slice(v);
-        let motions = Connect::new(&system, vector(self.from), vector(self.to), self.condition)
+        let search = Connect::new(&system, vector(self.from), vector(self.to), self.condition)
             .starts(self.starts.iter().map(|v| vector(v)))
             .steps(self.steps)
-            .solve()
+            .search()
             .map_err(|e| failure(self.file, "no motion", e))?;
         let info = system.info();
         let coordinates: Vec<String> = info.coordinates.iter().map(|c| c.to_string()).collect();
@@ -244,9 +261,10 @@ impl Work<'_> {
                 to: self.to.to_vec(),
                 condition,
                 value,
-                motions: motions.iter().map(document).collect(),
+                motions: search.motions.iter().map(document).collect(),
+                unconfirmed: search.unconfirmed,
             })?,
-            Format::Text => text(&info.name, &coordinates, &self, &motions),
+            Format::Text => text(&info.name, &coordinates, &self, &search),
         })
     }
 }
@@ -272,7 +290,14 @@ fn document(m: &Motion<Dyn>) -> MotionDocument {
                 expected: r.expected,
             })
             .collect(),
-        foci: m.foci.clone(),
+        foci: m
+            .foci
+            .iter()
+            .map(|f| FocusDocument {
+                time: f.time,
+                multiplicity: f.multiplicity,
+            })
+            .collect(),
         least: m.is_least(),
         accuracy: m.accuracy,
     }
@@ -284,7 +309,8 @@ fn tuple(values: impl IntoIterator<Item = f64>) -> String {
     format!("({})", parts.join(", "))
 }
 
-fn text(name: &str, coordinates: &[String], work: &Work<'_>, motions: &[Motion<Dyn>]) -> String {
+fn text(name: &str, coordinates: &[String], work: &Work<'_>, search: &Search<Dyn>) -> String {
+    let motions = &search.motions;
     let mut out = String::new();
     let condition = match work.condition {
         Condition::Time(tau) => format!("in the time τ = {}", number(tau)),
@@ -305,7 +331,10 @@ fn text(name: &str, coordinates: &[String], work: &Work<'_>, motions: &[Motion<D
             foci => format!(
                 "stationary, not least: kinetic focus of the start at t = {}",
                 foci.iter()
-                    .map(|&t| number(t))
+                    .map(|f| match f.multiplicity {
+                        1 => number(f.time),
+                        k => format!("{} (multiplicity {k})", number(f.time)),
+                    })
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -358,6 +387,9 @@ fn text(name: &str, coordinates: &[String], work: &Work<'_>, motions: &[Motion<D
                 r.difference()
             );
         }
+    }
+    for note in &search.unconfirmed {
+        let _ = writeln!(out, "\nnot reported, not confirmed: {note}");
     }
     out.trim_end().to_string()
 }

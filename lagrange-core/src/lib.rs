@@ -37,7 +37,7 @@ pub mod system;
 mod test_systems;
 mod wide;
 
-pub use action::{Condition, Connect, Motion, Relation};
+pub use action::{Condition, Connect, Focus, Motion, Relation, Search};
 pub use analysis::{
     Equilibrium, Linearization, MinimalLinearization, NormalMode, Stability,
     constrained_equilibrium, constrained_normal_modes, equilibrium, find_constrained_equilibrium,

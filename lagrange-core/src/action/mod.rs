@@ -42,6 +42,23 @@ pub const MAX_STEPS: usize = 1_000_000;
 /// Newton iterations of the shooting from one start.
 pub const SHOOTING_ITERATIONS: usize = 60;
 
+/// The largest change of a motion's `q̇₀`, `S`, `A` and `τ` (each relative to its size)
+/// when its steps are doubled for it to be reported: its estimate of the integration error,
+/// and so how closely it reaches the target. The steps are doubled until the change is
+/// within it, or the solution is dropped as not confirmed.
+pub const ACCURACY: f64 = 1e-8;
+
+/// The most times the steps of one solution are doubled to confirm it (`2⁴` times the
+/// steps asked for, within [`MAX_STEPS`]); it stops sooner when the change does not at
+/// least halve with each doubling, as it would if the steps converged to a motion.
+pub const REFINEMENTS: usize = 4;
+
+/// The largest time, coordinate or straight-path speed `|q₁ − q₀|/τ` accepted, and the
+/// inverse of the smallest time: the method forms their squares (kinetic energies,
+/// `∂q/∂q̇₀` against `τ`), which double precision holds only between about 10⁻³⁰⁸ and
+/// 10³⁰⁸.
+pub const RANGE: f64 = 1e150;
+
 /// What the motions sought hold fixed besides the two configurations.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Condition {
@@ -96,17 +113,42 @@ where
     /// beside the value the relation says it has; and the residual of the partial
     /// differential equation the function satisfies.
     pub relations: Vec<Relation>,
-    /// The kinetic foci of `q₀` strictly between the ends: times where the motions from
-    /// `q₀` with the same time condition's neighbours cross again (`det ∂q(t)/∂q̇₀ = 0`
-    /// for the time condition; the same determinant bordered by the energy for the
-    /// energy condition).
-    pub foci: Vec<f64>,
+    /// The kinetic foci of `q₀` strictly between the ends, in time order: where
+    /// neighbouring motions from `q₀` under the same condition meet the motion again
+    /// (`∂q(t)/∂q̇₀` singular for the time condition; the same matrix bordered by the energy
+    /// for the energy condition), each with its multiplicity.
+    pub foci: Vec<Focus>,
     /// The change in the joining motion's `(q̇₀, S, A)` when the steps are doubled,
     /// relative to their size: an estimate of the integration error.
     pub accuracy: f64,
     /// The motion at each step: `(t, q, q̇)`.
     #[allow(clippy::type_complexity)]
     pub path: Vec<(f64, OVector<f64, N>, OVector<f64, N>)>,
+}
+
+/// What a search found: the motions confirmed, and the solutions of the integration that
+/// were dropped because doubling the steps did not confirm them (see [`ACCURACY`]).
+#[derive(Debug, Clone)]
+pub struct Search<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    /// The motions, least action first (as [`Connect::solve`] returns them).
+    pub motions: Vec<Motion<N>>,
+    /// One sentence for each solution dropped, saying why.
+    pub unconfirmed: Vec<String>,
+}
+
+/// A kinetic focus of the start (T&T §§356–358): a time at which neighbouring motions from
+/// `q₀` meet the motion again.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Focus {
+    /// The time, on the clock of the motion's path (the start at `t₀`).
+    pub time: f64,
+    /// How many independent neighbouring motions meet there: the dimension of the kernel of
+    /// `∂q(t)/∂q̇₀` (bordered at a given energy). The isotropic oscillator's focus at half a
+    /// period has multiplicity 2 in the plane.
+    pub multiplicity: usize,
 }
 
 impl<N: Dim> Motion<N>
@@ -117,6 +159,13 @@ where
     /// between the ends, T&T §§327, 356), rather than only stationary (§328).
     pub fn is_least(&self) -> bool {
         self.foci.is_empty()
+    }
+
+    /// The number of foci between the ends, each counted with its multiplicity: the
+    /// number of independent directions in which a nearby path with the same ends has less
+    /// action (the index of the second variation, Morse's theorem).
+    pub fn index(&self) -> usize {
+        self.foci.iter().map(|f| f.multiplicity).sum()
     }
 }
 
@@ -171,20 +220,29 @@ where
         self
     }
 
-    /// Runge–Kutta steps along each motion ([`DEFAULT_STEPS`] unless set).
+    /// Runge–Kutta steps along each motion ([`DEFAULT_STEPS`] unless set): the first
+    /// grid, doubled as a motion is confirmed (see [`ACCURACY`]).
     pub fn steps(mut self, steps: usize) -> Self {
         self.steps = steps;
         self
     }
 
     /// The distinct motions found from the starts, in the order of their actions (`S`
-    /// for the time condition, `A` for the energy condition), least first.
+    /// for the time condition, `A` for the energy condition), least first. Each is
+    /// confirmed: its steps doubled until it changes by at most [`ACCURACY`].
     ///
     /// Errors with [`Error::InvalidInput`] for a system this does not apply to (forces,
-    /// dissipation or constraints act; a non-finite or non-positive time; an energy
-    /// condition on a system that conserves no energy), and with [`Error::NoMotion`] when
-    /// no start converges, saying what was tried.
+    /// dissipation or constraints act; a non-finite or non-positive time; a time,
+    /// coordinate or speed beyond [`RANGE`]; an energy condition on a system that conserves
+    /// no energy, or an energy below the potential at the start), and with
+    /// [`Error::NoMotion`] when no start gives a motion, saying what was tried (in one
+    /// sentence when the end point is a kinetic focus of the start).
     pub fn solve(&self) -> Result<Vec<Motion<N>>, Error> {
-        shoot::solve(self)
+        self.search().map(|s| s.motions)
+    }
+
+    /// As [`solve`](Self::solve), with the solutions that were dropped as not confirmed.
+    pub fn search(&self) -> Result<Search<N>, Error> {
+        shoot::search(self)
     }
 }

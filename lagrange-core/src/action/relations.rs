@@ -6,7 +6,7 @@
 use nalgebra::{DMatrix, DVector, DefaultAllocator, Dim, OVector, U1};
 
 use super::flow::{Point, flow};
-use super::foci::Foci;
+use super::foci::{AT_FOCUS, Foci};
 use super::shoot::Guess;
 use super::{Condition, Connect, Motion};
 use crate::error::Error;
@@ -46,10 +46,9 @@ fn solve_transposed(
     r: DVector<f64>,
 ) -> Result<DVector<f64>, Error> {
     let focus = || {
-        Error::NoMotion(
-            "the end point is a kinetic focus of the start: the motions from q₀ meet there again, so the ends do not determine the motion and Hamilton's functions have no derivatives there"
-                .into(),
-        )
+        Error::NoMotion(format!(
+            "the end point is a {AT_FOCUS}: the motions from q₀ meet there again, so the ends do not determine the motion and Hamilton's functions have no derivatives there"
+        ))
     };
     let smallest = scaled.singular_values().min();
     if smallest.is_nan() || smallest <= FOCUS_TOLERANCE {
@@ -58,12 +57,13 @@ fn solve_transposed(
     b.transpose().lu().solve(&r).ok_or_else(focus)
 }
 
-/// The motion of the solution `fine` (found with `steps` steps; `coarse` with half as
-/// many) with its relations and foci.
+/// The motion of the solution `fine`, found with `steps` steps and confirmed by its
+/// change `accuracy` from half as many, with its relations and foci; an error when a
+/// number of it is not finite.
 pub(super) fn motion<S: LagrangianSystem<N>, N: Dim>(
     c: &Connect<'_, S, N>,
     fine: Guess<N>,
-    coarse: Guess<N>,
+    accuracy: f64,
     steps: usize,
 ) -> Result<Motion<N>, Error>
 where
@@ -76,33 +76,14 @@ where
     let h_v = system.mass_matrix(t0, &q0, &v) * &v;
     let h_q =
         system.momentum_jacobian(t0, &q0, &v).transpose() * &v - system.momentum_rate(t0, &q0, &v);
-    let mut foci = Foci::new(system, c.condition, h_v.clone());
-    let mut path = vec![(t0, q0.clone(), v.clone())];
     let start = Point::start(t0, q0.clone(), v.clone());
-    let end = flow(system, start, fine.time, steps, |before, after| {
+    let mut foci = Foci::new(system, c.condition, &start, &h_v, fine.time);
+    let mut path = vec![(t0, q0.clone(), v.clone())];
+    let end = flow(system, start, fine.time, steps, |_, after| {
         path.push((after.t, after.q.clone(), after.qd.clone()));
-        foci.visit(before, after)
+        foci.visit(after)
     })?;
     let tau = end.t;
-    let coarse_end = flow(
-        system,
-        Point::start(t0, q0.clone(), coarse.velocity.clone()),
-        coarse.time,
-        steps / 2,
-        |_, _| Ok(()),
-    )?;
-    // Each change relative to its size; the actions' to the larger action, since `S`
-    // may vanish where `A` does not.
-    let relative = |change: f64, size: f64| change / size.max(f64::MIN_POSITIVE);
-    let actions = end.s.abs().max(end.a.abs());
-    let accuracy = [
-        relative((&fine.velocity - &coarse.velocity).norm(), v.norm()),
-        relative((end.s - coarse_end.s).abs(), actions),
-        relative((end.a - coarse_end.a).abs(), actions),
-        relative((fine.time - coarse.time).abs(), fine.time),
-    ]
-    .into_iter()
-    .fold(0.0, f64::max);
     let (q1, v1) = (end.q, end.qd);
     let p0 = system.momenta(t0, &q0, &v);
     let p1 = system.momenta(tau, &q1, &v1);
@@ -191,10 +172,20 @@ where
             });
         }
     }
-    let end_time = tau;
-    foci.times
-        .retain(|&t| t < end_time - 1e-9 * (end_time - t0));
     let energy = system.jacobi_integral(t0, &q0, &v);
+    let finite = [energy, end.s, end.a]
+        .into_iter()
+        .chain(v1.iter().chain(p0.iter()).chain(p1.iter()).copied())
+        .chain(relations.iter().flat_map(|r| [r.computed, r.expected]))
+        .all(f64::is_finite);
+    if !finite {
+        return Err(Error::NoMotion(format!(
+            "the solution with q̇₀ = {:?} has numbers that are not finite (its energy {energy}, S = {}, A = {}): it is no motion double precision can state",
+            v.as_slice(),
+            end.s,
+            end.a
+        )));
+    }
     Ok(Motion {
         initial_velocity: v,
         final_velocity: v1,
@@ -205,7 +196,7 @@ where
         initial_momenta: p0,
         final_momenta: p1,
         relations,
-        foci: foci.times,
+        foci: foci.before(tau),
         accuracy,
         path,
     })

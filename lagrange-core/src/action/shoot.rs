@@ -5,8 +5,12 @@
 use nalgebra::{DMatrix, DVector, DefaultAllocator, Dim, OVector, U1};
 
 use super::flow::{Point, flow};
+use super::foci::AT_FOCUS;
 use super::relations::motion;
-use super::{Condition, Connect, MAX_STEPS, Motion, SHOOTING_ITERATIONS};
+use super::{
+    ACCURACY, Condition, Connect, MAX_STEPS, Motion, RANGE, REFINEMENTS, SHOOTING_ITERATIONS,
+    Search,
+};
 use crate::error::Error;
 use crate::size::DimAllocator;
 use crate::system::{Conserved, LagrangianSystem};
@@ -38,9 +42,24 @@ where
     pub time: f64,
 }
 
-pub(super) fn solve<S: LagrangianSystem<N>, N: Dim>(
+/// What the refinement of a start's solution came to.
+enum Refined<N: Dim>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    /// A motion, confirmed on `steps` steps: its change when they were doubled.
+    Confirmed {
+        fine: Guess<N>,
+        accuracy: f64,
+        steps: usize,
+    },
+    /// A solution of the integration that further steps did not confirm, and why.
+    Unconfirmed(String),
+}
+
+pub(super) fn search<S: LagrangianSystem<N>, N: Dim>(
     c: &Connect<'_, S, N>,
-) -> Result<Vec<Motion<N>>, Error>
+) -> Result<Search<N>, Error>
 where
     DefaultAllocator: DimAllocator<N>,
 {
@@ -57,58 +76,93 @@ where
         }
     };
     let mut motions: Vec<Motion<N>> = Vec::new();
-    let mut failures = Vec::new();
+    let mut failures: Vec<(usize, Error)> = Vec::new();
+    let mut unconfirmed = Vec::new();
+    // The coarse solutions sought further, so that two starts do not refine the same one.
+    let mut sought: Vec<Guess<N>> = Vec::new();
     for (k, start) in starts.iter().enumerate() {
         // Newton's method first on a coarse grid, which is cheap where a start fails; a
         // start that lands on a motion already found stops there. Then on the steps asked
-        // for, and on twice as many: the result, and the change an estimate of the error.
+        // for and on twice as many, doubled until the change is within ACCURACY.
         let rough = (c.steps / 8).max(ROUGH_STEPS.min(c.steps));
-        let found = |x: &Guess<N>, tolerance: f64| {
-            motions.iter().any(|m: &Motion<N>| {
-                (&m.initial_velocity - &x.velocity).norm() <= tolerance * (1.0 + x.velocity.norm())
-                    && (m.time - x.time).abs() <= tolerance * x.time
-            })
+        let near = |x: &Guess<N>, velocity: &OVector<f64, N>, time: f64, tolerance: f64| {
+            (velocity - &x.velocity).norm() <= tolerance * (1.0 + x.velocity.norm())
+                && (time - x.time).abs() <= tolerance * x.time
         };
-        let converged = converge(c, start.clone(), rough).and_then(|x| {
-            if found(&x, ROUGH_MATCH) {
+        let found = |x: &Guess<N>, tolerance: f64| {
+            let motion = |m: &Motion<N>| near(x, &m.initial_velocity, m.time, tolerance);
+            motions.iter().any(motion)
+        };
+        let refined = converge(c, start.clone(), rough).and_then(|x| {
+            // A coarse solution already sought from another start is not sought again.
+            let before = |d: &Guess<N>| near(&x, &d.velocity, d.time, ROUGH_MATCH);
+            if found(&x, ROUGH_MATCH) || sought.iter().any(before) {
                 return Ok(None);
             }
-            let coarse = converge(c, x, c.steps)?;
-            let fine = converge(c, coarse.clone(), 2 * c.steps)?;
-            Ok(Some((coarse, fine)))
+            sought.push(x.clone());
+            if in_no_time(c, &x) {
+                return Err(Error::NoMotion(
+                    "it reached the target in no time: the start is the target, and staying there is no motion".into(),
+                ));
+            }
+            refine(c, x).map(Some)
         });
-        let (coarse, fine) = match converged {
-            Ok(Some(pair)) => pair,
-            Ok(None) => continue,
-            Err(e) => {
-                failures.push(format!(
-                    "start {} (q̇₀ = {:?}): {e}",
+        match refined {
+            Ok(None) => {}
+            Ok(Some(Refined::Unconfirmed(why))) => {
+                unconfirmed.push(format!(
+                    "start {} (q̇₀ = {:?}): {why}",
                     k + 1,
                     start.velocity.as_slice()
                 ));
-                continue;
             }
-        };
-        if found(&fine, 1e-6) {
-            continue;
-        }
-        match motion(c, fine, coarse, 2 * c.steps) {
-            Ok(m) => motions.push(m),
-            Err(e) => failures.push(format!("start {}: {e}", k + 1)),
+            Ok(Some(Refined::Confirmed {
+                fine,
+                accuracy,
+                steps,
+            })) => {
+                if found(&fine, 1e-6) {
+                    continue;
+                }
+                match motion(c, fine, accuracy, steps) {
+                    Ok(m) => motions.push(m),
+                    Err(e) => failures.push((k, e)),
+                }
+            }
+            Err(e) => failures.push((k, e)),
         }
     }
     if motions.is_empty() {
-        return Err(Error::NoMotion(format!(
-            "no natural motion from {:?} to {:?} {} was found from {} start{}: {}",
+        let between = format!(
+            "from {:?} to {:?} {}",
             c.from.as_slice(),
             c.to.as_slice(),
             match c.condition {
                 Condition::Time(tau) => format!("in time {tau}"),
                 Condition::Energy(e) => format!("at energy {e}"),
-            },
+            }
+        );
+        let tried: Vec<String> = failures
+            .iter()
+            .map(|(k, e)| {
+                format!(
+                    "start {} (q̇₀ = {:?}): {e}",
+                    k + 1,
+                    starts[*k].velocity.as_slice()
+                )
+            })
+            .chain(unconfirmed)
+            .collect();
+        if !tried.is_empty() && tried.iter().all(|why| why.contains(AT_FOCUS)) {
+            return Err(Error::NoMotion(format!(
+                "no natural motion {between}: the end point is at or near a {AT_FOCUS}, where the motions from q₀ meet again, so there the ends do not determine one motion and the points beside it are out of reach"
+            )));
+        }
+        return Err(Error::NoMotion(format!(
+            "no natural motion {between} was found from {} start{}: {}",
             starts.len(),
             if starts.len() == 1 { "" } else { "s" },
-            failures.join("; ")
+            tried.join("; ")
         )));
     }
     let key = |m: &Motion<N>| match c.condition {
@@ -116,7 +170,109 @@ where
         Condition::Energy(_) => m.action,
     };
     motions.sort_by(|a, b| key(a).total_cmp(&key(b)));
-    Ok(motions)
+    Ok(Search {
+        motions,
+        unconfirmed,
+    })
+}
+
+/// Whether a solution of the energy condition stays at the start: the path `|q̇₀| τ` is
+/// below the configurations' round-off.
+fn in_no_time<S, N: Dim>(c: &Connect<'_, S, N>, x: &Guess<N>) -> bool
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let scale = 1.0 + c.from.norm() + c.to.norm();
+    matches!(c.condition, Condition::Energy(_)) && x.velocity.norm() * x.time <= 1e-8 * scale
+}
+
+/// The solution from `x` on the steps asked for and on twice as many, the steps doubled
+/// (at most [`REFINEMENTS`] times, within [`MAX_STEPS`], and only while the change at
+/// least halves) until the two agree within [`ACCURACY`]: a motion confirmed, or a
+/// solution of the integration that is none.
+fn refine<S: LagrangianSystem<N>, N: Dim>(
+    c: &Connect<'_, S, N>,
+    x: Guess<N>,
+) -> Result<Refined<N>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let mut steps = c.steps;
+    let mut coarse = converge(c, x, steps)?;
+    let mut refinement = 0;
+    let mut previous: Option<f64> = None;
+    loop {
+        let fine = converge(c, coarse.clone(), 2 * steps)
+            .and_then(|fine| Ok((change(c, &fine, &coarse, 2 * steps)?, fine)));
+        let (accuracy, fine) = match fine {
+            Ok(pair) => pair,
+            Err(e) => {
+                return Ok(Refined::Unconfirmed(format!(
+                    "a solution on {steps} steps (q̇₀ = {:?}) is lost on {}: {e}",
+                    coarse.velocity.as_slice(),
+                    2 * steps
+                )));
+            }
+        };
+        if accuracy <= ACCURACY {
+            return Ok(Refined::Confirmed {
+                fine,
+                accuracy,
+                steps: 2 * steps,
+            });
+        }
+        // Fourth-order steps divide the change by about 16 each time they are doubled; a
+        // change that does not even halve belongs to no solution the steps converge to.
+        let converging = previous.is_none_or(|p| accuracy <= 0.5 * p);
+        if refinement == REFINEMENTS || 4 * steps > MAX_STEPS || !converging {
+            return Ok(Refined::Unconfirmed(format!(
+                "a solution (q̇₀ = {:?}) still changes by {accuracy:.1e} (relative) when its {} steps are doubled, more than the {ACCURACY:.0e} a motion is reported within: not confirmed as a motion",
+                fine.velocity.as_slice(),
+                steps
+            )));
+        }
+        (coarse, steps, refinement) = (fine, 2 * steps, refinement + 1);
+        previous = Some(accuracy);
+    }
+}
+
+/// The change in a solution's `(q̇₀, S, A, τ)` between `coarse` on `steps / 2` steps and
+/// `fine` on `steps`, relative to their size: the estimate of the integration's error.
+fn change<S: LagrangianSystem<N>, N: Dim>(
+    c: &Connect<'_, S, N>,
+    fine: &Guess<N>,
+    coarse: &Guess<N>,
+    steps: usize,
+) -> Result<f64, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let end = |x: &Guess<N>, steps: usize| {
+        let start = Point::start(c.t0, c.from.clone(), x.velocity.clone());
+        flow(c.system, start, x.time, steps, |_, _| Ok(()))
+    };
+    let (f, k) = (end(fine, steps)?, end(coarse, steps / 2)?);
+    // Each change relative to its size; the actions' to the larger action, since `S`
+    // may vanish where `A` does not.
+    let relative = |change: f64, size: f64| change / size.max(f64::MIN_POSITIVE);
+    let actions = f.s.abs().max(f.a.abs());
+    let accuracy = [
+        relative(
+            (&fine.velocity - &coarse.velocity).norm(),
+            fine.velocity.norm(),
+        ),
+        relative((f.s - k.s).abs(), actions),
+        relative((f.a - k.a).abs(), actions),
+        relative((fine.time - coarse.time).abs(), fine.time),
+    ]
+    .into_iter()
+    .fold(0.0, f64::max);
+    // A NaN is no estimate: it confirms nothing.
+    Ok(if accuracy.is_nan() {
+        f64::INFINITY
+    } else {
+        accuracy
+    })
 }
 
 /// Refuses what the method does not cover, before any integration.
@@ -147,9 +303,28 @@ where
     if c.starts.iter().any(|v| !finite(v)) {
         return refuse("a start velocity is not finite".into());
     }
+    let beyond = |what: String| {
+        refuse(format!(
+            "{what} is beyond what double precision resolves here: the method forms its square; keep times between {:e} and {RANGE:e}, and coordinates and the straight path's speed below {RANGE:e}",
+            1.0 / RANGE
+        ))
+    };
+    if let Some(q) = c.from.iter().chain(c.to.iter()).find(|q| q.abs() > RANGE) {
+        return beyond(format!("the coordinate {q:e}"));
+    }
+    if c.t0.abs() > RANGE {
+        return beyond(format!("the start time {:e}", c.t0));
+    }
     match c.condition {
         Condition::Time(tau) if !(tau.is_finite() && tau > 0.0) => refuse(format!(
             "the time of passage must be finite and positive, got {tau}"
+        )),
+        Condition::Time(tau) if !(1.0 / RANGE..=RANGE).contains(&tau) => {
+            beyond(format!("the time of passage {tau:e}"))
+        }
+        Condition::Time(tau) if (&c.to - &c.from).norm() / tau > RANGE => beyond(format!(
+            "the straight path's speed {:e}",
+            (&c.to - &c.from).norm() / tau
         )),
         Condition::Energy(e) if !e.is_finite() => {
             refuse(format!("the energy must be finite, got {e}"))
@@ -158,6 +333,16 @@ where
             "it conserves no energy (its Lagrangian depends on t), so no motion has a given energy"
                 .into(),
         ),
+        Condition::Energy(e) => {
+            let rest = OVector::zeros_generic(c.from.shape_generic().0, U1);
+            let potential = c.system.jacobi_integral(c.t0, &c.from, &rest);
+            if e < potential {
+                return refuse(format!(
+                    "the energy {e} is below the potential {potential} at the start, so no motion starts there with it"
+                ));
+            }
+            Ok(())
+        }
         _ => Ok(()),
     }
 }
@@ -319,7 +504,7 @@ where
 /// Why Newton's method may stall: said when the end point hardly depends on the
 /// initial velocity (the smallest singular value of `∂q(τ)/∂q̇₀` below `10⁻⁶ τ`), as
 /// at a kinetic focus of the start, where the motions from `q₀` all meet.
-fn near_focus<N: Dim>(j: &DMatrix<f64>, x: &Guess<N>) -> &'static str
+fn near_focus<N: Dim>(j: &DMatrix<f64>, x: &Guess<N>) -> String
 where
     DefaultAllocator: DimAllocator<N>,
 {
@@ -327,9 +512,11 @@ where
     let end = j.view((0, 0), (n, n)).into_owned();
     let smallest = end.singular_values().min();
     if smallest < 1e-6 * x.time {
-        " (∂q(τ)/∂q̇₀ is nearly singular: the end point is at or near a kinetic focus of the start, where the motions from q₀ meet, and other end points are out of reach)"
+        format!(
+            " (∂q(τ)/∂q̇₀ is nearly singular: the end point is at or near a {AT_FOCUS}, where the motions from q₀ meet, and other end points are out of reach)"
+        )
     } else {
-        ""
+        String::new()
     }
 }
 
@@ -357,7 +544,7 @@ where
             .filter(|d| d.iter().all(|v| v.is_finite()));
         let Some(delta) = delta else {
             return Err(Error::NoMotion(format!(
-                "the end point does not depend regularly on the start (singular Jacobian, a kinetic focus) at residual {:.3e}",
+                "the end point does not depend regularly on the start at residual {:.3e}: ∂q(τ)/∂q̇₀ is singular, as at a {AT_FOCUS}",
                 f.norm()
             )));
         };

@@ -107,10 +107,11 @@ fn past_half_a_period_the_action_is_only_stationary_and_a_perturbed_path_has_les
         .solve()
         .unwrap()[0];
     assert_eq!(m.foci.len(), 1, "{:?}", m.foci);
+    assert_eq!(m.foci[0].multiplicity, 1);
     assert!(
-        (m.foci[0] - PI / w).abs() < 1e-10,
+        (m.foci[0].time - PI / w).abs() < 1e-10,
         "focus {} vs π/ω = {}",
-        m.foci[0],
+        m.foci[0].time,
         PI / w
     );
     assert!(!m.is_least());
@@ -190,17 +191,22 @@ fn a_start_whose_end_is_a_focus_and_unreachable_ends_are_clear_errors() {
     );
     assert!(matches!(unreachable, Error::NoMotion(_)), "{unreachable}");
     let text = unreachable.to_string();
-    assert!(text.contains("kinetic focus"), "{text}");
+    assert_eq!(text.matches("kinetic focus").count(), 1, "{text}");
     // −0.3 is reached by every motion: the end is a focus.
     let focus = failure(
         Connect::in_time(&sys, one(0.3), one(-0.3), half)
             .steps(200)
             .solve(),
     );
-    assert!(focus.to_string().contains("kinetic focus"), "{focus}");
+    assert_eq!(
+        focus.to_string().matches("kinetic focus").count(),
+        1,
+        "{focus}"
+    );
     // Below the potential at the start.
     let low = failure(Connect::at_energy(&sys, one(1.0), one(0.0), 0.1).solve());
-    assert!(low.to_string().contains("potential"), "{low}");
+    assert!(matches!(low, Error::InvalidInput(_)), "{low}");
+    assert!(low.to_string().contains("below the potential"), "{low}");
 }
 
 #[test]
@@ -212,6 +218,9 @@ fn what_the_method_does_not_cover_is_refused_before_integrating() {
         (f64::NAN, 10),
         (f64::INFINITY, 10),
         (1.0, 0),
+        // Its square underflows: no step, no kinetic energy, resolves.
+        (1e-300, 10),
+        (1e300, 10),
     ] {
         let e = failure(
             Connect::in_time(&sys, one(0.0), one(1.0), tau)
@@ -224,6 +233,8 @@ fn what_the_method_does_not_cover_is_refused_before_integrating() {
     assert!(matches!(failure(too_many.solve()), Error::InvalidInput(_)));
     let nan = failure(Connect::in_time(&sys, one(f64::NAN), one(1.0), 1.0).solve());
     assert!(matches!(nan, Error::InvalidInput(_)), "{nan}");
+    let far = failure(Connect::in_time(&sys, one(0.0), one(1e300), 1.0).solve());
+    assert!(far.to_string().contains("double precision"), "{far}");
     let driven = DoubleIntegrator { m: 1.0, u: 0.0 };
     let e = failure(Connect::in_time(&driven, one(0.0), one(1.0), 1.0).solve());
     assert!(e.to_string().contains("conservative"), "{e}");
@@ -236,4 +247,39 @@ fn what_the_method_does_not_cover_is_refused_before_integrating() {
     let from = nalgebra::Vector2::new(0.0, -1.0);
     let e = failure(Connect::in_time(&pendulum, from, from, 1.0).solve());
     assert!(matches!(e, Error::InvalidInput(_)), "{e}");
+}
+
+#[test]
+fn at_a_given_energy_each_turning_point_is_a_focus() {
+    // x = a sin(ωt + φ), ½ k a² = E: the motion comes to rest where ωt + φ = π/2 + jπ,
+    // where the bordered matrix's column q̇ vanishes; a path that turned sooner would
+    // join the ends with less action.
+    let sys = Oscillator { m: M, k: K };
+    let (q0, q1, e) = (0.1, 0.3, 2.0);
+    let motions = Connect::at_energy(&sys, one(q0), one(q1), e)
+        .steps(500)
+        .starts([one(1.0), one(-1.0)])
+        .solve()
+        .unwrap();
+    let (w, a) = (omega(), (2.0 * e / K).sqrt());
+    assert!(motions.len() >= 2, "{}", motions.len());
+    assert!(motions.iter().any(|m| !m.foci.is_empty()));
+    for m in &motions {
+        let phase = (q0 / a).asin();
+        let phase = if m.initial_velocity[0] >= 0.0 {
+            phase
+        } else {
+            PI - phase
+        };
+        let turns: Vec<f64> = (0..10)
+            .map(|j| ((0.5 + j as f64) * PI - phase) / w)
+            .filter(|&t| t > 0.0 && t < m.time)
+            .collect();
+        assert_eq!(m.foci.len(), turns.len(), "{:?} vs {turns:?}", m.foci);
+        for (f, t) in m.foci.iter().zip(&turns) {
+            assert!((f.time - t).abs() < 1e-9, "{f:?} vs {t}");
+            assert_eq!(f.multiplicity, 1);
+        }
+        assert_eq!(m.is_least(), turns.is_empty());
+    }
 }
