@@ -202,7 +202,7 @@ fn equations_text(out: &mut String, eq: &Equations) {
             let _ = writeln!(out, "Equations of motion:\n{}", indent(eq.text()));
             let _ = writeln!(
                 out,
-                "  (`lagrange linearize` and `simulate` evaluate them; the printed forms of a tree this deep would not fit on a page)\n"
+                "  (`lagrange linearize` and `simulate` evaluate them; the printed forms of a tree this deep or this large would not fit on a page)\n"
             );
         }
     }
