@@ -631,8 +631,9 @@ fn joints_named_like_functions_are_renamed_as_other_reserved_names() {
 #[test]
 fn a_chain_too_deep_is_one_error_not_one_per_link_below() {
     // Before: the depth error, then each link below it "not a body declared before it".
+    // (100 links: more than 256 coordinates would be refused for their number first.)
     let mut urdf = String::from("<robot name=\"chain\"><link name=\"l0\"/>");
-    for k in 1..=300 {
+    for k in 1..=100 {
         urdf.push_str(&format!(
             "<link name=\"l{k}\"><inertial><mass value=\"1\"/>\
              <inertia ixx=\"0.001\" ixy=\"0\" ixz=\"0\" iyy=\"0.001\" iyz=\"0\" izz=\"0.001\"/></inertial></link>\
@@ -660,15 +661,24 @@ fn a_chain_too_deep_is_one_error_not_one_per_link_below() {
 fn a_reader_that_closes_the_pipe_early_ends_the_command_quietly() {
     // `lagrange import star500.urdf | head -c 10` and `lagrange derive bicycle.toml
     // --format json | head -c 10` panicked ("failed printing to stdout: Broken pipe")
-    // with exit code 101. Neither output (about 100 KB and 6 MB) fits in the pipe's
+    // with exit code 101. Neither output (about 120 KB and 6 MB) fits in the pipe's
     // buffer: the command writes after the reader has gone.
+    // 250 arms (at most 256 coordinates are derived), each with two tools on fixed
+    // joints, so that the model written is larger than the pipe's buffer.
     let mut urdf = String::from("<robot name=\"star\"><link name=\"hub\"/>");
-    for k in 0..500 {
+    for k in 0..250 {
         urdf.push_str(&format!(
             "<link name=\"arm{k}\"><inertial><mass value=\"1\"/></inertial></link>\
              <joint name=\"j{k}\" type=\"revolute\"><parent link=\"hub\"/><child link=\"arm{k}\"/>\
              <origin xyz=\"0.{k} 0 0\"/><axis xyz=\"0 0 1\"/></joint>"
         ));
+        for tool in ["a", "b"] {
+            urdf.push_str(&format!(
+                "<link name=\"tool{k}{tool}\"><inertial><mass value=\"1\"/></inertial></link>\
+                 <joint name=\"f{k}{tool}\" type=\"fixed\"><parent link=\"arm{k}\"/>\
+                 <child link=\"tool{k}{tool}\"/><origin xyz=\"0.1 0 0\"/></joint>"
+            ));
+        }
     }
     urdf.push_str("</robot>");
     let dir = scratch("pipe");
