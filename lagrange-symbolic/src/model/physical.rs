@@ -30,8 +30,8 @@ pub fn mass_problem(mass: f64) -> Option<String> {
 }
 
 /// Why the symmetric tensor of entries `xx, yy, zz, xy, xz, yz` is no rigid body's inertia,
-/// or `None`: its principal moments must not be negative (beyond [`ROUND_OFF`] of their
-/// sum of magnitudes, and [`NEGLIGIBLE`]).
+/// or `None`: its principal moments must not be negative (beyond 10⁻⁹ of their sum of
+/// magnitudes, and 10⁻¹⁸ for the round-off of zero that CAD exports write).
 pub fn inertia_problem(entries: [f64; 6]) -> Option<String> {
     if entries.iter().any(|x| !x.is_finite()) {
         return Some(format!("the inertia entries {entries:?} are not finite"));

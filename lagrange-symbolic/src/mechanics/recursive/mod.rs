@@ -205,15 +205,16 @@ fn derivatives(program: &Program, blocks: &[Vec<usize>]) -> (Program, Vec<Value>
     (t.finish(&outputs), outputs)
 }
 
-/// Trees at most this many degrees of freedom deep also get the symbolic route's
-/// expanded equations (to print, and to derive `M` and `f` a second way). Deeper ones are
+/// Trees at most this many degrees of freedom deep (and within [`EXPANDED_TERMS`]) also
+/// get the symbolic route's expanded equations (to print, and to derive `M` and `f` a second way). Deeper ones are
 /// derived by the recursions alone: the expanded expressions of a chain grow about
 /// fourfold per link (a planar chain of 6 links derives in 7 s in a debug build, of 8 in
 /// 100 s).
 pub const EXPANDED_TREE_DEPTH: usize = 6;
 
 /// The most terms a model's bodies' kinetic energy may have once expanded, by the
-/// estimate of [`expanded_terms`](super::kinetic::expanded_terms), for its equations to be
+/// estimate `mechanics::kinetic::expanded_terms` reads off the bodies' poses (sums add,
+/// products multiply, nothing cancels), for its equations to be
 /// derived by expansion. A tree beyond it is derived by its recursions alone; another
 /// model is refused. The expanded route's time grows with this size whatever the tree's
 /// depth (measured in a debug build of the command, the machine shared: a planar chain
