@@ -206,10 +206,9 @@ fn derivatives(program: &Program, blocks: &[Vec<usize>]) -> (Program, Vec<Value>
 }
 
 /// Trees at most this many degrees of freedom deep (and within [`EXPANDED_TERMS`]) also
-/// get the symbolic route's expanded equations (to print, and to derive `M` and `f` a second way). Deeper ones are
-/// derived by the recursions alone: the expanded expressions of a chain grow about
-/// fourfold per link (a planar chain of 6 links derives in 7 s in a debug build, of 8 in
-/// 100 s).
+/// get the symbolic route's expanded equations (to print, and to derive `M` and `f` a
+/// second way). Deeper ones are derived by the recursions alone: the expanded expressions
+/// of a chain grow about fourfold per link.
 pub const EXPANDED_TREE_DEPTH: usize = 6;
 
 /// The most terms a model's bodies' kinetic energy may have once expanded, by the
