@@ -57,10 +57,17 @@ fn derive_in(
     let mut full = match recursive {
         Some(equations) => equations,
         None => {
-            if let mechanics::Route::Recursions { terms: Some(terms) } = route {
-                return Err(too_large(model, terms));
-            }
-            if by_recursions {
+            if let mechanics::Route::Recursions { terms } = route {
+                // Not a tree the recursions derive: expanded, if its size allows (a deep
+                // tree was not measured yet).
+                let terms = match terms {
+                    Some(terms) => terms,
+                    None => mechanics::expanded_terms(s, model, mechanics::EXPANDED_TERMS)
+                        .map_err(ModelError::whole_model)?,
+                };
+                if terms > mechanics::EXPANDED_TERMS {
+                    return Err(too_large(model, terms));
+                }
                 system = System::of_model(s, model, true).map_err(|m| blame(s, sources, m))?;
             }
             let tree = mechanics::recursive_dynamics(s, model, &system)
@@ -97,16 +104,17 @@ fn derive_in(
     Ok((Derived { full, reduced }, orientations))
 }
 
-/// The refusal of a model whose bodies' kinetic energy would expand to about `terms`
-/// terms, beyond [`mechanics::EXPANDED_TERMS`], and which the recursions do not derive.
+/// The refusal of a model whose bodies' kinetic energy would expand past
+/// [`mechanics::EXPANDED_TERMS`] terms (`terms`, the estimate where it stopped), and which
+/// the recursions do not derive.
 fn too_large(model: &CheckedModel, terms: u64) -> Vec<ModelError> {
     let why = if model.ignored.is_empty() {
-        "it is not a kinematic tree of jointed bodies whose data are numbers and parameters, which the recursions would derive instead"
+        "the recursions, which would derive it instead, take only a kinematic tree of jointed bodies whose data are numbers and parameters, without particles or a written kinetic energy"
     } else {
         "Routh's reduction over `ignore` needs it expanded"
     };
     ModelError::whole_model(format!(
-        "the bodies' kinetic energy would have about {terms:.1e} terms once expanded, more than the {} the engine expands, and {why}",
+        "the bodies' kinetic energy would have more terms once expanded than the {} the engine expands (the estimate from their poses reached {terms:.1e} where it stopped), and {why}",
         mechanics::EXPANDED_TERMS
     ))
 }

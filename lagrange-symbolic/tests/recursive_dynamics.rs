@@ -342,6 +342,28 @@ fn a_tree_too_large_to_expand_that_must_be_expanded_is_refused_with_its_size() {
 }
 
 #[test]
+fn a_deep_arm_the_recursions_do_not_take_is_refused_before_its_poses_outgrow_memory() {
+    // Twelve joints whose frames are turned by decimal angles, and a particle beside them:
+    // not a tree the recursions derive, so it would be expanded, and its composed
+    // rotations grow about ninefold per joint (this one took more than 3.5 GB before it
+    // failed). The estimate stops composing them once past the budget and refuses it.
+    let mut arm = arm(12, true);
+    arm.particles.push(lagrange_symbolic::model::Particle {
+        name: "p".into(),
+        mass: "1".into(),
+        position: vec!["q1".into(), "0".into(), "0".into()],
+    });
+    let message = format!("{:?}", derive(&arm).unwrap_err());
+    assert!(
+        message.contains("terms once expanded") && message.contains("without particles"),
+        "{message}"
+    );
+    // Without the particle the recursions take it.
+    arm.particles.clear();
+    assert!(derive(&arm).unwrap().full.dynamics_by_recursion);
+}
+
+#[test]
 fn a_shallow_arm_turned_by_decimal_angles_is_derived_by_its_recursions() {
     // The route is chosen by an estimate of the expanded kinetic energy's size that
     // depends on the poses' structure, not on how close an angle is to a quarter turn:

@@ -43,6 +43,16 @@ pub(crate) struct Pose {
 /// plus `R_p origin` (plus `R_p R_rpy a q` for a prismatic joint), and its centre of mass
 /// at `origin + R com`. The composition reuses the parent's expressions.
 pub(crate) fn poses(s: &Session, model: &CheckedModel) -> Result<Vec<Pose>, String> {
+    poses_while(s, model, |_, _| true)
+}
+
+/// [`poses`] in order while `keep` accepts each body's: the composition stops after the
+/// first pose it refuses (returned last), before a child multiplies it again.
+fn poses_while(
+    s: &Session,
+    model: &CheckedModel,
+    mut keep: impl FnMut(usize, &Pose) -> bool,
+) -> Result<Vec<Pose>, String> {
     let n = model.coordinates.len();
     let vector = |e: &[Expr; 3]| -> Result<[Sym; 3], String> {
         Ok([s.expr(&e[0])?, s.expr(&e[1])?, s.expr(&e[2])?])
@@ -156,13 +166,17 @@ pub(crate) fn poses(s: &Session, model: &CheckedModel) -> Result<Vec<Pose>, Stri
                 }
             }
         };
+        let kept = keep(poses.len(), &pose);
         poses.push(pose);
+        if !kept {
+            break;
+        }
     }
     Ok(poses)
 }
 
 /// An estimate from above of the number of terms the bodies' kinetic energy has once
-/// expanded, read off their `poses` before it is built: for each body
+/// expanded, read off their poses before it is built: for each body
 /// `b(m) b(v)² + b(I) b(ω)²`, where `b` is the bound on an expression's expanded terms
 /// ([`Sym::expansion_bound`]: sums add, products multiply, nothing cancels), `b(ω)` and
 /// `b(v)` sum over components, and a velocity component has at most `2k + 1` terms for
@@ -170,42 +184,49 @@ pub(crate) fn poses(s: &Session, model: &CheckedModel) -> Result<Vec<Pose>, Stri
 /// pose depends on, and time, differentiated by the product rule). It depends on the
 /// poses' structure, not on their numbers: a decimal near a quarter turn (`1.5707963`,
 /// whose cosine never vanishes) counts as any other angle. Saturates.
-pub(crate) fn expanded_terms(
-    s: &Session,
-    model: &CheckedModel,
-    poses: &[Pose],
-) -> Result<u64, String> {
+///
+/// The poses are composed only while the estimate and every orientation's terms (which
+/// a child's pose multiplies) stay within `limit`: past it, the estimate so far, above
+/// `limit`, is returned, so that a chain whose composed rotations would outgrow memory
+/// (each turned joint frame multiplies their size) is measured without being built.
+pub(crate) fn expanded_terms(s: &Session, model: &CheckedModel, limit: u64) -> Result<u64, String> {
     let n = model.coordinates.len() as u64;
-    let sum = |xs: &[Sym]| {
-        xs.iter()
-            .map(Sym::expansion_bound)
-            .fold(0, u64::saturating_add)
+    let bound = |xs: &mut dyn Iterator<Item = &Sym>| {
+        xs.map(Sym::expansion_bound).fold(0, u64::saturating_add)
     };
-    // The coordinates a jointed body's pose depends on: its joints' down from the root.
-    let mut path: Vec<u64> = Vec::with_capacity(poses.len());
-    let mut total: u64 = 0;
-    for (body, pose) in model.bodies.iter().zip(poses) {
-        let moving = match &body.placement {
-            Placement::Jointed { parent, joint, .. } => {
-                joint.coordinate_count() as u64 + parent.map_or(0, |p| path[p])
-            }
-            Placement::Given { .. } => n,
-        };
-        path.push(moving);
-        let velocity = sum(&pose.com).saturating_mul(2 * moving + 1);
-        let omega = sum(&pose.omega);
+    // The mass's and the largest inertia entry's terms, body by body.
+    let mut data: Vec<(u64, u64)> = Vec::with_capacity(model.bodies.len());
+    for body in &model.bodies {
         let inertia = matrix(s, &body.inertia)?
             .iter()
             .flatten()
             .map(Sym::expansion_bound)
             .max()
             .unwrap_or(0);
-        let mass = s.expr(&body.mass)?.expansion_bound();
+        data.push((s.expr(&body.mass)?.expansion_bound(), inertia));
+    }
+    // The coordinates a jointed body's pose depends on: its joints' down from the root.
+    let mut path: Vec<u64> = Vec::with_capacity(model.bodies.len());
+    let mut total: u64 = 0;
+    poses_while(s, model, |b, pose| {
+        let moving = match &model.bodies[b].placement {
+            Placement::Jointed { parent, joint, .. } => {
+                joint.coordinate_count() as u64 + parent.map_or(0, |p| path[p])
+            }
+            Placement::Given { .. } => n,
+        };
+        path.push(moving);
+        let (mass, inertia) = data[b];
+        let velocity = bound(&mut pose.com.iter()).saturating_mul(2 * moving + 1);
+        let omega = bound(&mut pose.omega.iter());
         let body_terms = mass
             .saturating_mul(velocity.saturating_mul(velocity))
             .saturating_add(inertia.saturating_mul(omega.saturating_mul(omega)));
         total = total.saturating_add(body_terms);
-    }
+        let rotation = bound(&mut pose.r.iter().flatten());
+        total = total.max(rotation);
+        total <= limit
+    })?;
     Ok(total)
 }
 

@@ -15,7 +15,7 @@ mod theorems;
 
 pub(crate) use drawing::drawing;
 pub(crate) use euler_lagrange::equations;
-pub(crate) use kinetic::orthogonality;
+pub(crate) use kinetic::{expanded_terms, orthogonality};
 pub use recursive::{EXPANDED_TERMS, EXPANDED_TREE_DEPTH};
 pub(crate) use recursive::{
     Route, Traced, dynamics as recursive_dynamics, equations as recursive_equations,

@@ -230,7 +230,8 @@ pub(crate) enum Route {
     Expanded,
     /// A tree deeper than [`EXPANDED_TREE_DEPTH`], or whose expanded kinetic energy would
     /// have more than [`EXPANDED_TERMS`] terms: by its recursions alone when its data
-    /// lower ([`equations`]), else by expansion if it is only deep.
+    /// lower ([`equations`]); else by expansion within [`EXPANDED_TERMS`], and refused
+    /// beyond.
     Recursions {
         /// The estimate of the expanded kinetic energy's terms, when it was made (a deep
         /// tree is not measured).
@@ -259,7 +260,7 @@ pub(crate) fn route(s: &Session, model: &CheckedModel) -> Result<Route, String> 
     if model.bodies.is_empty() {
         return Ok(Route::Expanded);
     }
-    let terms = super::kinetic::expanded_terms(s, model, &super::kinetic::poses(s, model)?)?;
+    let terms = super::expanded_terms(s, model, EXPANDED_TERMS)?;
     Ok(if terms > EXPANDED_TERMS {
         Route::Recursions { terms: Some(terms) }
     } else {
