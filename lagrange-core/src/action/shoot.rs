@@ -11,7 +11,7 @@ use super::{
     ACCURACY, Condition, Connect, MAX_STEPS, Motion, RANGE, REFINEMENTS, SHOOTING_ITERATIONS,
     Search,
 };
-use crate::error::Error;
+use crate::error::{Error, Short};
 use crate::size::DimAllocator;
 use crate::system::{Conserved, LagrangianSystem};
 
@@ -305,29 +305,32 @@ where
     }
     let beyond = |what: String| {
         refuse(format!(
-            "{what} is beyond what double precision resolves here: the method forms its square; keep times between {:e} and {RANGE:e}, and coordinates and the straight path's speed below {RANGE:e}",
-            1.0 / RANGE
+            "{what} is beyond what double precision resolves here: the method forms its square; keep times between {} and {}, and coordinates and the straight path's speed below {}",
+            Short(1.0 / RANGE),
+            Short(RANGE),
+            Short(RANGE)
         ))
     };
     if let Some(q) = c.from.iter().chain(c.to.iter()).find(|q| q.abs() > RANGE) {
-        return beyond(format!("the coordinate {q:e}"));
+        return beyond(format!("the coordinate {}", Short(*q)));
     }
     if c.t0.abs() > RANGE {
-        return beyond(format!("the start time {:e}", c.t0));
+        return beyond(format!("the start time {}", Short(c.t0)));
     }
     match c.condition {
         Condition::Time(tau) if !(tau.is_finite() && tau > 0.0) => refuse(format!(
-            "the time of passage must be finite and positive, got {tau}"
+            "the time of passage must be finite and positive, got {}",
+            Short(tau)
         )),
         Condition::Time(tau) if !(1.0 / RANGE..=RANGE).contains(&tau) => {
-            beyond(format!("the time of passage {tau:e}"))
+            beyond(format!("the time of passage {}", Short(tau)))
         }
         Condition::Time(tau) if (&c.to - &c.from).norm() / tau > RANGE => beyond(format!(
-            "the straight path's speed {:e}",
-            (&c.to - &c.from).norm() / tau
+            "the straight path's speed {}",
+            Short((&c.to - &c.from).norm() / tau)
         )),
         Condition::Energy(e) if !e.is_finite() => {
-            refuse(format!("the energy must be finite, got {e}"))
+            refuse(format!("the energy must be finite, got {}", Short(e)))
         }
         Condition::Energy(_) if info.conserved == Conserved::None => refuse(
             "it conserves no energy (its Lagrangian depends on t), so no motion has a given energy"

@@ -235,6 +235,10 @@ fn what_the_method_does_not_cover_is_refused_before_integrating() {
     assert!(matches!(nan, Error::InvalidInput(_)), "{nan}");
     let far = failure(Connect::in_time(&sys, one(0.0), one(1e300), 1.0).solve());
     assert!(far.to_string().contains("double precision"), "{far}");
+    // Numbers in messages in short form, not 301 digits.
+    let backwards = failure(Connect::in_time(&sys, one(0.0), one(1.0), -1e300).solve());
+    assert!(backwards.to_string().ends_with("got -1e300"), "{backwards}");
+    assert!(far.to_string().contains("the coordinate 1e300"), "{far}");
     let driven = DoubleIntegrator { m: 1.0, u: 0.0 };
     let e = failure(Connect::in_time(&driven, one(0.0), one(1.0), 1.0).solve());
     assert!(e.to_string().contains("conservative"), "{e}");
