@@ -1,7 +1,8 @@
 //! What the lagrange engine decides at compile time and its runtime reads at run time,
 //! stated once for both: which integral a model conserves, the general theorems of
-//! dynamics, the kinds of points a drawing has, what a model declares (`ModelInfo`); and
-//! two rules both sides follow, the reproducible generator of sampled states and the
+//! dynamics, the kinds of points a drawing has, what a model declares (`ModelInfo`), where
+//! each quantity sits among the outputs of its programs (`layout`); and two rules both
+//! sides follow, the reproducible generator of sampled states and the
 //! escaping of text into HTML and XML.
 //!
 //! No dependency beyond the standard library; with the feature `serde`, the enums
@@ -10,6 +11,7 @@
 mod conserved;
 mod drawing;
 mod info;
+pub mod layout;
 mod markup;
 mod rng;
 mod theorem;

@@ -313,7 +313,7 @@ fn check_mass_matrix(model: &CheckedModel, equations: &Equations) -> Result<(), 
     let mut regular = false;
     for _ in 0..8 {
         let state = sample_state(&mut rng, inputs.len());
-        let [mass, _] = crate::equations::Layout::of(equations).dynamics();
+        let [mass, _] = equations.layout().dynamics();
         let mut dynamics = vec![0.0; equations.programs.dynamics.outputs];
         equations.programs.dynamics.evaluate(&state, &mut dynamics);
         let mut m = dynamics[mass].to_vec();

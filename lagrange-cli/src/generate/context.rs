@@ -5,7 +5,7 @@
 use lagrange_core::__private::{
     CONSISTENCY_TOLERANCE, PROJECTION_ITERATIONS, PROJECTION_TOLERANCE,
 };
-use lagrange_symbolic::equations::{Equations, Layout};
+use lagrange_symbolic::equations::Equations;
 use serde::Serialize;
 
 use super::code::{self, Lang, Rendered};
@@ -199,7 +199,7 @@ impl Context {
             |p: &lagrange_symbolic::ir::Program| code::render(p, inputs, lang).map_err(failure);
         let n = eq.coordinates.len();
         let dynamics = program(&eq.programs.dynamics)?;
-        let layout = Layout::of(eq);
+        let layout = eq.layout();
         let [mass, forcing] = layout.dynamics();
         let [constraint_jacobian, _] = layout.constraint_dynamics();
         let crate_name = snake_case(&eq.name);

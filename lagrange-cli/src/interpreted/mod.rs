@@ -12,8 +12,7 @@
 use std::sync::Arc;
 
 use lagrange_core::ModelInfo;
-use lagrange_core::nalgebra::{DMatrix, DVector};
-use lagrange_symbolic::equations::{self, ConstraintEquations, Equations, Input, Layout};
+use lagrange_symbolic::equations::Equations;
 use lagrange_symbolic::ir::Program;
 
 use super::Failure;
@@ -26,7 +25,9 @@ mod system;
 struct Model {
     equations: Equations,
     info: ModelInfo,
-    layout: Layout,
+    /// Where each entry of the residual's derivatives row by row is among its program's
+    /// outputs ([`Layout::residual_jacobian_rows`](lagrange_symbolic::equations::Layout::residual_jacobian_rows)).
+    rows: Vec<usize>,
     /// For a reduced model: the names of the ignored coordinates and `χ̇(t, q, q̇, C)`.
     ignored: Option<(Vec<String>, Program)>,
 }
@@ -76,7 +77,7 @@ impl Interpreted {
         }
         let model = Arc::new(Model {
             info: equations.model_info(),
-            layout: Layout::of(equations),
+            rows: equations.layout().residual_jacobian_rows(),
             equations: equations.clone(),
             ignored,
         });
@@ -84,104 +85,5 @@ impl Interpreted {
             model,
             values: values.to_vec(),
         })
-    }
-
-    /// Runs `program` at `(t, q, q̇)` with this system's parameter values, into `M`
-    /// values.
-    fn run<const M: usize>(
-        &self,
-        program: &Program,
-        t: f64,
-        q: &DVector<f64>,
-        qd: &DVector<f64>,
-    ) -> [f64; M] {
-        let mut out = [0.0; M];
-        program.evaluate(&self.inputs(t, q, qd, &[]), &mut out);
-        out
-    }
-
-    /// Runs a program of positions (the drawing's) at `(t, q)`: its velocity slots hold
-    /// NaN, as [`Inputs::of_positions`](equations::Inputs::of_positions) says.
-    fn run_positions(&self, program: &Program, t: f64, q: &DVector<f64>) -> Vec<f64> {
-        let layout = self.model.equations.inputs();
-        let inputs: Vec<f64> = (0..layout.len())
-            .map(|i| match layout.of_positions(i) {
-                None => f64::NAN,
-                Some(Input::Time) => t,
-                Some(Input::Coordinate(k)) => q[k],
-                Some(Input::Parameter(k)) => self.values[k],
-                Some(other) => unreachable!("{other:?} is not an input of a position"),
-            })
-            .collect();
-        let mut out = vec![0.0; program.outputs];
-        program.evaluate(&inputs, &mut out);
-        out
-    }
-
-    fn layout(&self) -> &Layout {
-        &self.model.layout
-    }
-
-    fn programs(&self) -> &equations::Programs {
-        &self.model.equations.programs
-    }
-
-    fn constraints(&self) -> &ConstraintEquations {
-        self.model
-            .equations
-            .constraints
-            .as_ref()
-            .expect("only the systems of models with constraints are asked for them")
-    }
-
-    /// Whether the model has constraints (holonomic or on the velocities).
-    fn constrained(&self) -> bool {
-        self.model.equations.constraints.is_some()
-    }
-
-    fn vector(values: &[f64]) -> DVector<f64> {
-        DVector::from_column_slice(values)
-    }
-
-    /// The square matrix of the coordinates' size, from its entries row by row.
-    fn matrix(&self, values: &[f64]) -> DMatrix<f64> {
-        let n = self.model.equations.coordinates.len();
-        DMatrix::from_row_slice(n, n, values)
-    }
-
-    /// Evaluates a program at `(t, q, q̇)` into its outputs.
-    fn run_dynamic(
-        &self,
-        program: &Program,
-        t: f64,
-        q: &DVector<f64>,
-        qd: &DVector<f64>,
-    ) -> Vec<f64> {
-        self.run_extended(program, t, q, qd, &[])
-    }
-
-    /// [`run_dynamic`](Self::run_dynamic) of a Jacobian program, whose inputs go on with
-    /// `extra` (the accelerations, then the multipliers).
-    fn run_extended(
-        &self,
-        program: &Program,
-        t: f64,
-        q: &DVector<f64>,
-        qd: &DVector<f64>,
-        extra: &[f64],
-    ) -> Vec<f64> {
-        let mut out = vec![0.0; program.outputs];
-        program.evaluate(&self.inputs(t, q, qd, extra), &mut out);
-        out
-    }
-
-    /// A program's inputs: `t`, `q`, `q̇`, the parameter values, then `extra`.
-    fn inputs(&self, t: f64, q: &DVector<f64>, qd: &DVector<f64>, extra: &[f64]) -> Vec<f64> {
-        std::iter::once(t)
-            .chain(q.iter().copied())
-            .chain(qd.iter().copied())
-            .chain(self.values.iter().copied())
-            .chain(extra.iter().copied())
-            .collect()
     }
 }

@@ -1,10 +1,10 @@
-//! The reduced model (Routh) as a [`ReducedSystem`]: its system, the reduced state of a
-//! full one, and the ignored coordinates' velocities.
+//! The reduced model (Routh): its system, the reduced state of a full one, and the
+//! ignored coordinates' velocities (a [`ReducedSystem`](lagrange_core::ReducedSystem)
+//! through [`ReducedPrograms`]).
 
-use lagrange_core::ReducedSystem;
-use lagrange_core::nalgebra::{DVector, Dyn};
+use lagrange_core::ReducedPrograms;
+use lagrange_core::nalgebra::Dyn;
 use lagrange_symbolic::equations::{Equations, Reduced};
-use lagrange_symbolic::ir::Program;
 
 use super::Interpreted;
 use crate::Failure;
@@ -12,7 +12,7 @@ use crate::Failure;
 impl Interpreted {
     /// The system of the reduced model `reduced`, whose parameter `values` are the
     /// model's followed by the constant momenta; it also gives the ignored coordinates'
-    /// velocities (a [`ReducedSystem`]).
+    /// velocities (a [`ReducedSystem`](lagrange_core::ReducedSystem)).
     pub(crate) fn reduced(reduced: &Reduced, values: &[f64]) -> Result<Interpreted, Failure> {
         let ignored = (reduced.ignored.clone(), reduced.ignored_velocities.clone());
         Interpreted::of(&reduced.equations, values, Some(ignored), "the reduced ")
@@ -63,22 +63,15 @@ impl ReducedState {
     }
 }
 
-impl ReducedSystem<Dyn, Dyn> for Interpreted {
-    fn ignored_names(&self) -> Vec<&str> {
-        self.ignored().0.iter().map(String::as_str).collect()
-    }
+impl ReducedPrograms for Interpreted {
+    type Ignored = Dyn;
 
-    fn ignored_velocities(&self, t: f64, q: &DVector<f64>, qd: &DVector<f64>) -> DVector<f64> {
-        DVector::from_vec(self.run_dynamic(&self.ignored().1, t, q, qd))
-    }
-}
-
-impl Interpreted {
-    /// The ignored coordinates' names and velocities program.
-    fn ignored(&self) -> &(Vec<String>, Program) {
-        self.model
+    fn ignored(&self) -> Vec<&str> {
+        let (names, _) = self
+            .model
             .ignored
             .as_ref()
-            .expect("only reduced models ignore coordinates")
+            .expect("only reduced models ignore coordinates");
+        names.iter().map(String::as_str).collect()
     }
 }

@@ -213,26 +213,57 @@ where
 /// `q̈` has the bits `solve_accelerations` gives. Errors when `M` is singular, a
 /// derivative is not finite, or the rows are not `N` rows of `2N` entries and one per
 /// parameter.
-pub fn unconstrained<N: Dim>(
+pub(crate) fn unconstrained<N: Dim>(
     (m, f): (OMatrix<f64, N, N>, OVector<f64, N>),
     tree: &[Option<usize>],
-    (t, q, qd): (f64, &OVector<f64, N>, &OVector<f64, N>),
+    state: (f64, &OVector<f64, N>, &OVector<f64, N>),
     residual_jacobian_rows: impl FnOnce(&OVector<f64, N>) -> Vec<f64>,
 ) -> Result<AccelerationJacobians<N>, Error>
 where
     DefaultAllocator: DimAllocator<N>,
 {
-    let singular = || Error::singular(t, q.as_slice(), qd.as_slice());
-    let dim = m.shape_generic().0;
+    let (factor, qdd) = factored(m, f, tree, state)?;
+    let mut rows = residual_jacobian_rows(&qdd);
+    solved(&factor, qdd, &mut rows, state)
+}
+
+/// The first half of [`unconstrained`]: `M` factorized (over `tree`) and the
+/// accelerations `q̈` at the state, with the bits `solve_accelerations` gives.
+pub(crate) fn factored<'a, N: Dim>(
+    m: OMatrix<f64, N, N>,
+    f: OVector<f64, N>,
+    tree: &'a [Option<usize>],
+    (t, q, qd): (f64, &OVector<f64, N>, &OVector<f64, N>),
+) -> Result<(MassFactor<'a, N>, OVector<f64, N>), Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let factor = MassFactor::new(m, tree);
     let qdd = factor.accelerations(f, t, q, qd)?;
-    let mut rows = residual_jacobian_rows(&qdd);
+    Ok((factor, qdd))
+}
+
+/// The second half of [`unconstrained`]: the residual's derivatives at `qdd`, `rows` in
+/// the layout of
+/// [`LagrangianSystem::residual_jacobian_rows`](crate::LagrangianSystem::residual_jacobian_rows),
+/// solved in place by `factor` and read out negated.
+pub(crate) fn solved<N: Dim>(
+    factor: &MassFactor<'_, N>,
+    qdd: OVector<f64, N>,
+    rows: &mut [f64],
+    (t, q, qd): (f64, &OVector<f64, N>, &OVector<f64, N>),
+) -> Result<AccelerationJacobians<N>, Error>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let singular = || Error::singular(t, q.as_slice(), qd.as_slice());
+    let dim = qdd.shape_generic().0;
     let n = qdd.len();
     let c = row_width(n, rows.len())?;
     // −M⁻¹ [∂r/∂q  ∂r/∂q̇  ∂r/∂p]: all 2n + m columns in one solve.
-    factor.solve_rows(&mut rows, c).ok_or_else(singular)?;
+    factor.solve_rows(rows, c).ok_or_else(singular)?;
     // Checked, then read out negated into the result's own matrices.
-    if !all_finite(&rows) {
+    if !all_finite(rows) {
         return Err(singular());
     }
     let mut result = AccelerationJacobians {
@@ -242,7 +273,7 @@ where
         parameters: DMatrix::zeros(n, c - 2 * n),
     };
     fill_blocks(
-        &rows,
+        rows,
         (n, c),
         [
             result.coordinates.as_mut_slice(),

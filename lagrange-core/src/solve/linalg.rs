@@ -24,7 +24,7 @@ where
 /// an error carrying the state when `M` is singular or the result is not finite. `tree`
 /// is the shape of `M` ([`ModelInfo::mass_matrix_tree`](crate::ModelInfo)), empty for a
 /// dense factorization.
-pub fn solve_accelerations<N: Dim>(
+pub(crate) fn solve_accelerations<N: Dim>(
     m: OMatrix<f64, N, N>,
     f: OVector<f64, N>,
     tree: &[Option<usize>],

@@ -1,7 +1,9 @@
-//! A system: the traits that `#[derive(Lagrangian)]` implements (a Lagrangian system,
-//! its constrained and reduced forms) and what they say about a model.
+//! A system: the traits of a Lagrangian system, its constrained and reduced forms, and
+//! what they say about a model; implemented once ([`programs`]) over the derived
+//! programs that `#[derive(Lagrangian)]` generates and the `lagrange` command interprets.
 
 pub(crate) mod constrained;
+pub mod programs;
 mod speeds;
 mod theorems;
 mod wrench;
@@ -17,6 +19,7 @@ pub use constrained::{ConstrainedMotion, ConstrainedSystem};
 pub use lagrange_common::{
     Conserved, ConstraintInfo, Drawing, DrawnPoint, Formula, ModelInfo, Omitted, PointKind, Text,
 };
+pub use programs::{Arguments, Programs, Quantity, ReducedPrograms};
 pub use speeds::{IndependentSpeeds, SpeedBasis};
 pub use theorems::{Axis, DynamicFunctions, Theorem, TheoremInfo};
 pub use wrench::JointWrench;
@@ -54,8 +57,9 @@ where
 /// A mechanical system with `N` generalized coordinates whose equations of motion are
 /// `M(t, q, q̇) q̈ = f(t, q, q̇)`.
 ///
-/// The derive generates every required item as straight-line code; `accelerations` is
-/// provided and solves the linear system numerically (Cholesky, LU fallback).
+/// A derived model implements it through [`Programs`], each quantity computed by
+/// straight-line code; `accelerations` solves the linear system numerically (over the
+/// shape of a tree's `M`, Cholesky, LU fallback).
 ///
 /// What the model declares (names, cyclic coordinates, the conserved integral, the
 /// constraints) is one [`ModelInfo`] read through [`info`](Self::info), so that a system

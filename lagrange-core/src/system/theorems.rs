@@ -1,6 +1,7 @@
 //! The dynamic functions of a model's particles and bodies at one state, which the
 //! general theorems of dynamics are about.
 
+use lagrange_common::layout::DYNAMIC_FUNCTIONS;
 use nalgebra::Vector3;
 
 pub use lagrange_common::{Axis, Theorem, TheoremInfo};
@@ -22,6 +23,19 @@ pub struct DynamicFunctions {
 }
 
 impl DynamicFunctions {
+    /// From the outputs of a model's program of them: `P`, `Λ`, `T`, `J`, `I` in that
+    /// order ([`DYNAMIC_FUNCTIONS`] values).
+    pub(crate) fn from_outputs(v: &[f64]) -> DynamicFunctions {
+        assert_eq!(v.len(), DYNAMIC_FUNCTIONS, "the dynamic functions' outputs");
+        DynamicFunctions {
+            momentum: Vector3::new(v[0], v[1], v[2]),
+            angular_momentum: Vector3::new(v[3], v[4], v[5]),
+            kinetic_energy: v[6],
+            virial: v[7],
+            moment_of_inertia: v[8],
+        }
+    }
+
     /// The function `theorem` is about.
     pub fn of(&self, theorem: Theorem) -> f64 {
         match theorem {

@@ -1,11 +1,11 @@
-//! Tokens out: the `LagrangianSystem` impl generated from the derived equations, and for
-//! a model that ignores coordinates the reduced system type with its impls.
+//! Tokens out: the data and programs of the derived equations (`INFO`, the `Programs`
+//! impl over which the runtime implements the system's traits), and for a model that
+//! ignores coordinates the reduced system type with its own.
 //!
-//! The full system's impls are in [`system`] (with [`constraints`] for a constrained
-//! model), its `ModelInfo` constant in [`info`], the reduced system in [`reduced`]; here
-//! are the entry point, the stub of a model with errors and what they share.
+//! The full system's items are in [`system`], its `ModelInfo` constant in [`info`], the
+//! reduced system in [`reduced`]; here are the entry point, the stub of a model with
+//! errors and what they share.
 
-mod constraints;
 mod info;
 mod reduced;
 mod system;
@@ -70,7 +70,13 @@ fn derive_checked(input: &DeriveInput, parsed: &Parsed) -> syn::Result<TokenStre
 
 fn expand(input: &DeriveInput, parsed: &Parsed, derived: &Derived) -> syn::Result<TokenStream> {
     let target = Target::of(input);
-    let full = system_impl(&target, &parsed.fields, &derived.full, parsed.omitted)?;
+    let full = system_impl(
+        &target,
+        &parsed.fields,
+        &derived.full,
+        parsed.omitted,
+        None,
+    )?;
     let reduced = match &derived.reduced {
         Some(reduced) => {
             if !input.generics.params.is_empty() {
@@ -137,32 +143,11 @@ fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
     let constraints = holonomic.chain(on_velocities).map(|(text, on_velocities)| {
         quote!(#CORE::ConstraintInfo { text: #cow(#text), scleronomic: false, on_velocities: #on_velocities })
     });
-    let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
-    let matrix = quote!(#CORE::nalgebra::SMatrix<f64, #n, #n>);
     let never = quote!(::core::unreachable!("the model has errors"));
     let inherent = target.header(None);
-    let system = target.header(Some(
-        quote!(#CORE::LagrangianSystem<#CORE::nalgebra::Const<#n>>),
-    ));
-    let from_values = target.header(Some(
-        quote!(#CORE::FromParameterValues<#CORE::nalgebra::Const<#n>>),
-    ));
-    let constrained = (k > 0).then(|| {
-        let header = target.header(Some(quote!(#CORE::ConstrainedSystem<#CORE::nalgebra::Const<#n>, #CORE::nalgebra::Const<#k>>)));
-        let values = quote!(#CORE::nalgebra::SVector<f64, #k>);
-        let jacobian = quote!(#CORE::nalgebra::SMatrix<f64, #k, #n>);
-        quote! {
-            #[automatically_derived]
-            #header {
-                fn constraint_values(&self, _: f64, _: &#vector) -> #values { #never }
-                fn constraint_jacobian(&self, _: f64, _: &#vector) -> #jacobian { #never }
-                fn constraint_time_derivative(&self, _: f64, _: &#vector) -> #values { #never }
-                fn constraint_velocities(&self, _: f64, _: &#vector, _: &#vector) -> #values { #never }
-                fn constraint_jacobian_and_bias(&self, _: f64, _: &#vector, _: &#vector) -> (#jacobian, #values) { #never }
-                fn constraint_jacobians(&self, _: f64, _: &#vector, _: &#vector, _: &#vector, _: &#values) -> #CORE::ConstraintJacobians<#CORE::nalgebra::Const<#n>, #CORE::nalgebra::Const<#k>> { #never }
-            }
-        }
-    });
+    let dimension = quote!(#CORE::nalgebra::Const<#n>);
+    let programs = target.header(Some(quote!(#CORE::Programs)));
+    let from_values = target.header(Some(quote!(#CORE::FromParameterValues<#dimension>)));
     quote! {
         #[automatically_derived]
         #inherent {
@@ -194,22 +179,20 @@ fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
         }
 
         #[automatically_derived]
-        #system {
-            fn info(&self) -> &#CORE::ModelInfo { &Self::INFO }
-            fn parameter_values(&self) -> ::std::vec::Vec<f64> { #never }
-            fn with_parameter_values(&self, _: &[f64]) -> ::core::result::Result<Self, #CORE::Error> { #never }
-            fn mass_matrix(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #never }
-            fn forcing(&self, _: f64, _: &#vector, _: &#vector) -> #vector { #never }
-            fn lagrangian(&self, _: f64, _: &#vector, _: &#vector) -> f64 { #never }
-            fn energy(&self, _: f64, _: &#vector, _: &#vector) -> f64 { #never }
-            fn jacobi_integral(&self, _: f64, _: &#vector, _: &#vector) -> f64 { #never }
-            fn momenta(&self, _: f64, _: &#vector, _: &#vector) -> #vector { #never }
-            fn momentum_rate(&self, _: f64, _: &#vector, _: &#vector) -> #vector { #never }
-            fn momentum_jacobian(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #never }
-            fn lagrangian_hessian(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #never }
-            fn residual_jacobians(&self, _: f64, _: &#vector, _: &#vector, _: &#vector) -> #CORE::ResidualJacobians<#CORE::nalgebra::Const<#n>> { #never }
+        #programs {
+            type Coordinates = #dimension;
+            type Constraints = #CORE::nalgebra::Const<#k>;
+            fn model(&self) -> &#CORE::ModelInfo { &Self::INFO }
+            fn parameters(&self) -> ::std::vec::Vec<f64> { #never }
+            fn with_parameters(&self, _: &[f64]) -> ::core::result::Result<Self, #CORE::Error> { #never }
+            fn run<R>(
+                &self,
+                _: #CORE::Quantity,
+                _: &#CORE::system::Arguments<'_, #dimension>,
+                _: impl ::core::ops::FnOnce(&mut [f64]) -> R,
+            ) -> R {
+                #never
+            }
         }
-
-        #constrained
     }
 }

@@ -1,6 +1,6 @@
 //! The reduced system of a model that ignores coordinates (Routh).
 
-use lagrange_symbolic::equations::{Input, Reduced};
+use lagrange_symbolic::equations::Reduced;
 use lagrange_symbolic::syntax::print;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
@@ -9,10 +9,10 @@ use syn::{DeriveInput, Ident};
 use super::system::system_impl;
 use super::{CORE, Target};
 use crate::attr::Parsed;
-use crate::program;
 
-/// The reduced system type `<Name>Reduced`, its `LagrangianSystem` and `ReducedSystem`
-/// impls, the Routhian as text and LaTeX, and constructors from the full system.
+/// The reduced system type `<Name>Reduced`, its programs (the runtime makes it a
+/// `LagrangianSystem` and a `ReducedSystem`), the Routhian as text and LaTeX, and
+/// constructors from the full system.
 pub(super) fn reduced_system(
     input: &DeriveInput,
     parsed: &Parsed,
@@ -40,23 +40,11 @@ pub(super) fn reduced_system(
         &fields,
         &reduced.equations,
         parsed.omitted,
+        Some(&reduced.ignored_velocities),
     )?;
 
     let n = reduced.equations.coordinates.len();
     let k = reduced.ignored.len();
-    let inputs = reduced.equations.inputs();
-    let read_input = |i: usize| match inputs.get(i) {
-        Input::Time => quote!(t),
-        Input::Coordinate(j) => quote!(q[#j]),
-        Input::Velocity(j) => quote!(qd[#j]),
-        Input::Parameter(j) => {
-            let field = &fields[j];
-            quote!(self.#field)
-        }
-        Input::Acceleration(j) => quote!(qdd[#j]),
-        Input::Multiplier(j) => quote!(multipliers[#j]),
-    };
-    let velocities = program::block(&reduced.ignored_velocities, &read_input)?;
     let ignored = &reduced.ignored;
     let retained = &reduced.retained;
     let ignored_indices = &reduced.ignored_indices;
@@ -74,7 +62,7 @@ pub(super) fn reduced_system(
         .map(|chi| format!("The constant momentum `∂L/∂{chi}̇` of the ignored coordinate `{chi}`."));
     let original_docs = original.iter().map(|f| format!("`{full}::{f}`."));
     let vector = |m: usize| quote!(#CORE::nalgebra::SVector<f64, #m>);
-    let (vn, vk, vfull) = (vector(n), vector(k), vector(full_n));
+    let (vn, vfull) = (vector(n), vector(full_n));
     Ok(quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, Copy, PartialEq)]
@@ -87,15 +75,11 @@ pub(super) fn reduced_system(
         #system
 
         #[automatically_derived]
-        impl #CORE::ReducedSystem<#CORE::nalgebra::Const<#n>, #CORE::nalgebra::Const<#k>> for #name {
-            fn ignored_names(&self) -> ::std::vec::Vec<&str> {
-                Self::IGNORED.to_vec()
-            }
+        impl #CORE::ReducedPrograms for #name {
+            type Ignored = #CORE::nalgebra::Const<#k>;
 
-            #[allow(unused_variables, clippy::all)]
-            fn ignored_velocities(&self, t: f64, q: &#vn, qd: &#vn) -> #vk {
-                let values: [f64; #k] = #velocities;
-                <#vk>::from_column_slice(&values)
+            fn ignored(&self) -> ::std::vec::Vec<&str> {
+                Self::IGNORED.to_vec()
             }
         }
 

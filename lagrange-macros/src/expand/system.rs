@@ -1,35 +1,132 @@
-//! The full system's inherent constants, its `LagrangianSystem<Const<n>>` and
-//! `FromParameterValues<Const<n>>` impls.
+//! A system's data and programs: its inherent `INFO`, its `FromParameterValues<Const<n>>`
+//! glue and its `Programs` impl, one function per derived program writing into a buffer
+//! its caller provides. The runtime implements `LagrangianSystem`, `ConstrainedSystem` and
+//! `ReducedSystem` over `Programs`, once for the derive and the command's interpreter.
 
 use lagrange_symbolic::equations::info::Omitted;
-use lagrange_symbolic::equations::layout::{self, Layout};
+use lagrange_symbolic::equations::layout;
 use lagrange_symbolic::equations::{Equations, Input};
 use lagrange_symbolic::ir::Program;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use super::constraints::constraint_impls;
 use super::info::model_info;
 use super::{CORE, Target};
 use crate::program;
 
-/// The inherent constants, `LagrangianSystem<Const<n>>` and `FromParameterValues<Const<n>>`
-/// impls (and for a constrained model `ConstrainedSystem<Const<n>, Const<k>>`).
+/// One derived program as `Programs::run` runs it.
+struct Derived {
+    /// The `Quantity` it computes (a variant's name).
+    quantity: &'static str,
+    program: Program,
+    /// Where its outputs go: output `order[i]` at position `i` of the buffer.
+    order: Vec<usize>,
+    /// Compiled only in a build without debug assertions (`M` alone).
+    release_only: bool,
+}
+
+impl Derived {
+    fn new(quantity: &'static str, program: &Program) -> Derived {
+        Derived {
+            quantity,
+            order: (0..program.outputs).collect(),
+            program: program.clone(),
+            release_only: false,
+        }
+    }
+
+    /// The name of its function: `__lagrange_` and the quantity in snake case.
+    fn function(&self) -> Ident {
+        let mut name = String::from("__lagrange");
+        for c in self.quantity.chars() {
+            if c.is_uppercase() {
+                name.push('_');
+            }
+            name.push(c.to_ascii_lowercase());
+        }
+        format_ident!("{name}")
+    }
+}
+
+/// The programs of `eq` that its generated code runs (those of the groups `omitted`
+/// leaves out are not), with a reduced model's `ignored_velocities`.
+fn derived_programs(
+    eq: &Equations,
+    omitted: Omitted,
+    ignored_velocities: Option<&Program>,
+) -> Vec<Derived> {
+    let p = &eq.programs;
+    let layout = eq.layout();
+    let mass = eq.programs.dynamics.restricted(layout.dynamics()[0].clone());
+    let mut all = vec![
+        Derived::new("Dynamics", &p.dynamics),
+        Derived {
+            release_only: true,
+            ..Derived::new("MassMatrix", &mass)
+        },
+        Derived::new("Lagrangian", &p.lagrangian),
+        Derived::new("Energy", &p.energy),
+        Derived::new("JacobiIntegral", &p.jacobi_integral),
+        Derived::new("Momenta", &p.momenta),
+        Derived::new("InverseDynamics", &p.inverse_dynamics),
+    ];
+    if !omitted.variational {
+        all.extend([
+            Derived::new("MomentumRate", &p.momentum_rate),
+            Derived::new("MomentumJacobian", &p.momentum_jacobian),
+            Derived::new("LagrangianHessian", &p.lagrangian_hessian),
+        ]);
+    }
+    if !omitted.derivatives {
+        all.push(Derived {
+            order: layout.residual_jacobian_rows(),
+            ..Derived::new("ResidualJacobianRows", &p.residual_jacobians)
+        });
+    }
+    if let Some(theorems) = &eq.theorems {
+        all.push(Derived::new("DynamicFunctions", &theorems.dynamic_functions));
+        all.push(Derived::new("Balance", &theorems.balance));
+    }
+    if let Some(drawing) = &eq.drawing {
+        all.push(Derived::new("Drawing", &drawing.program));
+    }
+    if let Some(c) = &eq.constraints {
+        all.extend([
+            Derived::new("ConstraintValues", &c.values),
+            Derived::new("ConstraintJacobian", &c.jacobian),
+            Derived::new("ConstraintTimeDerivative", &c.time_derivative),
+            Derived::new("ConstraintVelocities", &c.velocities),
+            Derived::new("ConstraintDynamics", &c.dynamics),
+        ]);
+        if !omitted.derivatives {
+            all.push(Derived::new("ConstraintJacobians", &c.jacobians));
+        }
+    }
+    if let Some(program) = ignored_velocities {
+        all.push(Derived::new("IgnoredVelocities", program));
+    }
+    all
+}
+
+/// Buffers of more outputs than this are on the heap (the residual's derivatives of a
+/// large tree), the rest on the stack.
+const STACK_OUTPUTS: usize = 4096;
+
+/// The inherent `INFO`, the `FromParameterValues<Const<n>>` and `Programs` impls of `eq`
+/// (and of a reduced model its `ignored_velocities`), whose parameters are the struct's
+/// `fields`.
 pub(super) fn system_impl(
     target: &Target,
     fields: &[Ident],
     eq: &Equations,
     omitted: Omitted,
+    ignored_velocities: Option<&Program>,
 ) -> syn::Result<TokenStream> {
     let n = eq.coordinates.len();
-    let header = target.header(Some(
-        quote!(#CORE::LagrangianSystem<#CORE::nalgebra::Const<#n>>),
-    ));
-    let inherent = target.header(None);
-    let from_values = target.header(Some(
-        quote!(#CORE::FromParameterValues<#CORE::nalgebra::Const<#n>>),
-    ));
+    let k = eq.layout().constraints;
+    let size = |d: usize| quote!(#CORE::nalgebra::Const<#d>);
+    let (dimension, constraints) = (size(n), size(k));
     let inputs = eq.inputs();
     let read_input = |i: usize| match inputs.get(i) {
         Input::Time => quote!(t),
@@ -42,203 +139,90 @@ pub(super) fn system_impl(
         Input::Acceleration(k) => quote!(qdd[#k]),
         Input::Multiplier(k) => quote!(multipliers[#k]),
     };
-    let body = |p: &Program| program::block(p, &read_input);
-    // `M` and `f`, and `M` alone (without the forcing's operations), into `values`, an
-    // array of zeros: most of a tree's `M` is known zeros.
+    let arguments = quote!(#CORE::system::Arguments<'_, #dimension>);
     let values = format_ident!("values");
-    let into_values = |p: &Program| {
-        let order: Vec<usize> = (0..p.outputs).collect();
-        program::block_into_zeros(p, &read_input, &order, &values)
-    };
-    let dynamics = into_values(&eq.programs.dynamics)?;
-    let layout = Layout::of(eq);
-    let mass_only = into_values(
-        &eq.programs
-            .dynamics
-            .restricted(layout.dynamics()[0].clone()),
-    )?;
-    let lagrangian = body(&eq.programs.lagrangian)?;
-    let energy = body(&eq.programs.energy)?;
-    let jacobi = body(&eq.programs.jacobi_integral)?;
-    let momenta = body(&eq.programs.momenta)?;
-    let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
-    let matrix = quote!(#CORE::nalgebra::SMatrix<f64, #n, #n>);
-    let nn = n * n;
-    let left_out = |group: &str, function: &str| {
-        let message = Omitted::message(&eq.name, group, &format!("`{function}`"));
-        quote!(::core::panic!("{}", #message))
-    };
-    let variational_items = if omitted.variational {
-        let [rate, jacobian, hessian] =
-            ["momentum_rate", "momentum_jacobian", "lagrangian_hessian"]
-                .map(|f| left_out("variational", f));
-        quote! {
-            fn momentum_rate(&self, _: f64, _: &#vector, _: &#vector) -> #vector { #rate }
-            fn momentum_jacobian(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #jacobian }
-            fn lagrangian_hessian(&self, _: f64, _: &#vector, _: &#vector) -> #matrix { #hessian }
-        }
-    } else {
-        let momentum_rate = body(&eq.programs.momentum_rate)?;
-        let momentum_jacobian = body(&eq.programs.momentum_jacobian)?;
-        let hessian = body(&eq.programs.lagrangian_hessian)?;
-        quote! {
+    let mut functions = Vec::new();
+    let mut arms = Vec::new();
+    for derived in derived_programs(eq, omitted, ignored_velocities) {
+        let function = derived.function();
+        let count = derived.program.outputs;
+        let body =
+            program::block_into_zeros(&derived.program, &read_input, &derived.order, &values)?;
+        // A program's inputs are the model's, then (for some) the accelerations, then the
+        // multipliers: it is given what its last slot reaches.
+        let last = derived.program.inputs.checked_sub(1).map(|i| inputs.get(i));
+        let accelerations = matches!(last, Some(Input::Acceleration(_) | Input::Multiplier(_)))
+            .then(|| quote!(let qdd = arguments.accelerations();));
+        let multipliers = matches!(last, Some(Input::Multiplier(_)))
+            .then(|| quote!(let multipliers = arguments.multipliers;));
+        let release = derived
+            .release_only
+            .then(|| quote!(#[cfg(not(debug_assertions))]));
+        functions.push(quote! {
+            #release
             #[allow(unused_variables, clippy::all)]
-            fn momentum_rate(&self, t: f64, q: &#vector, qd: &#vector) -> #vector {
-                let values: [f64; #n] = #momentum_rate;
-                <#vector>::from_column_slice(&values)
+            fn #function(&self, arguments: &#arguments, values: &mut [f64; #count]) {
+                let (t, q, qd) = (arguments.t, arguments.q, arguments.qd);
+                #accelerations
+                #multipliers
+                #body
             }
-
-            #[allow(unused_variables, clippy::all)]
-            fn momentum_jacobian(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
-                let values: [f64; #nn] = #momentum_jacobian;
-                <#matrix>::from_row_slice(&values)
+        });
+        let buffer = if count > STACK_OUTPUTS {
+            quote! {
+                let mut values = ::std::vec![0.0f64; #count];
+                self.#function(arguments, ::core::convert::TryInto::try_into(&mut values[..]).expect("a buffer of the program's outputs"));
             }
-
-            #[allow(unused_variables, clippy::all)]
-            fn lagrangian_hessian(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
-                let values: [f64; #nn] = #hessian;
-                <#matrix>::from_row_slice(&values)
+        } else {
+            quote! {
+                let mut values = [0.0f64; #count];
+                self.#function(arguments, &mut values);
             }
-        }
-    };
-    let derivative_items = if omitted.derivatives {
-        let [rows, blocks] =
-            ["residual_jacobian_rows", "residual_jacobians"].map(|f| left_out("derivatives", f));
-        quote! {
-            fn residual_jacobian_rows(&self, _: f64, _: &#vector, _: &#vector, _: &#vector) -> ::std::vec::Vec<f64> { #rows }
-            fn residual_jacobians(&self, _: f64, _: &#vector, _: &#vector, _: &#vector) -> #CORE::ResidualJacobians<#CORE::nalgebra::Const<#n>> { #blocks }
-        }
-    } else {
-        let residual_jacobian_rows = program::block_into_zeros(
-            &eq.programs.residual_jacobians,
-            &read_input,
-            &layout.residual_jacobian_rows(),
-            &format_ident!("__out"),
-        )?;
-        let residual_jacobian_count = layout::outputs(&layout.residual_jacobians());
-        quote! {
-            #[allow(unused_variables, clippy::all)]
-            fn residual_jacobian_rows(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> ::std::vec::Vec<f64> {
-                let mut rows = ::std::vec![0.0f64; #residual_jacobian_count];
-                let __out: &mut [f64; #residual_jacobian_count] =
-                    ::core::convert::TryInto::try_into(&mut rows[..])
-                        .expect("a vector of the rows' length");
-                #residual_jacobian_rows;
-                rows
+        };
+        let quantity = format_ident!("{}", derived.quantity);
+        arms.push(if derived.release_only {
+            // `M` alone has the bits of the dynamics' first block: a build with debug
+            // assertions (a debug build by default) takes them from there and compiles one
+            // program less.
+            let nn = n * n;
+            let all = n * n + n;
+            quote! {
+                #CORE::Quantity::#quantity => {
+                    #[cfg(not(debug_assertions))]
+                    {
+                        #buffer
+                        read(&mut values)
+                    }
+                    #[cfg(debug_assertions)]
+                    {
+                        let mut values = [0.0f64; #all];
+                        self.__lagrange_dynamics(arguments, &mut values);
+                        read(&mut values[..#nn])
+                    }
+                }
             }
-            fn residual_jacobians(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> #CORE::ResidualJacobians<#CORE::nalgebra::Const<#n>> {
-                let rows = self.residual_jacobian_rows(t, q, qd, qdd);
-                #CORE::ResidualJacobians::from_rows(#CORE::nalgebra::Const::<#n>, &rows)
-                    .expect("the derived program writes the rows of the residual's derivatives")
-            }
-        }
-    };
-    let inverse_dynamics = body(&eq.programs.inverse_dynamics)?;
-    let [mass, forcing] = layout.dynamics().map(|r| block(&r));
-    let dynamics_count = layout::outputs(&layout.dynamics());
+        } else {
+            quote!(#CORE::Quantity::#quantity => { #buffer read(&mut values) })
+        });
+    }
 
     let info = model_info(eq, omitted);
     let parameter_count = fields.len();
     let indices = 0..parameter_count;
     let type_name = &eq.name;
-    let wrenches = match &eq.joint_wrenches {
-        Some(w) => {
-            let program = body(&w.program)?;
-            let bodies = &w.bodies;
-            let b = bodies.len();
-            let outputs = layout::joint_wrenches(b);
-            let elements = (0..b).map(|k| {
-                let [force, moment] = layout::joint_wrench(k).map(|r| block(&r));
-                quote! {
-                    #CORE::JointWrench {
-                        force: #CORE::nalgebra::Vector3::from_column_slice(#force),
-                        moment: #CORE::nalgebra::Vector3::from_column_slice(#moment),
-                    }
-                }
-            });
-            quote! {
-                /// The jointed bodies, in the order of
-                /// [`joint_wrenches`](Self::joint_wrenches).
-                pub const JOINTED_BODIES: [&'static str; #b] = [#(#bodies),*];
-
-                /// The wrench each joint transmits to its body at `(t, q, q̇, q̈)`: the
-                /// Newton–Euler equations of the bodies summed from the leaves of the tree
-                /// (inertia and the gravity field; other forces are not in them).
-                #[allow(unused_variables, clippy::all)]
-                pub fn joint_wrenches(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> [#CORE::JointWrench; #b] {
-                    let values: [f64; #outputs] = #program;
-                    [#(#elements),*]
-                }
-            }
-        }
-        None => TokenStream::new(),
-    };
-    let drawing_items = match &eq.drawing {
-        Some(d) => {
-            let read_position = |i: usize| match inputs.of_positions(i) {
-                None => quote!(f64::NAN),
-                Some(_) => read_input(i),
-            };
-            let program = program::block(&d.program, &read_position)?;
-            let outputs = d.program.outputs;
-            quote! {
-                #[allow(unused_variables, clippy::all)]
-                fn drawing(&self, t: f64, q: &#vector) -> ::std::vec::Vec<f64> {
-                    let values: [f64; #outputs] = #program;
-                    values.to_vec()
-                }
-            }
-        }
-        None => TokenStream::new(),
-    };
-    let theorem_items = match &eq.theorems {
-        Some(theorems) => {
-            let functions = body(&theorems.dynamic_functions)?;
-            let function_count = layout::DYNAMIC_FUNCTIONS;
-            let balance = body(&theorems.balance)?;
-            let holding = theorems.laws.iter().filter(|law| law.holds()).count();
-            let outputs = layout::balances(holding);
-            let pairs = (0..holding).map(|k| {
-                let [rate, law] = layout::balance(k);
-                quote!((values[#rate], values[#law]))
-            });
-            quote! {
-                #[allow(unused_variables, clippy::all)]
-                fn dynamic_functions(&self, t: f64, q: &#vector, qd: &#vector)
-                    -> ::core::option::Option<#CORE::DynamicFunctions> {
-                    let values: [f64; #function_count] = #functions;
-                    ::core::option::Option::Some(#CORE::__private::dynamic_functions(values))
-                }
-
-                #[allow(unused_variables, clippy::all)]
-                fn balance(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector)
-                    -> ::std::vec::Vec<(f64, f64)> {
-                    let values: [f64; #outputs] = #balance;
-                    ::std::vec![#(#pairs),*]
-                }
-            }
-        }
-        None => TokenStream::new(),
-    };
-    let (constrained_items, constrained_impl) = match &eq.constraints {
-        Some(c) => constraint_impls(
-            target,
-            &read_input,
-            c,
-            layout,
-            omitted.derivatives.then_some(&*eq.name),
-        )?,
-        None => (TokenStream::new(), TokenStream::new()),
-    };
+    let wrenches = joint_wrenches(eq, &read_input)?;
+    let inherent = target.header(None);
+    let from_values = target.header(Some(quote!(#CORE::FromParameterValues<#dimension>)));
+    let programs = target.header(Some(quote!(#CORE::Programs)));
     Ok(quote! {
-        #constrained_impl
-
         #[automatically_derived]
         #inherent {
             /// What the model declares and what its derivation decided about it.
             pub const INFO: #CORE::ModelInfo = #info;
 
             #wrenches
+
+            #(#functions)*
         }
 
         #[automatically_derived]
@@ -257,100 +241,74 @@ pub(super) fn system_impl(
         }
 
         #[automatically_derived]
-        #header {
-            #constrained_items
+        #programs {
+            type Coordinates = #dimension;
+            type Constraints = #constraints;
 
-            #theorem_items
-            #drawing_items
-
-            fn info(&self) -> &#CORE::ModelInfo {
+            fn model(&self) -> &#CORE::ModelInfo {
                 &Self::INFO
             }
 
-            fn parameter_values(&self) -> ::std::vec::Vec<f64> {
+            fn parameters(&self) -> ::std::vec::Vec<f64> {
                 ::std::vec![#(self.#fields),*]
             }
 
-            fn with_parameter_values(&self, values: &[f64]) -> ::core::result::Result<Self, #CORE::Error> {
-                <Self as #CORE::FromParameterValues<#CORE::nalgebra::Const<#n>>>::from_parameter_values(values)
+            fn with_parameters(&self, values: &[f64]) -> ::core::result::Result<Self, #CORE::Error> {
+                <Self as #CORE::FromParameterValues<#dimension>>::from_parameter_values(values)
             }
 
-            // `M` alone is the dynamics program without the forcing's operations: the
-            // same bits either way, so a build with debug assertions (a debug build by
-            // default) takes them from the whole program and compiles one program less.
-            #[allow(unused_variables, clippy::all)]
-            fn mass_matrix(&self, t: f64, q: &#vector, qd: &#vector) -> #matrix {
-                #[cfg(not(debug_assertions))]
-                {
-                    let mut values = [0.0f64; #nn];
-                    {
-                        let values = &mut values;
-                        #mass_only
-                    }
-                    <#matrix>::from_row_slice(&values)
+            #[inline]
+            fn run<R>(
+                &self,
+                quantity: #CORE::Quantity,
+                arguments: &#arguments,
+                read: impl ::core::ops::FnOnce(&mut [f64]) -> R,
+            ) -> R {
+                match quantity {
+                    #(#arms)*
+                    _ => #CORE::__private::no_program(#type_name, quantity),
                 }
-                #[cfg(debug_assertions)]
-                {
-                    self.mass_matrix_and_forcing(t, q, qd).0
-                }
-            }
-
-            fn forcing(&self, t: f64, q: &#vector, qd: &#vector) -> #vector {
-                self.mass_matrix_and_forcing(t, q, qd).1
-            }
-
-            #[allow(unused_variables, clippy::all)]
-            fn mass_matrix_and_forcing(&self, t: f64, q: &#vector, qd: &#vector) -> (#matrix, #vector) {
-                let mut values = [0.0f64; #dynamics_count];
-                {
-                    let values = &mut values;
-                    #dynamics
-                }
-                (
-                    <#matrix>::from_row_slice(#mass),
-                    <#vector>::from_column_slice(#forcing),
-                )
-            }
-
-            #[allow(unused_variables, clippy::all)]
-            fn lagrangian(&self, t: f64, q: &#vector, qd: &#vector) -> f64 {
-                let [value]: [f64; 1] = #lagrangian;
-                value
-            }
-
-            #[allow(unused_variables, clippy::all)]
-            fn energy(&self, t: f64, q: &#vector, qd: &#vector) -> f64 {
-                let [value]: [f64; 1] = #energy;
-                value
-            }
-
-            #[allow(unused_variables, clippy::all)]
-            fn jacobi_integral(&self, t: f64, q: &#vector, qd: &#vector) -> f64 {
-                let [value]: [f64; 1] = #jacobi;
-                value
-            }
-
-            #[allow(unused_variables, clippy::all)]
-            fn momenta(&self, t: f64, q: &#vector, qd: &#vector) -> #vector {
-                let values: [f64; #n] = #momenta;
-                <#vector>::from_column_slice(&values)
-            }
-
-            #variational_items
-
-            #derivative_items
-
-            #[allow(unused_variables, clippy::all)]
-            fn inverse_dynamics(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> #vector {
-                let values: [f64; #n] = #inverse_dynamics;
-                <#vector>::from_column_slice(&values)
             }
         }
     })
 }
 
-/// `&values[range]`: a block of a program's outputs, as [`Layout`] places it.
-pub(super) fn block(range: &std::ops::Range<usize>) -> TokenStream {
-    let (start, end) = (range.start, range.end);
-    quote!(&values[#start..#end])
+/// For a tree of bodies: `JOINTED_BODIES` and `joint_wrenches`, inherent items outside
+/// the runtime's traits.
+fn joint_wrenches(eq: &Equations, read_input: &dyn Fn(usize) -> TokenStream) -> syn::Result<TokenStream> {
+    let Some(w) = &eq.joint_wrenches else {
+        return Ok(TokenStream::new());
+    };
+    let n = eq.coordinates.len();
+    let vector = quote!(#CORE::nalgebra::SVector<f64, #n>);
+    let program = program::block(&w.program, read_input)?;
+    let bodies = &w.bodies;
+    let b = bodies.len();
+    let outputs = layout::joint_wrenches(b);
+    let elements = (0..b).map(|k| {
+        let [force, moment] = layout::joint_wrench(k).map(|r| {
+            let (start, end) = (r.start, r.end);
+            quote!(&values[#start..#end])
+        });
+        quote! {
+            #CORE::JointWrench {
+                force: #CORE::nalgebra::Vector3::from_column_slice(#force),
+                moment: #CORE::nalgebra::Vector3::from_column_slice(#moment),
+            }
+        }
+    });
+    Ok(quote! {
+        /// The jointed bodies, in the order of
+        /// [`joint_wrenches`](Self::joint_wrenches).
+        pub const JOINTED_BODIES: [&'static str; #b] = [#(#bodies),*];
+
+        /// The wrench each joint transmits to its body at `(t, q, q̇, q̈)`: the
+        /// Newton–Euler equations of the bodies summed from the leaves of the tree
+        /// (inertia and the gravity field; other forces are not in them).
+        #[allow(unused_variables, clippy::all)]
+        pub fn joint_wrenches(&self, t: f64, q: &#vector, qd: &#vector, qdd: &#vector) -> [#CORE::JointWrench; #b] {
+            let values: [f64; #outputs] = #program;
+            [#(#elements),*]
+        }
+    })
 }

@@ -81,7 +81,7 @@ impl Equations {
     pub fn mass_matrix_tree(&self) -> Vec<Option<usize>> {
         let n = self.coordinates.len();
         let zero = self.programs.dynamics.zero_outputs();
-        let [m, _] = super::layout::Layout::of(self).dynamics();
+        let [m, _] = self.layout().dynamics();
         if self.constraints.is_some() || zero.len() < m.end {
             return Vec::new();
         }

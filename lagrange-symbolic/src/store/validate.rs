@@ -2,7 +2,7 @@
 //! counts its role requires and every index list fits, so a damaged entry is an error
 //! before any program runs.
 
-use crate::equations::layout::{self, Layout};
+use crate::equations::layout;
 use crate::equations::{Derived, Equations, Theorem};
 use crate::ir::Program;
 use crate::model::Model;
@@ -47,7 +47,7 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
     let n = eq.coordinates.len();
     let inputs = eq.inputs().len();
     let p = &eq.programs;
-    let layout = Layout::of(eq);
+    let layout = eq.layout();
     for (name, prog, outputs) in [
         ("dynamics", &p.dynamics, layout::outputs(&layout.dynamics())),
         ("lagrangian", &p.lagrangian, 1),
