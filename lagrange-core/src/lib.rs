@@ -57,6 +57,6 @@ pub use solve::{AccelerationJacobians, ConstraintJacobians, ResidualJacobians};
 pub use system::{
     Axis, Conserved, ConstrainedMotion, ConstrainedSystem, ConstraintInfo, Drawing, DrawnPoint,
     DynamicFunctions, Formula, FromParameterValues, IndependentSpeeds, JointWrench,
-    LagrangianSystem, ModelInfo, Omitted, PointKind, Programs, Quantity, ReducedPrograms,
-    ReducedSystem, SpeedBasis, Text, Theorem, TheoremInfo,
+    LagrangianSystem, ModelInfo, Omitted, Phase, PointKind, Programs, Quantity, ReducedPrograms,
+    ReducedSystem, SpeedBasis, Text, Theorem, TheoremInfo, TimedPhase,
 };

@@ -28,7 +28,7 @@ use nalgebra::{DefaultAllocator, Dim, OVector};
 
 use crate::error::Error;
 use crate::size::DimAllocator;
-use crate::system::LagrangianSystem;
+use crate::system::{LagrangianSystem, TimedPhase};
 
 pub use relations::Relation;
 
@@ -122,8 +122,7 @@ where
     /// relative to their size: an estimate of the integration error.
     pub accuracy: f64,
     /// The motion at each step: `(t, q, q̇)`.
-    #[allow(clippy::type_complexity)]
-    pub path: Vec<(f64, OVector<f64, N>, OVector<f64, N>)>,
+    pub path: Vec<TimedPhase<N>>,
 }
 
 /// What a search found: the motions confirmed, and the solutions of the integration that

@@ -11,7 +11,7 @@ use nalgebra::{DMatrix, DefaultAllocator, Dim, OMatrix, OVector, U1};
 use crate::error::{Error, Short};
 use crate::size::DimAllocator;
 use crate::solve::{AccelerationJacobians, ResidualJacobians};
-use crate::system::{Conserved, LagrangianSystem, ModelInfo};
+use crate::system::{Conserved, LagrangianSystem, ModelInfo, Phase};
 
 mod sampled;
 
@@ -376,13 +376,12 @@ where
     ) -> Result<OVector<f64, N>, Error> {
         self.at(t, q, qd)?.accelerations(t, q, qd)
     }
-    #[allow(clippy::type_complexity)]
     fn project(
         &self,
         t: f64,
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
-    ) -> Result<Option<(OVector<f64, N>, OVector<f64, N>)>, Error> {
+    ) -> Result<Option<Phase<N>>, Error> {
         self.at(t, q, qd)?.project(t, q, qd)
     }
     fn check_initial_state(

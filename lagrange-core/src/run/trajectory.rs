@@ -11,7 +11,7 @@ use super::event::Occurrence;
 use crate::error::Error;
 use crate::integrate::{ActionIntegrals, State, Stats};
 use crate::size::DimAllocator;
-use crate::system::{Conserved, LagrangianSystem};
+use crate::system::{Conserved, LagrangianSystem, TimedPhase};
 use crate::system::{DynamicFunctions, Theorem};
 
 /// Below this `|I(t0)|`, an invariant's drift is measured as absolute, not relative: a
@@ -374,8 +374,7 @@ where
     }
 
     /// The last recorded point `(t, q, q̇)`.
-    #[allow(clippy::type_complexity)]
-    pub fn last(&self) -> Option<(f64, OVector<f64, N>, OVector<f64, N>)> {
+    pub fn last(&self) -> Option<TimedPhase<N>> {
         Some((
             *self.times.last()?,
             self.q.last()?.clone(),

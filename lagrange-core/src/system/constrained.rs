@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::size::ConstraintAllocator;
 use crate::solve::jacobians::{self, AccelerationJacobians, ConstraintJacobians};
 use crate::solve::linalg;
-use crate::system::{ConstraintInfo, LagrangianSystem};
+use crate::system::{ConstraintInfo, LagrangianSystem, Phase};
 
 /// Relative tolerance of the consistency check of a state with the constraints
 /// ([`ConstrainedSystem::check_consistent`]), for initial states and for the states a
@@ -242,13 +242,12 @@ where
     /// `q̇ ← q̇ − Jᵀ(J Jᵀ)⁻¹ Ġ`. Velocity constraints have `G = 0`: the coordinates move
     /// only as they allow (`a·δq = 0`), and without holonomic constraints not at all. For users with approximate initial data, and for drift
     /// control after each integration step.
-    #[allow(clippy::type_complexity)]
     fn project_onto_constraints(
         &self,
         t: f64,
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
-    ) -> Result<(OVector<f64, N>, OVector<f64, N>), Error> {
+    ) -> Result<Phase<N>, Error> {
         let correction = |j: &OMatrix<f64, K, N>, residual: OVector<f64, K>| {
             let jjt = j * j.transpose();
             linalg::solve_mass_matrix::<K>(jjt.clone(), residual)

@@ -24,6 +24,13 @@ pub use speeds::{IndependentSpeeds, SpeedBasis};
 pub use theorems::{Axis, DynamicFunctions, Theorem, TheoremInfo};
 pub use wrench::JointWrench;
 
+/// Two vectors of the coordinates' size: a state `(q, q̇)` as the system's methods give
+/// it (the canonical equations give `(q̇, ṗ)` in the same shape).
+pub type Phase<N> = (OVector<f64, N>, OVector<f64, N>);
+
+/// A state at a time, `(t, q, q̇)`.
+pub type TimedPhase<N> = (f64, OVector<f64, N>, OVector<f64, N>);
+
 /// A system reduced over `K` ignored (cyclic) coordinates, whose constant momenta are
 /// among its parameters: the ignored coordinates follow by quadrature of their velocities.
 pub trait ReducedSystem<N: Dim, K: Dim>: LagrangianSystem<N>
@@ -240,13 +247,12 @@ where
 
     /// The canonical equations `(q̇, ṗ) = (∂H/∂p, −∂H/∂q + Q)` (Thomson & Tait §319,
     /// eq. 35), evaluated as `q̇ = velocities(t, q, p)` and `ṗ = momentum_rate(t, q, q̇)`.
-    #[allow(clippy::type_complexity)]
     fn canonical_rhs(
         &self,
         t: f64,
         q: &OVector<f64, N>,
         p: &OVector<f64, N>,
-    ) -> Result<(OVector<f64, N>, OVector<f64, N>), Error> {
+    ) -> Result<Phase<N>, Error> {
         variational(self.info(), "Hamilton's canonical equations")?;
         let qd = self.velocities(t, q, p)?;
         let pd = self.momentum_rate(t, q, &qd);
@@ -255,13 +261,12 @@ where
 
     /// Drift control: the state moved back onto the constraints after an integration step,
     /// or `None` when the system has no constraints (the default).
-    #[allow(clippy::type_complexity)]
     fn project(
         &self,
         t: f64,
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
-    ) -> Result<Option<(OVector<f64, N>, OVector<f64, N>)>, Error> {
+    ) -> Result<Option<Phase<N>>, Error> {
         let _ = (t, q, qd);
         Ok(None)
     }

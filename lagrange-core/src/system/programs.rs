@@ -12,7 +12,7 @@ use lagrange_common::layout::{self, Layout};
 use nalgebra::{DMatrix, DefaultAllocator, Dim, OMatrix, OVector, U1};
 
 use super::constrained::{CONSISTENCY_TOLERANCE, ConstrainedSystem};
-use super::{DynamicFunctions, LagrangianSystem, ModelInfo, Omitted, ReducedSystem};
+use super::{DynamicFunctions, LagrangianSystem, ModelInfo, Omitted, Phase, ReducedSystem};
 use crate::error::Error;
 use crate::size::{ConstraintAllocator, DimAllocator};
 use crate::solve::jacobians::{self, AccelerationJacobians, ConstraintJacobians};
@@ -308,6 +308,8 @@ where
         qd: &OVector<f64, N>,
         qdd: &OVector<f64, N>,
     ) -> jacobians::ResidualJacobians<N> {
+        let info = self.model();
+        derived(info, info.omitted.derivatives, "derivatives", "`residual_jacobians`");
         let rows = self.residual_jacobian_rows(t, q, qd, qdd);
         jacobians::ResidualJacobians::from_rows(q.shape_generic().0, &rows)
             .expect("the derived program writes the rows of the residual's derivatives")
@@ -370,13 +372,12 @@ where
         linalg::solve_accelerations(m, f, &self.model().mass_matrix_tree, t, q, qd)
     }
 
-    #[allow(clippy::type_complexity)]
     fn project(
         &self,
         t: f64,
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
-    ) -> Result<Option<(OVector<f64, N>, OVector<f64, N>)>, Error> {
+    ) -> Result<Option<Phase<N>>, Error> {
         if self.model().constraints.is_empty() {
             return Ok(None);
         }

@@ -9,6 +9,7 @@ use crate::error::Error;
 use crate::solve::{AccelerationJacobians, ConstraintJacobians, ResidualJacobians};
 use crate::system::{
     Conserved, ConstrainedSystem, ConstraintInfo, FromParameterValues, LagrangianSystem, ModelInfo,
+    Phase,
 };
 
 /// `L = ½ m l² θ̇² + m g l cos θ`.
@@ -379,13 +380,12 @@ impl LagrangianSystem<U2> for CartesianPendulum {
     ) -> Result<AccelerationJacobians<U2>, Error> {
         self.constrained_acceleration_jacobians(t, q, qd)
     }
-    #[allow(clippy::type_complexity)]
     fn project(
         &self,
         t: f64,
         q: &Vector2<f64>,
         qd: &Vector2<f64>,
-    ) -> Result<Option<(Vector2<f64>, Vector2<f64>)>, Error> {
+    ) -> Result<Option<Phase<U2>>, Error> {
         self.project_onto_constraints(t, q, qd).map(Some)
     }
     fn check_initial_state(
