@@ -41,7 +41,9 @@ pub(crate) struct Pose {
 /// as given; a jointed body composed from its parent's, `R = R_p R_rpy R_joint`,
 /// `ω = R_jointᵀ R_rpyᵀ ω_p + a q̇` (revolute), its frame origin at the parent's origin
 /// plus `R_p origin` (plus `R_p R_rpy a q` for a prismatic joint), and its centre of mass
-/// at `origin + R com`. The composition reuses the parent's expressions.
+/// at `origin + R com`. The composition reuses the parent's expressions. The recursions
+/// compose the same frames on traced numbers, one link per degree of freedom and
+/// `R_p (R_rpy R_joint)`: `recursive::tree::{place, world}`.
 pub(crate) fn poses(s: &Session, model: &CheckedModel) -> Result<Vec<Pose>, String> {
     poses_while(s, model, |_, _| true)
 }

@@ -78,7 +78,9 @@ pub(super) fn about(axis: Axis, angle: &Expr) -> Matrix3 {
 
 /// The rotation through `angle` about the unit `axis` (Rodrigues), written
 /// `R = cos α (I − a aᵀ) + sin α [a]× + a aᵀ` so that a numeric axis leaves each entry
-/// with the fewest terms (about z: `R₃₃ = 1`, not `cos α + (1 − cos α)`).
+/// with the fewest terms (about z: `R₃₃ = 1`, not `cos α + (1 − cos α)`). Its twin on
+/// traced numbers, whose operation order the recursions' bits keep, is
+/// `recursive::vector::about_axis`.
 pub(super) fn about_axis(axis: &[Expr; 3], angle: &Expr) -> Matrix3 {
     let c = Expr::Call(Func::Cos, Box::new(angle.clone()));
     let s = Expr::Call(Func::Sin, Box::new(angle.clone()));
@@ -110,7 +112,8 @@ pub(super) fn about_axis(axis: &[Expr; 3], angle: &Expr) -> Matrix3 {
     })
 }
 
-/// URDF's `rpy`: `R_z(yaw) R_y(pitch) R_x(roll)`.
+/// URDF's `rpy`: `R_z(yaw) R_y(pitch) R_x(roll)`. Its twin on `f64`, without exact quarter
+/// turns (the URDF import's bits), is `source::urdf::frames::rpy_matrix`.
 pub(super) fn roll_pitch_yaw([roll, pitch, yaw]: &[Expr; 3]) -> Matrix3 {
     product(
         &product(&about(Axis::Z, yaw), &about(Axis::Y, pitch)),

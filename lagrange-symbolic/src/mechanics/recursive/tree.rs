@@ -309,7 +309,7 @@ pub(super) fn place(t: &mut Tracer, links: &[Link], q: &[Value]) -> Placed {
 }
 
 /// Each link's orientation `R = R_parent E` and origin `o = o_parent + R_parent r` in the
-/// fixed frame.
+/// fixed frame (the symbolic twin, body by body with `ω`, is `kinetic::poses`).
 pub(super) fn world(t: &mut Tracer, links: &[Link], placed: &Placed) -> (Vec<M3>, Vec<V3>) {
     let mut orientation: Vec<M3> = Vec::with_capacity(links.len());
     let mut origin: Vec<V3> = Vec::with_capacity(links.len());
