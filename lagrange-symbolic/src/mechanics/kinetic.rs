@@ -2,7 +2,7 @@
 //! `½ m |v_c|² + ½ ωᵀ I ω` for a body, with the body-frame angular velocity from
 //! `ω× = Rᵀ Ṙ`. Velocities are total time derivatives of the given positions.
 
-use super::rotation;
+use super::rotation::{self, ExprArithmetic};
 use crate::cas::{Session, Sym, Var};
 use crate::model::{
     Axis, CheckedJoint, CheckedModel, CheckedParticle, Matrix3, Orientation, Placement,
@@ -133,7 +133,8 @@ fn poses_while(
                 let (r, omega, frame_origin) = match &**joint {
                     CheckedJoint::Revolute(q, axis) => {
                         let angle = Expr::Name(model.coordinates[*q].clone());
-                        let r_joint = fixed(&rotation::about_axis(axis, &angle))?;
+                        let r_joint =
+                            fixed(&rotation::about_axis(&mut ExprArithmetic, axis, &angle))?;
                         let a = vector(axis)?;
                         let qd = s.var(Var::Velocity(*q));
                         let turned = transposed_times(&r_joint, &omega_joint_frame);
