@@ -25,6 +25,7 @@ use self::code::Lang;
 use self::context::Context;
 use super::Failure;
 use super::file::ModelFile;
+use super::simulate::Settings;
 
 /// Arguments of `lagrange generate`.
 #[derive(clap::Args)]
@@ -99,13 +100,14 @@ const C: &[Template] = &[
 /// Runs `lagrange generate`.
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
+    let settings = Settings::of_file(&file)?;
     let derived = file.derive()?;
     let eq = &derived.full;
     let lang = match args.target {
         Target::Rust => Lang::Rust,
         Target::C => Lang::C,
     };
-    let context = Context::new(&file, eq, lang)?;
+    let context = Context::new(&file, &settings, eq, lang)?;
     let templates = match args.target {
         Target::Rust => RUST,
         Target::C => C,
@@ -268,8 +270,13 @@ mod tests {
         assert_eq!(code, "int a;   \nchar *d = \"\"; g");
     }
 
+    /// The file's settings, as `run` reads them.
+    fn settings(file: &ModelFile) -> Settings {
+        Settings::of_file(file).unwrap()
+    }
+
     /// A model of one coordinate driven by the input `u`, without `[inputs]` or events.
-    const FREE: &str = "[model]\nname = \"Free\"\ncoordinates = [\"x\"]\nparameters = [\"m\", \"u\"]\ninputs = [\"u\"]\nkinetic = \"1/2*m*dot(x)^2\"\nforce = { x = \"u\" }\n\n[values]\nm = 1.0\n\n[initial]\nq = { x = 0.0 }\nqd = { x = 1.0 }\n\n";
+    const FREE: &str = "[model]\nname = \"Free\"\ncoordinates = [\"x\"]\nparameters = [\"m\", \"u\"]\ninputs = [\"u\"]\nkinetic = \"1/2*m*dot(x)^2\"\nforce = { x = \"u\" }\n\n[values]\nm = 1.0\n\n[initial]\nq = { x = 0.0 }\nqd = { x = 1.0 }\n\n[simulation]\nt_end = 1.0\n\n";
 
     /// Hostile names and paths (of the model, its signals and events) reach every template
     /// only through its escaping filters:
@@ -294,14 +301,14 @@ mod tests {
             std::fs::write(&model, text).unwrap();
             let file = ModelFile::load(&model).unwrap();
             assert!(
-                Context::new(&file, &derived.full, Lang::C).is_err(),
+                Context::new(&file, &settings(&file), &derived.full, Lang::C).is_err(),
                 "{when}"
             );
         }
         let name = "P */ int injected = 42; /*\" \nbuild = \"injected.rs\"\n[click](http://injected) // x\u{1b}[31m";
         let source = "m.toml`\n#define injected 1\n*/ int injected; /*";
         for (lang, templates) in [(Lang::C, C), (Lang::Rust, RUST)] {
-            let context = Context::new(&file, &derived.full, lang).unwrap();
+            let context = Context::new(&file, &settings(&file), &derived.full, lang).unwrap();
             let mut value = serde_json::to_value(&context).unwrap();
             value["name"] = name.into();
             value["source"] = source.into();

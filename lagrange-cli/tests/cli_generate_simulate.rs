@@ -319,7 +319,8 @@ fn a_constrained_driven_model_with_events_matches_simulate() {
          [initial]\nq = { x = 0.8414709848078965, y = -0.5403023058681398 }\n\n\
          [[events]]\nname = \"bottom\"\nwhen = \"x\"\n\n\
          [[events]]\nname = \"left\"\nwhen = \"x + 1/2\"\ndirection = \"falling\"\n\n\
-         [[events]]\nname = \"end\"\nwhen = \"t - 17/10\"\naction = \"stop\"\n",
+         [[events]]\nname = \"end\"\nwhen = \"t - 17/10\"\naction = \"stop\"\n\n\
+         [simulation]\nt_end = 2.0\n",
     )
     .expect("model file");
     // Bottom, left, bottom, then the stop at t = 1.7 (before T_END).
@@ -400,7 +401,7 @@ fn accumulating_resets_and_poles_stop_simulate_and_the_solvers_alike() {
         "[model]\nname = \"Slide\"\ncoordinates = [\"y\"]\nparameters = [\"m\"]\n\
          kinetic = \"1/2*m*dot(y)^2\"\npotential = \"0\"\n\n[values]\nm = 1.0\n\n\
          [initial]\nq = { y = 0.5 }\nqd = { y = -1.0 }\n\n\
-         [[events]]\nname = \"tangent\"\nwhen = \"tan(y)\"\n",
+         [[events]]\nname = \"tangent\"\nwhen = \"tan(y)\"\n\n[simulation]\nt_end = 6.0\n",
     )
     .expect("model file");
     let pole = 0.5 + std::f64::consts::FRAC_PI_2;

@@ -331,6 +331,19 @@ fn errors_are_messages_not_panics() {
     let without_t_end = model_file("polar_no_end.toml", POLAR_SPRING);
     fails_with(&["simulate", &without_t_end], "no end time");
     fails_with(&["simulate", &without_t_end], &without_t_end);
+    // `generate` reads the [simulation] table by the same rules: no end time of 10 by
+    // default, no integrator name in upper case.
+    let out = temp("polar_no_end_solver").display().to_string();
+    fails_with(&["generate", &without_t_end, "--out", &out], "no end time");
+    let upper_case = format!("{POLAR_SPRING}\n[simulation]\nt_end = 1.0\nintegrator = \"RK4\"\n");
+    std::fs::write(&without_t_end, upper_case).unwrap();
+    for command in ["simulate", "generate"] {
+        fails_with(
+            &[command, &without_t_end, "--out", &out],
+            "unknown integrator `RK4`",
+        );
+    }
+    assert!(!std::path::Path::new(&out).exists());
     std::fs::remove_file(&without_t_end).unwrap();
 
     let pendulum = model("double_pendulum.toml");

@@ -19,7 +19,7 @@
 //! q = { theta = 0.5 }
 //! qd = { theta = 0.0 }
 //!
-//! [simulation]       # all optional
+//! [simulation]       # t_end required by `simulate` (or --t-end) and `generate`
 //! t_end = 10.0
 //! ```
 //!
@@ -103,7 +103,8 @@ struct Initial {
     qd: BTreeMap<String, f64>,
 }
 
-/// Defaults of `lagrange simulate`, each overridable on the command line.
+/// Defaults of `lagrange simulate`, each overridable on the command line, and of the
+/// solver `lagrange generate` writes; read by one rule, `simulate`'s `Settings`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Simulation {

@@ -12,11 +12,10 @@ use super::code::{self, Lang, Rendered};
 use super::run_time::RunTime;
 use crate::Failure;
 use crate::file::ModelFile;
+use crate::simulate::Settings;
 
-/// Default RK4 step unless the model file asks for `integrator = "rk4"` with a `dt`.
+/// Default RK4 step when the model file's integrator is another one.
 const DEFAULT_STEP: f64 = 1e-3;
-/// Default end time unless the model file gives `t_end`.
-const DEFAULT_END: f64 = 10.0;
 
 /// What the templates receive (see `templates/README.md`).
 #[derive(Serialize)]
@@ -39,7 +38,9 @@ pub(super) struct Context {
     coordinates: Vec<Coordinate>,
     /// The parameters with their default values.
     parameters: Vec<Parameter>,
-    /// Default start time, end time and RK4 step, as literals.
+    /// Default start time, end time and RK4 step, as literals: the file's `[simulation]`
+    /// as `lagrange simulate` reads it, the step [`DEFAULT_STEP`] unless its integrator is
+    /// `rk4`.
     t_start: String,
     t_end: String,
     dt: String,
@@ -171,17 +172,16 @@ impl Split {
 
 impl Context {
     /// The context of `eq` from `file`, with statements and literals in `lang`.
-    pub(super) fn new(file: &ModelFile, eq: &Equations, lang: Lang) -> Result<Context, Failure> {
+    pub(super) fn new(
+        file: &ModelFile,
+        settings: &Settings,
+        eq: &Equations,
+        lang: Lang,
+    ) -> Result<Context, Failure> {
         let values = file.parameter_values()?;
         let (q0, qd0) = file.initial_state()?;
-        let sim = &file.simulation;
-        let t_start = sim.t_start.unwrap_or(0.0);
-        let t_end = sim.t_end.unwrap_or(DEFAULT_END);
-        let rk4 = sim
-            .integrator
-            .as_deref()
-            .is_some_and(|i| i.eq_ignore_ascii_case("rk4"));
-        let dt = sim.dt.filter(|_| rk4).unwrap_or(DEFAULT_STEP);
+        let (t_start, t_end) = (settings.t0, settings.t_end);
+        let dt = settings.rk4_step().unwrap_or(DEFAULT_STEP);
         let literal = |x: f64, what: &str| {
             if x.is_finite() {
                 Ok(code::float_literal(x, lang))

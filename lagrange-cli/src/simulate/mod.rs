@@ -17,7 +17,7 @@ use super::file::{Action, Direction, FileEvent, Target};
 use super::interpreted::{Interpreted, ReducedState};
 use super::signal::Signal;
 use output_paths::{check_distinct, check_writable};
-use settings::Settings;
+pub(crate) use settings::Settings;
 use summary::{balance_summary, event_summary, stopped, summary, warn_of_drift};
 
 mod output_paths;
@@ -26,7 +26,7 @@ mod settings;
 mod summary;
 
 /// Arguments of `lagrange simulate`. Each setting overrides the file's `[simulation]` table.
-#[derive(clap::Args)]
+#[derive(clap::Args, Default)]
 pub(crate) struct Args {
     /// The model file (TOML).
     model: PathBuf,

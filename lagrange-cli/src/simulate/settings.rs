@@ -1,5 +1,6 @@
 //! The settings of one run: the integrator by name, the times, the step or output interval
-//! and the tolerance, from the command line over the file's `[simulation]` table.
+//! and the tolerance, from the command line over the file's `[simulation]` table. The one
+//! reading of that table: `generate` takes its defaults from it too.
 
 use lagrange_core::{Integrator, Short};
 
@@ -40,9 +41,9 @@ impl Method {
 
 /// The settings of one run, from the command line over the file's defaults.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Settings {
-    pub(super) t0: f64,
-    pub(super) t_end: f64,
+pub(crate) struct Settings {
+    pub(crate) t0: f64,
+    pub(crate) t_end: f64,
     method: Method,
     /// Step (fixed-step methods) or output interval (Dormand–Prince).
     dt: f64,
@@ -57,7 +58,7 @@ impl Settings {
         let t0 = args.t_start.or(defaults.t_start).unwrap_or(0.0);
         let t_end = args.t_end.or(defaults.t_end).ok_or_else(|| {
             Failure(format!(
-                "{path}: no end time: pass --t-end or set `t_end` in the file's [simulation] table"
+                "{path}: no end time: set `t_end` in the file's [simulation] table (or pass --t-end to `simulate`)"
             ))
         })?;
         let (t0_, t_end_) = (Short(t0), Short(t_end));
@@ -112,6 +113,17 @@ impl Settings {
             dt,
             tolerance,
         })
+    }
+
+    /// The file's `[simulation]` table alone, by the same rules (what `generate` writes as
+    /// its solver's defaults).
+    pub(crate) fn of_file(file: &ModelFile) -> Result<Settings, Failure> {
+        Settings::resolve(&Args::default(), file)
+    }
+
+    /// The step, when the integrator is RK4.
+    pub(crate) fn rk4_step(&self) -> Option<f64> {
+        (self.method == Method::Rk4).then_some(self.dt)
     }
 
     /// The runtime's integrator.

@@ -5,7 +5,7 @@
 use super::kinetic;
 use super::recursive;
 use super::system::System;
-use crate::cas::Session;
+use crate::cas::{Session, Sym};
 use crate::equations::{Drawing, DrawnPoint, PointKind};
 use crate::ir::Program;
 use crate::model::{CheckedModel, CheckedParticle, ORIGIN, Placement};
@@ -93,8 +93,86 @@ pub(crate) fn drawing(
     }))
 }
 
-/// The drawing's program from the bodies' symbolic poses: the positions of `places`,
-/// then each body's orientation row-major.
+/// Where a drawing reads its points and frames: the bodies' symbolic poses, or a tree's
+/// traced placement ([`recursive::drawing`]).
+pub(super) trait Frames {
+    type Value;
+    /// The number 0.
+    fn zero(&self) -> Self::Value;
+    /// A written component of a position; `None` when it does not lower.
+    fn written(&mut self, component: &Expr) -> Result<Option<Self::Value>, String>;
+    /// Body `b`'s centre of mass.
+    fn centre(&mut self, b: usize) -> [Self::Value; 3];
+    /// The origin of body `b`'s frame.
+    fn joint(&mut self, b: usize) -> [Self::Value; 3];
+    /// Body `b`'s orientation.
+    fn orientation(&mut self, b: usize) -> [[Self::Value; 3]; 3];
+}
+
+/// The drawing's outputs in the layout of [`Drawing`]: the positions of `places`, then
+/// each of the `bodies`' orientation row-major; `None` when a written position does not
+/// lower.
+pub(super) fn outputs<F: Frames>(
+    frames: &mut F,
+    places: &[Place<'_>],
+    bodies: usize,
+) -> Result<Option<Vec<F::Value>>, String> {
+    let mut outputs = Vec::with_capacity(3 * places.len() + 9 * bodies);
+    for place in places {
+        match place {
+            Place::Written(at) => {
+                for k in 0..3 {
+                    let value = match at.get(k) {
+                        None => frames.zero(),
+                        Some(e) => match frames.written(e)? {
+                            Some(value) => value,
+                            None => return Ok(None),
+                        },
+                    };
+                    outputs.push(value);
+                }
+            }
+            Place::Centre(b) => outputs.extend(frames.centre(*b)),
+            Place::Joint(b) => outputs.extend(frames.joint(*b)),
+        }
+    }
+    for b in 0..bodies {
+        outputs.extend(frames.orientation(b).into_iter().flatten());
+    }
+    Ok(Some(outputs))
+}
+
+/// The bodies' symbolic poses.
+struct Poses<'a> {
+    s: &'a Session,
+    poses: Vec<kinetic::Pose>,
+}
+
+impl Frames for Poses<'_> {
+    type Value = Sym;
+
+    fn zero(&self) -> Sym {
+        self.s.int(0)
+    }
+
+    fn written(&mut self, component: &Expr) -> Result<Option<Sym>, String> {
+        self.s.expr(component).map(Some)
+    }
+
+    fn centre(&mut self, b: usize) -> [Sym; 3] {
+        self.poses[b].com.clone()
+    }
+
+    fn joint(&mut self, b: usize) -> [Sym; 3] {
+        self.poses[b].origin.clone()
+    }
+
+    fn orientation(&mut self, b: usize) -> [[Sym; 3]; 3] {
+        self.poses[b].r.clone()
+    }
+}
+
+/// The drawing's program from the bodies' symbolic poses.
 fn symbolic(
     s: &Session,
     model: &CheckedModel,
@@ -102,21 +180,9 @@ fn symbolic(
     places: &[Place<'_>],
 ) -> Result<Program, String> {
     let poses = kinetic::poses(s, model)?;
-    let mut positions = Vec::with_capacity(3 * places.len() + 9 * poses.len());
-    for place in places {
-        match place {
-            Place::Written(at) => {
-                for k in 0..3 {
-                    positions.push(at.get(k).map_or_else(|| Ok(s.int(0)), |e| s.expr(e))?);
-                }
-            }
-            Place::Centre(b) => positions.extend(poses[*b].com.iter().cloned()),
-            Place::Joint(b) => positions.extend(poses[*b].origin.iter().cloned()),
-        }
-    }
-    for pose in &poses {
-        positions.extend(pose.r.iter().flatten().cloned());
-    }
+    let bodies = poses.len();
+    let positions = outputs(&mut Poses { s, poses }, places, bodies)?
+        .ok_or("a symbolic position is always drawn")?;
     s.compile(&positions, &system.inputs())
 }
 

@@ -2,7 +2,7 @@
 //! `½ m |v_c|² + ½ ωᵀ I ω` for a body, with the body-frame angular velocity from
 //! `ω× = Rᵀ Ṙ`. Velocities are total time derivatives of the given positions.
 
-use super::rotation;
+use super::rotation::{self, ExprArithmetic};
 use crate::cas::{Session, Sym, Var};
 use crate::model::{
     Axis, CheckedJoint, CheckedModel, CheckedParticle, Matrix3, Orientation, Placement,
@@ -41,7 +41,9 @@ pub(crate) struct Pose {
 /// as given; a jointed body composed from its parent's, `R = R_p R_rpy R_joint`,
 /// `ω = R_jointᵀ R_rpyᵀ ω_p + a q̇` (revolute), its frame origin at the parent's origin
 /// plus `R_p origin` (plus `R_p R_rpy a q` for a prismatic joint), and its centre of mass
-/// at `origin + R com`. The composition reuses the parent's expressions.
+/// at `origin + R com`. The composition reuses the parent's expressions. The recursions
+/// compose the same frames on traced numbers, one link per degree of freedom and
+/// `R_p (R_rpy R_joint)`: `recursive::tree::{place, world}`.
 pub(crate) fn poses(s: &Session, model: &CheckedModel) -> Result<Vec<Pose>, String> {
     poses_while(s, model, |_, _| true)
 }
@@ -131,7 +133,8 @@ fn poses_while(
                 let (r, omega, frame_origin) = match &**joint {
                     CheckedJoint::Revolute(q, axis) => {
                         let angle = Expr::Name(model.coordinates[*q].clone());
-                        let r_joint = fixed(&rotation::about_axis(axis, &angle))?;
+                        let r_joint =
+                            fixed(&rotation::about_axis(&mut ExprArithmetic, axis, &angle))?;
                         let a = vector(axis)?;
                         let qd = s.var(Var::Velocity(*q));
                         let turned = transposed_times(&r_joint, &omega_joint_frame);

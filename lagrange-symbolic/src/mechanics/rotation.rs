@@ -76,41 +76,94 @@ pub(super) fn about(axis: Axis, angle: &Expr) -> Matrix3 {
     }
 }
 
+/// The arithmetic a rotation is written in: expressions for the engine
+/// ([`ExprArithmetic`]), traced numbers for the recursions (`ir::trace::Tracer`, whose
+/// operation order their programs' bits keep).
+pub(super) trait Arithmetic {
+    type Value: Clone;
+    fn number(&mut self, n: i8) -> Self::Value;
+    fn neg(&mut self, a: Self::Value) -> Self::Value;
+    fn add(&mut self, a: Self::Value, b: Self::Value) -> Self::Value;
+    fn sub(&mut self, a: Self::Value, b: Self::Value) -> Self::Value;
+    fn mul(&mut self, a: Self::Value, b: Self::Value) -> Self::Value;
+    fn cos(&mut self, a: Self::Value) -> Self::Value;
+    fn sin(&mut self, a: Self::Value) -> Self::Value;
+}
+
+/// [`Arithmetic`] on expressions, as written: nothing folds (the engine simplifies).
+pub(super) struct ExprArithmetic;
+
+impl Arithmetic for ExprArithmetic {
+    type Value = Expr;
+
+    fn number(&mut self, n: i8) -> Expr {
+        num(n.into())
+    }
+
+    fn neg(&mut self, a: Expr) -> Expr {
+        Expr::Neg(Box::new(a))
+    }
+
+    /// `a + b`, one sum with `a`'s terms when `a` is one.
+    fn add(&mut self, a: Expr, b: Expr) -> Expr {
+        match a {
+            Expr::Add(mut terms) => {
+                terms.push(b);
+                Expr::Add(terms)
+            }
+            a => Expr::Add(vec![a, b]),
+        }
+    }
+
+    fn sub(&mut self, a: Expr, b: Expr) -> Expr {
+        Expr::Add(vec![a, Expr::Neg(Box::new(b))])
+    }
+
+    fn mul(&mut self, a: Expr, b: Expr) -> Expr {
+        Expr::Mul(vec![a, b])
+    }
+
+    fn cos(&mut self, a: Expr) -> Expr {
+        Expr::Call(Func::Cos, Box::new(a))
+    }
+
+    fn sin(&mut self, a: Expr) -> Expr {
+        Expr::Call(Func::Sin, Box::new(a))
+    }
+}
+
 /// The rotation through `angle` about the unit `axis` (Rodrigues), written
 /// `R = cos α (I − a aᵀ) + sin α [a]× + a aᵀ` so that a numeric axis leaves each entry
 /// with the fewest terms (about z: `R₃₃ = 1`, not `cos α + (1 − cos α)`).
-pub(super) fn about_axis(axis: &[Expr; 3], angle: &Expr) -> Matrix3 {
-    let c = Expr::Call(Func::Cos, Box::new(angle.clone()));
-    let s = Expr::Call(Func::Sin, Box::new(angle.clone()));
+pub(super) fn about_axis<A: Arithmetic>(
+    x: &mut A,
+    a: &[A::Value; 3],
+    angle: &A::Value,
+) -> [[A::Value; 3]; 3] {
+    let c = x.cos(angle.clone());
+    let s = x.sin(angle.clone());
+    let zero = x.number(0);
     // [a]× row by row: (0, −a₃, a₂), (a₃, 0, −a₁), (−a₂, a₁, 0).
-    let cross = |i: usize, j: usize| -> Expr {
-        match (i, j) {
-            (0, 1) => Expr::Neg(Box::new(axis[2].clone())),
-            (0, 2) => axis[1].clone(),
-            (1, 0) => axis[2].clone(),
-            (1, 2) => Expr::Neg(Box::new(axis[0].clone())),
-            (2, 0) => Expr::Neg(Box::new(axis[1].clone())),
-            (2, 1) => axis[0].clone(),
-            _ => num(0),
-        }
-    };
+    let cross = [
+        [zero.clone(), x.neg(a[2].clone()), a[1].clone()],
+        [a[2].clone(), zero.clone(), x.neg(a[0].clone())],
+        [x.neg(a[1].clone()), a[0].clone(), zero],
+    ];
     std::array::from_fn(|i| {
         std::array::from_fn(|j| {
-            let outer = Expr::Mul(vec![axis[i].clone(), axis[j].clone()]);
-            let projector = Expr::Add(vec![
-                num(i128::from(i == j)),
-                Expr::Neg(Box::new(outer.clone())),
-            ]);
-            Expr::Add(vec![
-                Expr::Mul(vec![c.clone(), projector]),
-                Expr::Mul(vec![s.clone(), cross(i, j)]),
-                outer,
-            ])
+            let outer = x.mul(a[i].clone(), a[j].clone());
+            let identity = x.number(i8::from(i == j));
+            let projector = x.sub(identity, outer.clone());
+            let cosine = x.mul(c.clone(), projector);
+            let sine = x.mul(s.clone(), cross[i][j].clone());
+            let turned = x.add(cosine, sine);
+            x.add(turned, outer)
         })
     })
 }
 
-/// URDF's `rpy`: `R_z(yaw) R_y(pitch) R_x(roll)`.
+/// URDF's `rpy`: `R_z(yaw) R_y(pitch) R_x(roll)`. Its twin on `f64`, without exact quarter
+/// turns (the URDF import's bits), is `source::urdf::frames::rpy_matrix`.
 pub(super) fn roll_pitch_yaw([roll, pitch, yaw]: &[Expr; 3]) -> Matrix3 {
     product(
         &product(&about(Axis::Z, yaw), &about(Axis::Y, pitch)),

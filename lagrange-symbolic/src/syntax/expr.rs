@@ -4,6 +4,14 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The largest power of ten the engine's exact fractions hold (their numerators and
+/// denominators are `i128`s, which reach about 1.7·10^38): the bound that the parser, the
+/// URDF reader and their messages state.
+pub const EXACT_POWER: u32 = 38;
+
+/// `10^EXACT_POWER`.
+pub const EXACT_LIMIT: i128 = 10i128.pow(EXACT_POWER);
+
 /// An exact rational number `num / den` with `den > 0`, as in the model's literals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Rational {

@@ -5,7 +5,7 @@ mod expr;
 mod parse;
 pub mod print;
 
-pub use expr::{Expr, Func, Rational};
+pub use expr::{EXACT_LIMIT, EXACT_POWER, Expr, Func, Rational};
 pub use parse::{MAX_DEPTH, MAX_NODES, MAX_SOURCE_BYTES, ParseError};
 
 /// Time, reserved in every expression.

@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use super::expr::{Expr, Func, Rational};
+use super::expr::{EXACT_POWER, Expr, Func, Rational};
 
 /// The longest expression source, in bytes.
 pub const MAX_SOURCE_BYTES: usize = 65_536;
@@ -330,19 +330,20 @@ impl Parser<'_> {
                 message: "malformed number".into(),
             });
         }
-        let too_long = || {
-            ParseError {
+        let too_long = || ParseError {
             offset: start,
-            message: "the number is beyond the exact fractions the engine holds: numerator and denominator within 10^38 (about 38 digits, 1e38 at most)".into(),
-        }
+            message: format!(
+                "the number is beyond the exact fractions the engine holds: numerator and denominator within 10^{EXACT_POWER} (about {EXACT_POWER} digits, 1e{EXACT_POWER} at most)"
+            ),
         };
         let mantissa: i128 = format!("{int_part}{frac_part}")
             .parse()
             .map_err(|_| too_long())?;
         let scale = exponent - frac_part.len() as i32;
-        let power = 10i128
-            .checked_pow(scale.unsigned_abs())
-            .ok_or_else(too_long)?;
+        if scale.unsigned_abs() > EXACT_POWER {
+            return Err(too_long());
+        }
+        let power = 10i128.pow(scale.unsigned_abs());
         let value = if scale >= 0 {
             Rational::int(mantissa.checked_mul(power).ok_or_else(too_long)?)
         } else {
@@ -354,11 +355,14 @@ impl Parser<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::EXACT_LIMIT;
     use super::*;
 
     #[test]
     fn a_number_beyond_the_exact_fractions_says_where_they_end() {
         assert!(Expr::parse("1e38*x").is_ok());
+        // The f64 the URDF reader scales and bounds by is the literal's.
+        assert_eq!(EXACT_LIMIT as f64, 1e38);
         for text in [
             "1e39*x",
             "1e-400",

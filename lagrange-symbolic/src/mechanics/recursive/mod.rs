@@ -33,15 +33,16 @@ mod tree;
 mod vector;
 
 use super::System;
-use super::drawing::Place;
+use super::drawing::{self, Place};
 use crate::cas::{Session, Sym, Var};
 use crate::equations::{Conserved, Equations, Programs};
 use crate::ir::Program;
 use crate::ir::trace::{Tracer, Value};
 use crate::model::{CheckedModel, Energy, Placement};
+use crate::syntax::Expr;
 use derivatives::{energy_derivatives, newton_euler_derivatives};
 use passes::{composite_mass_matrix, energies, newton_euler};
-use tree::{Tree, centre, place, world, written};
+use tree::{M3, Tree, V3, centre, place, world, written};
 use vector::times;
 
 /// A tree's programs, traced.
@@ -488,10 +489,9 @@ pub(crate) fn joint_wrenches(
     Ok(Some(t.finish(&outputs)))
 }
 
-/// The drawing's program traced from the tree's placement at `q`: the positions of
-/// `places`, then each body's orientation row-major (the layout of
-/// [`Drawing`](crate::equations::Drawing)), over `inputs` input slots. `None` when the
-/// model is not a tree whose data and written positions lower.
+/// The drawing's program traced from the tree's placement at `q`: the outputs of
+/// [`drawing::outputs`] over `inputs` input slots. `None` when the model is not a tree
+/// whose data and written positions lower.
 pub(crate) fn drawing(
     s: &Session,
     model: &CheckedModel,
@@ -506,27 +506,48 @@ pub(crate) fn drawing(
     let q: Vec<Value> = (0..n).map(|i| t.input(1 + i)).collect();
     let placed = place(&mut t, &tree.links, &q);
     let frames = world(&mut t, &tree.links, &placed);
-    let mut outputs = Vec::with_capacity(3 * places.len() + 9 * tree.inertials.len());
-    for at in places {
-        match at {
-            Place::Written(position) => {
-                for k in 0..3 {
-                    let value = match position.get(k) {
-                        None => Some(Value::ZERO),
-                        Some(e) => written(s, model, &mut t, e)?,
-                    };
-                    let Some(value) = value else {
-                        return Ok(None);
-                    };
-                    outputs.push(value);
-                }
-            }
-            Place::Centre(b) => outputs.extend(centre(&mut t, &frames, &tree.inertials[*b])),
-            Place::Joint(b) => outputs.extend(frames.1[tree.inertials[*b].link]),
-        }
-    }
-    for body in &tree.inertials {
-        outputs.extend(frames.0[body.link].iter().flatten());
-    }
+    let mut placement = TreeFrames {
+        s,
+        model,
+        t: &mut t,
+        tree: &tree,
+        frames,
+    };
+    let Some(outputs) = drawing::outputs(&mut placement, places, tree.inertials.len())? else {
+        return Ok(None);
+    };
     Ok(Some(t.finish(&outputs)))
+}
+
+/// A tree's traced placement, in the fixed frame ([`world`]).
+struct TreeFrames<'a> {
+    s: &'a Session,
+    model: &'a CheckedModel,
+    t: &'a mut Tracer,
+    tree: &'a Tree,
+    frames: (Vec<M3>, Vec<V3>),
+}
+
+impl drawing::Frames for TreeFrames<'_> {
+    type Value = Value;
+
+    fn zero(&self) -> Value {
+        Value::ZERO
+    }
+
+    fn written(&mut self, component: &Expr) -> Result<Option<Value>, String> {
+        written(self.s, self.model, self.t, component)
+    }
+
+    fn centre(&mut self, b: usize) -> V3 {
+        centre(self.t, &self.frames, &self.tree.inertials[b])
+    }
+
+    fn joint(&mut self, b: usize) -> V3 {
+        self.frames.1[self.tree.inertials[b].link]
+    }
+
+    fn orientation(&mut self, b: usize) -> M3 {
+        self.frames.0[self.tree.inertials[b].link]
+    }
 }

@@ -4,7 +4,7 @@
 
 use super::super::System;
 use super::super::rotation;
-use super::vector::{about_axis, plus, product, scale, times};
+use super::vector::{plus, product, scale, times};
 use crate::cas::{Session, Var};
 use crate::ir::trace::{Tracer, Value};
 use crate::ir::{Slot, lower};
@@ -292,7 +292,7 @@ pub(super) fn place(t: &mut Tracer, links: &[Link], q: &[Value]) -> Placed {
     for link in links {
         let (e, r) = match link.motion {
             Motion::Revolute(i, axis) => {
-                let turn = about_axis(t, &axis, q[i]);
+                let turn = rotation::about_axis(t, &axis, &q[i]);
                 (product(t, &link.rotation, &turn), link.offset)
             }
             Motion::Prismatic(i, axis) => {
@@ -309,7 +309,7 @@ pub(super) fn place(t: &mut Tracer, links: &[Link], q: &[Value]) -> Placed {
 }
 
 /// Each link's orientation `R = R_parent E` and origin `o = o_parent + R_parent r` in the
-/// fixed frame.
+/// fixed frame (the symbolic twin, body by body with `ω`, is `kinetic::poses`).
 pub(super) fn world(t: &mut Tracer, links: &[Link], placed: &Placed) -> (Vec<M3>, Vec<V3>) {
     let mut orientation: Vec<M3> = Vec::with_capacity(links.len());
     let mut origin: Vec<V3> = Vec::with_capacity(links.len());

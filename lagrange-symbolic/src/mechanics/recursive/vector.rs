@@ -1,6 +1,7 @@
 //! 3-vectors and 3×3 matrices of traced values: the arithmetic the recursions spell
 //! their formulas in.
 
+use super::super::rotation::Arithmetic;
 use super::tree::{M3, V3};
 use crate::ir::Intrinsic;
 use crate::ir::trace::{Tracer, Value};
@@ -17,15 +18,6 @@ pub(super) fn cross(t: &mut Tracer, a: &V3, b: &V3) -> V3 {
         t.sub(x, y)
     };
     [component(1, 2), component(2, 0), component(0, 1)]
-}
-
-pub(super) fn skew(t: &mut Tracer, a: &V3) -> M3 {
-    let mut minus = |x: Value| t.neg(x);
-    [
-        [Value::ZERO, minus(a[2]), a[1]],
-        [a[2], Value::ZERO, minus(a[0])],
-        [minus(a[1]), a[0], Value::ZERO],
-    ]
 }
 
 pub(super) fn scale(t: &mut Tracer, k: Value, v: &V3) -> V3 {
@@ -68,20 +60,35 @@ pub(super) fn product_transposed(t: &mut Tracer, a: &M3, b: &M3) -> M3 {
     std::array::from_fn(|i| std::array::from_fn(|j| dot(t, &a[i], &b[j])))
 }
 
-/// Rodrigues' rotation `cos α (I − a aᵀ) + sin α [a]× + a aᵀ` (as in
-/// [`crate::mechanics::rotation`]'s `about_axis`) with the axis's zeros folded.
-pub(super) fn about_axis(t: &mut Tracer, a: &V3, angle: Value) -> M3 {
-    let c = t.call(Intrinsic::Cos, angle);
-    let s = t.call(Intrinsic::Sin, angle);
-    let skew = skew(t, a);
-    std::array::from_fn(|i| {
-        std::array::from_fn(|j| {
-            let outer = t.mul(a[i], a[j]);
-            let projector = t.sub(Value::Number(f64::from(i == j)), outer);
-            let cosine = t.mul(c, projector);
-            let sine = t.mul(s, skew[i][j]);
-            let turned = t.add(cosine, sine);
-            t.add(turned, outer)
-        })
-    })
+/// Rotations (`rotation::about_axis`) on traced numbers, the zeros of an axis folded.
+impl Arithmetic for Tracer {
+    type Value = Value;
+
+    fn number(&mut self, n: i8) -> Value {
+        Value::Number(f64::from(n))
+    }
+
+    fn neg(&mut self, a: Value) -> Value {
+        Tracer::neg(self, a)
+    }
+
+    fn add(&mut self, a: Value, b: Value) -> Value {
+        Tracer::add(self, a, b)
+    }
+
+    fn sub(&mut self, a: Value, b: Value) -> Value {
+        Tracer::sub(self, a, b)
+    }
+
+    fn mul(&mut self, a: Value, b: Value) -> Value {
+        Tracer::mul(self, a, b)
+    }
+
+    fn cos(&mut self, a: Value) -> Value {
+        self.call(Intrinsic::Cos, a)
+    }
+
+    fn sin(&mut self, a: Value) -> Value {
+        self.call(Intrinsic::Sin, a)
+    }
 }

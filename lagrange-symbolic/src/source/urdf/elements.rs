@@ -5,34 +5,32 @@ use std::collections::BTreeSet;
 
 use crate::model::{inertia_problem, mass_problem};
 use crate::syntax::print::escape_text;
+use crate::syntax::{EXACT_LIMIT, EXACT_POWER};
 
 use super::frames::turned;
 use super::tree::decimal;
 use super::{Inertial, Mimic, UrdfJoint};
 
-/// What the notes say of numbers whose digits past the 38th decimal place are rounded off.
-const ROUNDED: &str =
-    "digits past the 38th decimal place, beyond the exact fractions the engine holds";
-
-/// The largest magnitude a number may have: the engine's exact numbers stay within 10^38.
-const LARGEST: f64 = 1e38;
-
 /// A finite number as the file writes it, noting once if the model holds it rounded;
-/// `None` for what is not one, an error for one beyond [`LARGEST`].
+/// `None` for what is not one, an error for one beyond [`EXACT_LIMIT`].
 fn finite(text: &str, at: &str, notes: &mut BTreeSet<String>) -> Result<Option<f64>, String> {
     let Some(x) = text.parse::<f64>().ok().filter(|x| x.is_finite()) else {
         return Ok(None);
     };
-    if x.abs() > LARGEST {
+    if x.abs() > EXACT_LIMIT as f64 {
         return Err(format!(
-            "{at}: `{}` is beyond 10^38, the largest number the engine holds exactly",
+            "{at}: `{}` is beyond 10^{EXACT_POWER}, the largest number the engine holds exactly",
             escape_text(text)
         ));
     }
     let held = decimal(x);
-    if held.parse::<f64>() != Ok(x) && !notes.iter().any(|n| n.starts_with(ROUNDED)) {
+    // What the notes say of numbers rounded off, once.
+    let rounded = format!(
+        "digits past the {EXACT_POWER}th decimal place, beyond the exact fractions the engine holds"
+    );
+    if held.parse::<f64>() != Ok(x) && !notes.iter().any(|n| n.starts_with(&rounded)) {
         notes.insert(format!(
-            "{ROUNDED} ({at}: `{}` read as {held})",
+            "{rounded} ({at}: `{}` read as {held})",
             escape_text(text)
         ));
     }

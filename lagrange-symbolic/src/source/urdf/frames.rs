@@ -3,7 +3,8 @@
 
 pub(super) type Matrix = [[f64; 3]; 3];
 
-/// URDF's `rpy` as a matrix, `R_z(yaw) R_y(pitch) R_x(roll)`.
+/// URDF's `rpy` as a matrix, `R_z(yaw) R_y(pitch) R_x(roll)`, in `f64` (the engine's, on
+/// expressions with exact quarter turns, is `mechanics::rotation::roll_pitch_yaw`).
 pub(super) fn rpy_matrix([r, p, y]: [f64; 3]) -> Matrix {
     let rz = [
         [y.cos(), -y.sin(), 0.0],

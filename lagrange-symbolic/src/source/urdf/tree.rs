@@ -8,6 +8,7 @@ use super::merge::merge_fixed;
 use super::{Inertial, Mimic, Options, UrdfJoint};
 use crate::model::{Body, Joint, Model, name_problem, reserved};
 use crate::syntax::print::escape_text;
+use crate::syntax::{EXACT_LIMIT, EXACT_POWER};
 
 /// An identifier for `name` that no earlier one took: other characters become `_`, and a
 /// name that still cannot be one, or is reserved in expressions (`t`, `pi`, `sin`, …),
@@ -45,17 +46,18 @@ pub(super) fn identifier(
 }
 
 /// A number as an exact decimal expression the engine holds (Rust prints `f64` without
-/// exponents): digits past the 38th decimal place are rounded off, to keep numerator and
-/// denominator within 10^38. Only a number below 10^-21 in magnitude has such digits (an
-/// `f64` has at most 17 significant ones), like the `5.8e-66` of a CAD export's round-off.
+/// exponents): digits past the [`EXACT_POWER`]th decimal place are rounded off, to keep
+/// numerator and denominator within [`EXACT_LIMIT`]. Only a number below 10^-21 in
+/// magnitude has such digits (an `f64` has at most 17 significant ones), like the
+/// `5.8e-66` of a CAD export's round-off.
 pub(super) fn decimal(x: f64) -> String {
-    const PLACES: usize = 38;
+    const PLACES: usize = EXACT_POWER as usize;
     let x = if x == 0.0 { 0.0 } else { x };
     let text = format!("{x}");
     match text.split_once('.') {
         Some((_, fraction)) if fraction.len() > PLACES => {
             // |x| < 10^-22, so fewer than 10^16 units of 10^-38.
-            let units = (x.abs() * 1e38).round() as u128;
+            let units = (x.abs() * EXACT_LIMIT as f64).round() as u128;
             if units == 0 {
                 return "0".into();
             }
