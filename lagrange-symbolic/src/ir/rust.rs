@@ -129,8 +129,8 @@ pub fn text(
     })
 }
 
-/// A finite `f64` with its sign bit clear as a Rust literal that reads back bit for bit:
-/// the shortest round-trip decimal, suffixed (`9.81_f64`, `1e-20_f64`).
+/// A finite `f64` as Rust text that reads back bit for bit: the shortest round-trip
+/// decimal, suffixed (`9.81_f64`, `1e-20_f64`, `-0.5_f64`).
 pub fn literal(value: f64) -> String {
     format!("{value:?}_f64")
 }
