@@ -1,14 +1,10 @@
-//! Straight-line programs of the engine's IR as Rust expressions: the derive's backend of
-//! the IR's one walk ([`lagrange_symbolic::ir::emit`]), which makes every spelling
-//! decision, so the derive computes what the interpreter and `lagrange generate`
-//! compute, bit for bit. A program is written as Rust text and lexed into tokens once.
-//!
-//! The variables are declared up front, a tuple per group of [`emit::declarations`] (`mut`
-//! when written again), and each write is an assignment: not a `let` per write, whose
-//! nested scopes crash rustc for large programs (see there).
+//! Straight-line programs of the engine's IR as Rust blocks: written by the engine's one
+//! Rust backend of the IR's walk ([`lagrange_symbolic::ir::rust`]), which `lagrange
+//! generate` writes its Rust with too, so the derive computes what the interpreter and
+//! `lagrange generate` compute, bit for bit; lexed into tokens once.
 
-use lagrange_symbolic::ir::emit::{self, Emitter, Variable};
-use lagrange_symbolic::ir::{Instr, Intrinsic, Program};
+use lagrange_symbolic::ir::rust::{self, Names};
+use lagrange_symbolic::ir::{Instr, Program};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -102,55 +98,25 @@ fn written(
 
 /// The block of `program`'s declarations and statements ending in `finish(outputs)`.
 ///
-/// Written as Rust text and turned into tokens by one call of the compiler's lexer: a
-/// token tree built piece by piece crosses the bridge between the macro and the compiler
-/// once per token, and the macro runs without optimization in a default build (for the
-/// G1 humanoid's 50,000 statements this took most of the expansion's 0.7 s).
+/// Written as Rust text by the engine's one Rust backend ([`rust::text`], its variables
+/// named for a user's scope) and turned into tokens by one call of the compiler's lexer:
+/// a token tree built piece by piece crosses the bridge between the macro and the
+/// compiler once per token, and the macro runs without optimization in a default build
+/// (for the G1 humanoid's 50,000 statements this took most of the expansion's 0.7 s).
 fn straight(
     program: &Program,
     input: &dyn Fn(usize) -> TokenStream,
     finish: impl FnOnce(&[String]) -> String,
 ) -> syn::Result<TokenStream> {
-    let mut text = Text {
-        input,
-        inputs: vec![None; program.inputs],
-        statements: String::with_capacity(32 * program.instructions.len()),
-        outputs: Vec::with_capacity(program.outputs),
-    };
-    let invalid = |e: emit::IrError| {
+    let text = rust::text(program, Names::SPLICED, &|i| input(i).to_string()).map_err(|e| {
         syn::Error::new(
             proc_macro2::Span::call_site(),
             format!("internal error: a derived program is invalid: {e}"),
         )
-    };
-    emit::emit(program, &mut text).map_err(invalid)?;
-    let Text {
-        statements,
-        outputs,
-        ..
-    } = text;
+    })?;
     let mut block = String::from("{");
-    for group in emit::declarations(program).map_err(invalid)? {
-        let names: Vec<String> = group
-            .iter()
-            .map(|&(variable, rewritten)| {
-                let name = name(variable);
-                if rewritten {
-                    format!("mut {name}")
-                } else {
-                    name
-                }
-            })
-            .collect();
-        let types = vec!["f64"; group.len()];
-        block.push_str(&format!(
-            "let ({},): ({},);",
-            names.join(", "),
-            types.join(", ")
-        ));
-    }
-    block.push_str(&statements);
-    block.push_str(&finish(&outputs));
+    block.push_str(&text.body());
+    block.push_str(&finish(&text.results));
     block.push('}');
     lexed(&block)
 }
@@ -173,102 +139,19 @@ fn lexed(text: &str) -> syn::Result<TokenStream> {
     }
 }
 
-/// The Rust text backend of the walk.
-struct Text<'a> {
-    input: &'a dyn Fn(usize) -> TokenStream,
-    /// The text of each input read so far.
-    inputs: Vec<Option<String>>,
-    statements: String,
-    outputs: Vec<String>,
-}
-
-fn name(variable: Variable) -> String {
-    let (prefix, i) = match variable {
-        Variable::Temp(i) => ("__t", i),
-        Variable::Out(i) => ("__o", i),
-    };
-    joined(String::from(prefix), &[&i.to_string()])
-}
-
-/// `parts` one after the other, in the first one's buffer: the walk composes every
-/// expression from smaller ones, and this costs one copy of each where `format!` (through
-/// the formatting machinery, unoptimized in the macro) cost several times more.
-fn joined(mut first: String, rest: &[&str]) -> String {
-    for part in rest {
-        first.push_str(part);
-    }
-    first
-}
-
-impl Emitter for Text<'_> {
-    type Value = String;
-    fn input(&mut self, index: usize) -> String {
-        let input = self.input;
-        self.inputs[index]
-            .get_or_insert_with(|| input(index).to_string())
-            .clone()
-    }
-    fn literal(&mut self, value: f64) -> String {
-        // The shortest decimal that reads back as `value` (never negative here: the walk
-        // negates a negative constant's magnitude).
-        format!("{value:?}f64")
-    }
-    fn variable(&mut self, variable: Variable) -> String {
-        name(variable)
-    }
-    fn group(&mut self, x: String) -> String {
-        joined(String::from("("), &[&x, ")"])
-    }
-    fn negate(&mut self, x: String) -> String {
-        joined(String::from("-"), &[&x])
-    }
-    fn add(&mut self, a: String, b: String) -> String {
-        joined(a, &[" + ", &b])
-    }
-    fn mul(&mut self, a: String, b: String) -> String {
-        joined(a, &[" * ", &b])
-    }
-    fn mul_add(&mut self, a: String, b: String, c: String) -> String {
-        joined(
-            String::from("::core::primitive::f64::mul_add("),
-            &[&a, ", ", &b, ", ", &c, ")"],
-        )
-    }
-    fn div(&mut self, a: String, b: String) -> String {
-        joined(a, &[" / ", &b])
-    }
-    fn call(&mut self, f: Intrinsic, x: String) -> String {
-        joined(x, &[".", f.method(), "()"])
-    }
-    fn powi(&mut self, x: String, n: i32) -> String {
-        format!("{x}.powi({n})")
-    }
-    fn powf(&mut self, x: String, e: String) -> String {
-        joined(x, &[".powf(", &e, ")"])
-    }
-    fn assign(&mut self, variable: Variable, value: String, _first: bool) {
-        let statements = &mut self.statements;
-        statements.push_str(&name(variable));
-        statements.push_str(" = ");
-        statements.push_str(&value);
-        statements.push(';');
-    }
-    fn output(&mut self, _index: usize, value: String) {
-        self.outputs.push(value);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::process::Command;
 
+    use lagrange_symbolic::ir::emit::spelling_cases;
+
     use super::*;
 
-    /// The derive's tokens for [`emit::spelling_cases`], compiled by rustc with and
+    /// The derive's tokens for [`spelling_cases`], compiled by rustc with and
     /// without optimization, compute the interpreter's outputs bit for bit.
     #[test]
     fn tokens_compute_the_interpreters_bits() {
-        let program = emit::spelling_cases();
+        let program = spelling_cases();
         let points: [[f64; 2]; 4] = [[0.7, 1.3], [2.0, 0.25], [1e-3, 37.5], [3.7, 1e-5]];
         let read = |i: usize| if i == 0 { quote!(t) } else { quote!(p[0]) };
         // The straight-line block: the runtime's `wide` is not in this test's program.
@@ -360,13 +243,10 @@ mod tests {
 
     #[test]
     fn negative_zero_is_spelled_with_its_sign() {
-        let program = emit::spelling_cases();
+        let program = spelling_cases();
         let text = block(&program, &|i| if i == 0 { quote!(t) } else { quote!(p[0]) })
             .unwrap()
             .to_string();
-        assert!(
-            text.contains("(- 0f64)") || text.contains("(- 0.0f64)"),
-            "{text}"
-        );
+        assert!(text.contains("(- 0.0_f64)"), "{text}");
     }
 }

@@ -1,113 +1,73 @@
-//! Straight-line programs of the engine's IR as Rust or C statements: the text backends
-//! of the IR's one walk ([`lagrange_symbolic::ir::emit`]), which makes every spelling
-//! decision for them and for the derive, so both compute the derive's numbers bit for
-//! bit. Every constant is printed so that it reads back exactly.
+//! Straight-line programs of the engine's IR as Rust or C statements, by backends of the
+//! IR's one walk ([`lagrange_symbolic::ir::emit`]), which makes every spelling decision
+//! for them and for the derive, so both compute the derive's numbers bit for bit: Rust
+//! by the engine's one Rust backend, the derive's ([`rust`]), C by its own below. Every
+//! constant is printed so that it reads back exactly.
 
 use lagrange_symbolic::equations::{Input, Inputs};
 use lagrange_symbolic::ir::emit::{self, Emitter, Variable};
+use lagrange_symbolic::ir::rust::{self, Names};
+pub(super) use lagrange_symbolic::ir::rust::{Statement, Text as Rendered};
 use lagrange_symbolic::ir::{Intrinsic, Program};
-use serde::Serialize;
 
 /// The language the statements are written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Lang {
-    /// Rust: `f64` methods (`x.sin()`, `x.powi(n)`).
+    /// Rust: the engine's one Rust backend ([`rust::text`]), as the derive writes it.
     Rust,
     /// C99: `<math.h>` functions and the generated `lagrange_powi`.
     C,
 }
 
-/// One assignment `dst = value` of a program.
-#[derive(Debug, Clone, Serialize)]
-pub(super) struct Statement {
-    /// The variable written: `tmpK` (temporary `K`) or `outK` (output `K`).
-    pub dst: String,
-    /// The expression, over `t`, `q[i]`, `qd[i]`, `p[i]`, constants and earlier variables.
-    pub value: String,
-    /// Whether this is the first write of `dst` (C declares the variable there).
-    pub first: bool,
-}
-
-/// A program as statements and the expression of each output.
-#[derive(Debug, Clone, Serialize)]
-pub(super) struct Rendered {
-    /// Rust: the declarations of the variables, before the statements (see
-    /// [`emit::declarations`]); C declares each variable at its first write instead.
-    pub declarations: Vec<String>,
-    /// The assignments, in order.
-    pub statements: Vec<Statement>,
-    /// Per output: the variable holding it, or `0.0` if the program never writes it.
-    pub results: Vec<String>,
-}
-
-/// Writes `program` (reading the input layout `inputs`) as statements in `lang`.
+/// Writes `program` (reading the input layout `inputs`) as statements in `lang`: Rust
+/// declares its variables before the statements ([`Rendered::declarations`]), C at each
+/// first write (the declarations left empty).
 pub(super) fn render(program: &Program, inputs: Inputs, lang: Lang) -> Result<Rendered, String> {
     program
         .validate(inputs.len(), program.outputs)
         .map_err(|e| format!("internal error: {e}"))?;
-    let mut text = Text {
-        lang,
-        layout: inputs.all(),
-        rendered: Rendered {
-            declarations: Vec::new(),
-            statements: Vec::with_capacity(program.instructions.len()),
-            results: Vec::with_capacity(program.outputs),
-        },
+    let layout = inputs.all();
+    let input = |index: usize| match layout[index] {
+        Input::Time => "t".to_string(),
+        Input::Coordinate(k) => format!("q[{k}]"),
+        Input::Velocity(k) => format!("qd[{k}]"),
+        Input::Parameter(k) => format!("p[{k}]"),
+        Input::Acceleration(k) => format!("qdd[{k}]"),
+        Input::Multiplier(k) => format!("lambda[{k}]"),
     };
-    emit::emit(program, &mut text).map_err(|e| format!("internal error: {e}"))?;
-    if lang == Lang::Rust {
-        let groups = emit::declarations(program).map_err(|e| format!("internal error: {e}"))?;
-        text.rendered.declarations = groups
-            .iter()
-            .map(|group| {
-                let names: Vec<String> = group
-                    .iter()
-                    .map(|&(v, rewritten)| {
-                        let mutable = if rewritten { "mut " } else { "" };
-                        format!("{mutable}{}", Text::name(v))
-                    })
-                    .collect();
-                let types = vec!["f64"; group.len()];
-                format!("let ({},): ({},);", names.join(", "), types.join(", "))
-            })
-            .collect();
-    }
-    Ok(text.rendered)
+    let rendered = match lang {
+        Lang::Rust => rust::text(program, Names::OWNED, &input),
+        Lang::C => {
+            let mut text = C {
+                input: &input,
+                rendered: Rendered {
+                    declarations: Vec::new(),
+                    statements: Vec::with_capacity(program.instructions.len()),
+                    results: Vec::with_capacity(program.outputs),
+                },
+            };
+            emit::emit(program, &mut text).map(|()| text.rendered)
+        }
+    };
+    rendered.map_err(|e| format!("internal error: {e}"))
 }
 
-/// The text backend of the walk.
-struct Text {
-    lang: Lang,
-    layout: Vec<Input>,
+/// The C text backend of the walk.
+struct C<'a> {
+    input: &'a dyn Fn(usize) -> String,
     rendered: Rendered,
 }
 
-impl Text {
-    fn name(variable: Variable) -> String {
-        match variable {
-            Variable::Temp(i) => format!("tmp{i}"),
-            Variable::Out(i) => format!("out{i}"),
-        }
-    }
-}
-
-impl Emitter for Text {
+impl Emitter for C<'_> {
     type Value = String;
     fn input(&mut self, index: usize) -> String {
-        match self.layout[index] {
-            Input::Time => "t".to_string(),
-            Input::Coordinate(k) => format!("q[{k}]"),
-            Input::Velocity(k) => format!("qd[{k}]"),
-            Input::Parameter(k) => format!("p[{k}]"),
-            Input::Acceleration(k) => format!("qdd[{k}]"),
-            Input::Multiplier(k) => format!("lambda[{k}]"),
-        }
+        (self.input)(index)
     }
     fn literal(&mut self, value: f64) -> String {
-        float_literal(value, self.lang)
+        float_literal(value, Lang::C)
     }
     fn variable(&mut self, variable: Variable) -> String {
-        Text::name(variable)
+        Names::OWNED.of(variable)
     }
     fn group(&mut self, x: String) -> String {
         format!("({x})")
@@ -122,35 +82,23 @@ impl Emitter for Text {
         format!("{a} * {b}")
     }
     fn mul_add(&mut self, a: String, b: String, c: String) -> String {
-        match self.lang {
-            Lang::Rust => format!("f64::mul_add({a}, {b}, {c})"),
-            Lang::C => format!("fma({a}, {b}, {c})"),
-        }
+        format!("fma({a}, {b}, {c})")
     }
     fn div(&mut self, a: String, b: String) -> String {
         format!("{a} / {b}")
     }
     fn call(&mut self, f: Intrinsic, x: String) -> String {
-        match self.lang {
-            Lang::Rust => format!("{x}.{}()", f.method()),
-            Lang::C => format!("{}({x})", c_function(f)),
-        }
+        format!("{}({x})", c_function(f))
     }
     fn powi(&mut self, x: String, n: i32) -> String {
-        match self.lang {
-            Lang::Rust => format!("{x}.powi({n})"),
-            Lang::C => format!("lagrange_powi({x}, {n})"),
-        }
+        format!("lagrange_powi({x}, {n})")
     }
     fn powf(&mut self, x: String, e: String) -> String {
-        match self.lang {
-            Lang::Rust => format!("{x}.powf({e})"),
-            Lang::C => format!("pow({x}, {e})"),
-        }
+        format!("pow({x}, {e})")
     }
     fn assign(&mut self, variable: Variable, value: String, first: bool) {
         self.rendered.statements.push(Statement {
-            dst: Text::name(variable),
+            dst: Names::OWNED.of(variable),
             value,
             first,
         });
@@ -176,13 +124,12 @@ fn c_function(f: Intrinsic) -> &'static str {
     }
 }
 
-/// A finite `f64` as a literal of `lang` that reads back bit for bit: Rust `1.5_f64`,
-/// C `1.5` (both from the shortest round-trip decimal, e.g. `1e-20`).
+/// A finite `f64` as a literal of `lang` that reads back bit for bit: Rust `1.5_f64`
+/// ([`rust::literal`]), C `1.5` (both from the shortest round-trip decimal, e.g. `1e-20`).
 pub(super) fn float_literal(value: f64, lang: Lang) -> String {
-    let digits = format!("{value:?}");
     match lang {
-        Lang::Rust => format!("{digits}_f64"),
-        Lang::C => digits,
+        Lang::Rust => rust::literal(value),
+        Lang::C => format!("{value:?}"),
     }
 }
 
@@ -195,27 +142,6 @@ mod tests {
 
     use super::*;
 
-    fn program() -> Program {
-        // out0 = (x + 2)^2 ; out1 = sin(x) * out0 * (-0.5); out2 never written.
-        Program {
-            inputs: 2,
-            outputs: 3,
-            temporaries: 1,
-            constants: vec![2.0, -0.5],
-            instructions: vec![
-                Instr::Add(Slot::Out(1), vec![Slot::Input(1), Slot::Const(0)]),
-                Instr::Powi(Slot::Out(0), Slot::Out(1), 2),
-                Instr::Call(Slot::Temp(0), Intrinsic::Sin, Slot::Input(1)),
-                Instr::Mul(
-                    Slot::Out(1),
-                    vec![Slot::Temp(0), Slot::Out(0), Slot::Const(1)],
-                ),
-                Instr::Powf(Slot::Temp(0), Slot::Input(0), Slot::Const(1)),
-                Instr::Powi(Slot::Temp(0), Slot::Temp(0), 5),
-            ],
-        }
-    }
-
     /// `t` and one parameter.
     const INPUTS: Inputs = Inputs {
         coordinates: 0,
@@ -223,41 +149,21 @@ mod tests {
     };
 
     #[test]
-    fn rust_statements_follow_the_walk() {
-        let r = render(&program(), INPUTS, Lang::Rust).unwrap();
-        let text: Vec<String> = r
-            .statements
-            .iter()
-            .map(|s| {
-                format!(
-                    "{}{} = {}",
-                    if s.first { "let " } else { "" },
-                    s.dst,
-                    s.value
-                )
-            })
-            .collect();
-        assert_eq!(
-            text,
-            [
-                "let out1 = p[0] + 2.0_f64",
-                "let out0 = out1 * out1",
-                "let tmp0 = p[0].sin()",
-                "out1 = tmp0 * out0 * (-0.5_f64)",
-                "tmp0 = 1.0_f64 / t.sqrt()",
-                "tmp0 = tmp0.powi(5)",
-            ]
-        );
-        assert_eq!(r.results, ["out0", "out1", "0.0_f64"]);
-    }
-
-    #[test]
     fn c_statements_use_math_h() {
-        let r = render(&program(), INPUTS, Lang::C).unwrap();
-        assert_eq!(r.statements[2].value, "sin(p[0])");
-        assert_eq!(r.statements[4].value, "1.0 / sqrt(t)");
-        assert_eq!(r.statements[5].value, "lagrange_powi(tmp0, 5)");
-        assert_eq!(r.results[2], "0.0");
+        let r = render(&emit::spelling_cases(), INPUTS, Lang::C).unwrap();
+        let values: Vec<&str> = r.statements.iter().map(|s| s.value.as_str()).collect();
+        for expected in [
+            "sin(p[0])",
+            "1.0 / sqrt(p[0])",
+            "pow(t, 2.5)",
+            "lagrange_powi(t, 17)",
+            "fma((-tmp1), t, 2.5)",
+        ] {
+            assert!(values.contains(&expected), "{expected} in {values:?}");
+        }
+        assert!(r.statements[0].first && r.statements[0].dst == "tmp0");
+        assert!(r.declarations.is_empty());
+        assert_eq!(r.results.last().unwrap(), "0.0");
     }
 
     #[test]
@@ -266,10 +172,10 @@ mod tests {
             let c = float_literal(x, Lang::C);
             assert_eq!(c.parse::<f64>().unwrap().to_bits(), x.to_bits(), "{c}");
         }
-        let mut bad = program();
+        let mut bad = emit::spelling_cases();
         bad.constants[0] = f64::NAN;
         assert!(render(&bad, INPUTS, Lang::Rust).is_err());
-        let mut bad = program();
+        let mut bad = emit::spelling_cases();
         bad.instructions[0] = Instr::Copy(Slot::Out(1), Slot::Input(2));
         assert!(render(&bad, INPUTS, Lang::C).is_err());
     }
@@ -311,46 +217,6 @@ mod tests {
                 out.iter().map(|x| x.to_bits()).collect()
             })
             .collect()
-    }
-
-    #[test]
-    fn rust_text_computes_the_interpreters_bits() {
-        let program = emit::spelling_cases();
-        let r = render(&program, INPUTS, Lang::Rust).unwrap();
-        let body: String = r
-            .statements
-            .iter()
-            .map(|s| format!("    let {}: f64 = {};\n", s.dst, s.value))
-            .collect();
-        let points: String = POINTS
-            .iter()
-            .map(|[t, p]| format!("({:#x}, {:#x}), ", t.to_bits(), p.to_bits()))
-            .collect();
-        let source = format!(
-            "#![allow(unused)]\nfn f(t: f64, p: &[f64; 1]) -> [f64; {n}] {{\n{body}    [{results}]\n}}\n\
-             fn main() {{\n    for (t, p) in [{points}] {{\n        \
-             let out = f(std::hint::black_box(f64::from_bits(t)), std::hint::black_box(&[f64::from_bits(p)]));\n        \
-             let words: Vec<String> = out.iter().map(|x| format!(\"{{:x}}\", x.to_bits())).collect();\n        \
-             println!(\"{{}}\", words.join(\" \"));\n    }}\n}}\n",
-            n = program.outputs,
-            results = r.results.join(", "),
-        );
-        let dir = scratch("rust");
-        std::fs::write(dir.join("cases.rs"), source).unwrap();
-        let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-        for opt in ["0", "3"] {
-            let binary = dir.join(format!("cases-O{opt}"));
-            let got = bits_of(
-                Command::new(&rustc)
-                    .args(["--edition", "2021", "-A", "warnings", "-C"])
-                    .arg(format!("opt-level={opt}"))
-                    .arg("-o")
-                    .arg(&binary)
-                    .arg(dir.join("cases.rs")),
-                &binary,
-            );
-            assert_eq!(got, interpreted(&program), "opt-level {opt}");
-        }
     }
 
     #[test]

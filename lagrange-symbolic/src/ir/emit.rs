@@ -1,6 +1,6 @@
-//! The one walk from a [`Program`] to code: every backend (the derive's Rust text, lexed
-//! into tokens, the Rust and C text of `lagrange generate`, and the `f64` interpreter
-//! [`Program::evaluate`])
+//! The one walk from a [`Program`] to code: every backend (the Rust text of
+//! [`super::rust`], which the derive lexes into tokens and `lagrange generate` writes, the
+//! C text of `lagrange generate`, and the `f64` interpreter [`Program::evaluate`])
 //! is an [`Emitter`] driven by [`emit`], so all of them compute the same numbers, bit
 //! for bit.
 //!

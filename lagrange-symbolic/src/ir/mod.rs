@@ -1,12 +1,13 @@
 //! The symbolica-free intermediate representation of derived functions: straight-line
 //! programs over `f64` slots, with common subexpressions already shared across all
 //! outputs of one program. Code generators (the derive, templates) and the interpreter
-//! below consume it, all through the one walk of [`emit`]; nothing here knows about the
-//! computer-algebra engine.
+//! below consume it, all through the one walk of [`emit`] (Rust text through its one
+//! Rust backend, [`rust`]); nothing here knows about the computer-algebra engine.
 
 pub mod emit;
 mod fuse;
 pub mod lower;
+pub mod rust;
 pub mod trace;
 
 use std::collections::{HashMap, HashSet};
