@@ -11,9 +11,9 @@ use lagrange_core::{Condition, Connect, LagrangianSystem, Motion, Search};
 use serde::Serialize;
 
 use super::Failure;
-use super::analysis::{failure, json, number};
 use super::file::ModelFile;
 use super::interpreted::Interpreted;
+use super::results::{failure, json, number};
 
 /// Arguments of `lagrange connect`.
 #[derive(clap::Args)]

@@ -34,6 +34,7 @@ mod generate;
 mod import;
 mod interpreted;
 mod prepare;
+mod results;
 mod signal;
 mod simulate;
 
@@ -120,8 +121,8 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Prepare(args) => prepare::run(args),
-        Command::Linearize(args) => analysis::run_linearize(args),
-        Command::Modes(args) => analysis::run_modes(args),
+        Command::Linearize(args) => analysis::linearize::run(args),
+        Command::Modes(args) => analysis::modes::run(args),
         Command::Connect(args) => connect::run(args),
         Command::Import(args) => import::run(args),
     };

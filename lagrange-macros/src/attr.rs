@@ -52,8 +52,53 @@ pub(crate) fn parse(input: &DeriveInput) -> Parsed {
     let mut spans = HashMap::new();
     spans.insert(Item::Model, input.ident.span());
     spans.insert(Item::Name, input.ident.span());
-    let mut fields = Vec::new();
+    let fields = parameters(input, &mut model, &mut spans, &mut errors);
+    let Attributes {
+        request,
+        omitted,
+        written_keys,
+    } = attributes(input, &mut model, &mut spans, &mut errors);
+    if model.coordinates.is_empty() {
+        spans.remove(&Item::Coordinates);
+    }
+    let mut file = None;
+    let file_failed = request.is_some();
+    if let Some(request) = request {
+        match from_file(&request, &written_keys, &fields) {
+            Ok((source, read)) => {
+                model = Model {
+                    name: model.name,
+                    ..read
+                };
+                spans.clear();
+                spans.insert(Item::Model, request.path.span());
+                file = Some(source);
+            }
+            Err(e) => errors.push(e),
+        }
+    }
 
+    Parsed {
+        errors: combine(errors),
+        model,
+        spans,
+        fields,
+        file_failed: file_failed && file.is_none(),
+        file,
+        omitted,
+    }
+}
+
+/// Reads the struct's fields as the model's parameters, each with its span, and returns
+/// their names in order; a field that is not `f64`, or a struct without named fields, is
+/// an error.
+fn parameters(
+    input: &DeriveInput,
+    model: &mut Model,
+    spans: &mut HashMap<Item, Span>,
+    errors: &mut Vec<syn::Error>,
+) -> Vec<Ident> {
+    let mut fields = Vec::new();
     match &input.data {
         Data::Struct(data) => match &data.fields {
             syn::Fields::Named(named) => {
@@ -83,11 +128,30 @@ pub(crate) fn parse(input: &DeriveInput) -> Parsed {
             "#[derive(Lagrangian)] applies to structs only",
         )),
     }
+    fields
+}
 
+/// What the `#[lagrangian(...)]` attributes say besides the model they write.
+struct Attributes {
+    /// The file to read the model from, if a key names one.
+    request: Option<Request>,
+    /// The groups of functions `omit(...)` leaves out.
+    omitted: Omitted,
+    /// Where each key other than the file's is written, which a file's model leaves out.
+    written_keys: Vec<(String, Span)>,
+}
+
+/// Reads every `#[lagrangian(...)]` attribute, key by key, into the model; a missing
+/// attribute is an error.
+fn attributes(
+    input: &DeriveInput,
+    model: &mut Model,
+    spans: &mut HashMap<Item, Span>,
+    errors: &mut Vec<syn::Error>,
+) -> Attributes {
     let mut found = false;
     let mut request: Option<Request> = None;
     let mut omitted = Omitted::NONE;
-    // Where each key other than the file's is written, which a file's model leaves out.
     let mut written_keys: Vec<(String, Span)> = Vec::new();
     for attribute in input
         .attrs
@@ -113,15 +177,10 @@ pub(crate) fn parse(input: &DeriveInput) -> Parsed {
                     return Ok(());
                 }
             }
-            let key = meta
-                .path
-                .get_ident()
-                .map(Ident::to_string)
-                .unwrap_or_default();
-            written_keys.push((key, meta.path.span()));
+            written_keys.push((key_name(&meta), meta.path.span()));
             // A bad key is reported and its value skipped, so the keys after it are still
             // read (and their absence is not reported as well).
-            if let Err(e) = read_key(&meta, &mut model, &mut spans) {
+            if let Err(e) = read_key(&meta, model, spans) {
                 errors.push(e);
                 skip_value(meta.input)?;
             }
@@ -137,34 +196,10 @@ pub(crate) fn parse(input: &DeriveInput) -> Parsed {
             "missing #[lagrangian(coordinates(...), kinetic = \"...\", potential = \"...\")]",
         ));
     }
-    if model.coordinates.is_empty() {
-        spans.remove(&Item::Coordinates);
-    }
-    let mut file = None;
-    let file_failed = request.is_some();
-    if let Some(request) = request {
-        match from_file(&request, &written_keys, &fields) {
-            Ok((source, read)) => {
-                model = Model {
-                    name: model.name,
-                    ..read
-                };
-                spans.clear();
-                spans.insert(Item::Model, request.path.span());
-                file = Some(source);
-            }
-            Err(e) => errors.push(e),
-        }
-    }
-
-    Parsed {
-        errors: combine(errors),
-        model,
-        spans,
-        fields,
-        file_failed: file_failed && file.is_none(),
-        file,
+    Attributes {
+        request,
         omitted,
+        written_keys,
     }
 }
 
@@ -214,11 +249,7 @@ fn file_key(
     meta: &syn::meta::ParseNestedMeta<'_>,
     request: &mut Option<Request>,
 ) -> syn::Result<bool> {
-    let key = meta
-        .path
-        .get_ident()
-        .map(Ident::to_string)
-        .unwrap_or_default();
+    let key = key_name(meta);
     if key == "fixed_joint_merge" || key == "actuated" {
         let Some(request) = request else {
             return Err(meta.error(format!("`{key}` follows `urdf = \"…\"`")));
@@ -284,177 +315,332 @@ fn from_file(
     Ok((source, model))
 }
 
+/// What reads the value of one key of `#[lagrangian(...)]` into the model, with the span of
+/// each item it writes.
+type Reader =
+    fn(&syn::meta::ParseNestedMeta<'_>, &mut Model, &mut HashMap<Item, Span>) -> syn::Result<()>;
+
+/// A key of `#[lagrangian(...)]` that writes part of the model.
+struct Key {
+    /// The key as written.
+    name: &'static str,
+    /// The key as the error for an unknown key lists it, with the form of its value.
+    shown: &'static str,
+    /// Reads its value.
+    read: Reader,
+}
+
+/// The keys that write the model, in the order the error for an unknown key lists them:
+/// [`read_key`] finds a key's reader here and that error lists this table, so a key read is
+/// a key listed.
+const KEYS: &[Key] = &[
+    Key {
+        name: "coordinates",
+        shown: "coordinates(...)",
+        read: coordinates,
+    },
+    Key {
+        name: "kinetic",
+        shown: "kinetic",
+        read: |meta, model, spans| string(meta, Item::Kinetic, &mut model.kinetic, spans),
+    },
+    Key {
+        name: "potential",
+        shown: "potential",
+        read: |meta, model, spans| string(meta, Item::Potential, &mut model.potential, spans),
+    },
+    Key {
+        name: "lagrangian",
+        shown: "lagrangian",
+        read: |meta, model, spans| string(meta, Item::Lagrangian, &mut model.lagrangian, spans),
+    },
+    Key {
+        name: "force",
+        shown: "force(q = \"...\")",
+        read: force,
+    },
+    Key {
+        name: "dissipation",
+        shown: "dissipation",
+        read: |meta, model, spans| string(meta, Item::Dissipation, &mut model.dissipation, spans),
+    },
+    Key {
+        name: "gravity",
+        shown: "gravity = [...]",
+        read: gravity,
+    },
+    Key {
+        name: "constraint",
+        shown: "constraint",
+        read: |meta, model, spans| listed(meta, Item::Constraint, &mut model.constraints, spans),
+    },
+    Key {
+        name: "velocity_constraint",
+        shown: "velocity_constraint",
+        read: |meta, model, spans| {
+            listed(
+                meta,
+                Item::VelocityConstraint,
+                &mut model.velocity_constraints,
+                spans,
+            )
+        },
+    },
+    Key {
+        name: "particle",
+        shown: "particle(...)",
+        read: particle,
+    },
+    Key {
+        name: "body",
+        shown: "body(...)",
+        read: body,
+    },
+    Key {
+        name: "inputs",
+        shown: "inputs(...)",
+        read: |meta, model, spans| names(meta, Item::Input, &mut model.inputs, spans),
+    },
+    Key {
+        name: "ignore",
+        shown: "ignore(...)",
+        read: |meta, model, spans| names(meta, Item::Ignore, &mut model.ignore, spans),
+    },
+    Key {
+        name: "draw",
+        shown: "draw(...)",
+        read: draw,
+    },
+];
+
 /// Reads one key of `#[lagrangian(...)]` into the model.
 fn read_key(
     meta: &syn::meta::ParseNestedMeta<'_>,
     model: &mut Model,
     spans: &mut HashMap<Item, Span>,
 ) -> syn::Result<()> {
-    let key = meta
-        .path
+    let key = key_name(meta);
+    match KEYS.iter().find(|k| k.name == key) {
+        Some(k) => (k.read)(meta, model, spans),
+        None => Err(meta.error(format!("unknown key `{key}`: expected {}", shown_keys()))),
+    }
+}
+
+/// The keys of [`KEYS`] as the error for an unknown key lists them: `a, b, … or z`.
+fn shown_keys() -> String {
+    let mut shown = String::new();
+    for (i, key) in KEYS.iter().enumerate() {
+        if i + 1 == KEYS.len() && i > 0 {
+            shown.push_str(" or ");
+        } else if i > 0 {
+            shown.push_str(", ");
+        }
+        shown.push_str(key.shown);
+    }
+    shown
+}
+
+/// The name of the key `meta` reads (empty for a path that is not one name).
+fn key_name(meta: &syn::meta::ParseNestedMeta<'_>) -> String {
+    meta.path
         .get_ident()
         .map(Ident::to_string)
-        .unwrap_or_default();
-    let mut string = |item: Item, slot: &mut Option<String>| -> syn::Result<()> {
-        let lit: LitStr = meta.value()?.parse()?;
-        if slot.is_some() {
-            return Err(syn::Error::new(
-                lit.span(),
-                format!("`{key}` is given twice"),
-            ));
-        }
-        spans.insert(item, lit.span());
-        *slot = Some(lit.value());
+        .unwrap_or_default()
+}
+
+/// Reads `key = "…"` into `slot`, a key given at most once, with its span at `item`.
+fn string(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    item: Item,
+    slot: &mut Option<String>,
+    spans: &mut HashMap<Item, Span>,
+) -> syn::Result<()> {
+    let lit: LitStr = meta.value()?.parse()?;
+    if slot.is_some() {
+        return Err(syn::Error::new(
+            lit.span(),
+            format!("`{}` is given twice", key_name(meta)),
+        ));
+    }
+    spans.insert(item, lit.span());
+    *slot = Some(lit.value());
+    Ok(())
+}
+
+/// Reads `key = "…"` of a key that may be repeated: the value pushed onto `list`, its span
+/// at `item` of its index.
+fn listed(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    item: fn(usize) -> Item,
+    list: &mut Vec<String>,
+    spans: &mut HashMap<Item, Span>,
+) -> syn::Result<()> {
+    let lit: LitStr = meta.value()?.parse()?;
+    spans.insert(item(list.len()), lit.span());
+    list.push(lit.value());
+    Ok(())
+}
+
+/// Reads `key(a, b, …)`: each name pushed onto `list`, its span at `item` of its index.
+fn names(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    item: fn(usize) -> Item,
+    list: &mut Vec<String>,
+    spans: &mut HashMap<Item, Span>,
+) -> syn::Result<()> {
+    meta.parse_nested_meta(|name| {
+        let ident = name.path.require_ident()?;
+        spans.insert(item(list.len()), ident.span());
+        list.push(ident.to_string());
         Ok(())
-    };
-    match key.as_str() {
-        "kinetic" => string(Item::Kinetic, &mut model.kinetic),
-        "potential" => string(Item::Potential, &mut model.potential),
-        "lagrangian" => string(Item::Lagrangian, &mut model.lagrangian),
-        "dissipation" => string(Item::Dissipation, &mut model.dissipation),
-        "gravity" => {
-            let value: syn::Expr = meta.value()?.parse()?;
-            if model.gravity.is_some() {
-                return Err(syn::Error::new(value.span(), "`gravity` is given twice"));
-            }
-            spans.insert(Item::Gravity, value.span());
-            model.gravity = Some(strings(&value)?);
-            Ok(())
+    })
+}
+
+/// Reads `coordinates(q, …)`.
+fn coordinates(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    model: &mut Model,
+    spans: &mut HashMap<Item, Span>,
+) -> syn::Result<()> {
+    spans.insert(Item::Coordinates, meta.path.span());
+    names(meta, Item::Coordinate, &mut model.coordinates, spans)
+}
+
+/// Reads `gravity = ["…", …]`, given at most once.
+fn gravity(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    model: &mut Model,
+    spans: &mut HashMap<Item, Span>,
+) -> syn::Result<()> {
+    let value: syn::Expr = meta.value()?.parse()?;
+    if model.gravity.is_some() {
+        return Err(syn::Error::new(value.span(), "`gravity` is given twice"));
+    }
+    spans.insert(Item::Gravity, value.span());
+    model.gravity = Some(strings(&value)?);
+    Ok(())
+}
+
+/// Reads `force(q = "…", …)`: the generalized force on each coordinate named.
+fn force(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    model: &mut Model,
+    spans: &mut HashMap<Item, Span>,
+) -> syn::Result<()> {
+    meta.parse_nested_meta(|force| {
+        let q = force.path.require_ident()?;
+        let lit: LitStr = force.value()?.parse()?;
+        spans.insert(Item::ForceCoordinate(model.forces.len()), q.span());
+        spans.insert(Item::Force(model.forces.len()), lit.span());
+        let q = q.to_string();
+        model.forces.push((q, lit.value()));
+        Ok(())
+    })
+}
+
+/// Reads `particle(name = …, mass = "…", position = […])`.
+fn particle(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    model: &mut Model,
+    spans: &mut HashMap<Item, Span>,
+) -> syn::Result<()> {
+    let item = Item::Particle(model.particles.len());
+    spans.insert(item, meta.path.span());
+    let (fields, problems) = Fields::parse(meta)?;
+    if let Some(key) = fields.body_only() {
+        return Err(meta.error(format!("`{key}` is for bodies, not particles")));
+    }
+    match (fields.name, fields.mass, fields.position) {
+        (Some(name), Some(mass), Some(position)) => {
+            // Kept despite repeated keys, so that no "no kinetic energy" follows.
+            model.particles.push(Particle {
+                name,
+                mass,
+                position,
+            });
+            problems.map_or(Ok(()), Err)
         }
-        "coordinates" => {
-            spans.insert(Item::Coordinates, meta.path.span());
-            meta.parse_nested_meta(|q| {
-                let ident = q.path.require_ident()?;
-                spans.insert(Item::Coordinate(model.coordinates.len()), ident.span());
-                model.coordinates.push(ident.to_string());
-                Ok(())
-            })
+        _ => Err(problems.unwrap_or_else(|| {
+            meta.error("a particle needs `name = …, mass = \"…\", position = [\"…\", …]`")
+        })),
+    }
+}
+
+/// Reads `body(...)`, placed by a rotation and a position or by a joint.
+fn body(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    model: &mut Model,
+    spans: &mut HashMap<Item, Span>,
+) -> syn::Result<()> {
+    let item = Item::Body(model.bodies.len());
+    spans.insert(item, meta.path.span());
+    let (fields, problems) = Fields::parse(meta)?;
+    match fields {
+        Fields {
+            name: Some(name),
+            mass: Some(mass),
+            inertia: Some(inertia),
+            position,
+            rotation,
+            parent,
+            joint,
+            axis,
+            origin,
+            rpy,
+            com,
+            rolls,
+        } if (rotation.is_some() && position.is_some()) || joint.is_some() => {
+            // The model checks report a mix of the two placements.
+            model.bodies.push(Body {
+                name,
+                mass,
+                inertia,
+                rotation,
+                position: position.unwrap_or_default(),
+                parent,
+                joint,
+                axis: axis.unwrap_or_default(),
+                origin: origin.unwrap_or_default(),
+                rpy: rpy.unwrap_or_default(),
+                com: com.unwrap_or_default(),
+                rolls,
+            });
+            problems.map_or(Ok(()), Err)
         }
-        "particle" => {
-            let item = Item::Particle(model.particles.len());
-            spans.insert(item, meta.path.span());
-            let (fields, problems) = Fields::parse(meta)?;
-            if let Some(key) = fields.body_only() {
-                return Err(meta.error(format!("`{key}` is for bodies, not particles")));
-            }
-            match (fields.name, fields.mass, fields.position) {
-                (Some(name), Some(mass), Some(position)) => {
-                    // Kept despite repeated keys, so that no "no kinetic energy" follows.
-                    model.particles.push(Particle { name, mass, position });
-                    problems.map_or(Ok(()), Err)
-                }
-                _ => Err(problems.unwrap_or_else(|| {
-                    meta.error("a particle needs `name = …, mass = \"…\", position = [\"…\", …]`")
-                })),
-            }
-        }
-        "body" => {
-            let item = Item::Body(model.bodies.len());
-            spans.insert(item, meta.path.span());
-            let (fields, problems) = Fields::parse(meta)?;
-            match fields {
-                Fields {
-                    name: Some(name),
-                    mass: Some(mass),
-                    inertia: Some(inertia),
-                    position,
-                    rotation,
-                    parent,
-                    joint,
-                    axis,
-                    origin,
-                    rpy,
-                    com,
-                    rolls,
-                } if (rotation.is_some() && position.is_some()) || joint.is_some() => {
-                    // The model checks report a mix of the two placements.
-                    model.bodies.push(Body {
-                        name,
-                        mass,
-                        inertia,
-                        rotation,
-                        position: position.unwrap_or_default(),
-                        parent,
-                        joint,
-                        axis: axis.unwrap_or_default(),
-                        origin: origin.unwrap_or_default(),
-                        rpy: rpy.unwrap_or_default(),
-                        com: com.unwrap_or_default(),
-                        rolls,
-                    });
-                    problems.map_or(Ok(()), Err)
-                }
-                _ => Err(problems.unwrap_or_else(|| meta.error(
-                    "a body needs `name = …, mass = \"…\", inertia = [\"…\", …]` and either `rotation = …, position = [\"…\", \"…\", \"…\"]` or `joint = revolute(q) | prismatic(q) | fixed` (with `parent`, `axis`, `origin`, `rpy`, `com`)",
-                ))),
-            }
-        }
-        "constraint" => {
-            let lit: LitStr = meta.value()?.parse()?;
-            spans.insert(Item::Constraint(model.constraints.len()), lit.span());
-            model.constraints.push(lit.value());
-            Ok(())
-        }
-        "velocity_constraint" => {
-            let lit: LitStr = meta.value()?.parse()?;
-            let i = model.velocity_constraints.len();
-            spans.insert(Item::VelocityConstraint(i), lit.span());
-            model.velocity_constraints.push(lit.value());
-            Ok(())
-        }
-        "inputs" => meta.parse_nested_meta(|u| {
-            let ident = u.path.require_ident()?;
-            spans.insert(Item::Input(model.inputs.len()), ident.span());
-            model.inputs.push(ident.to_string());
-            Ok(())
-        }),
-        "ignore" => meta.parse_nested_meta(|chi| {
-            let ident = chi.path.require_ident()?;
-            spans.insert(Item::Ignore(model.ignore.len()), ident.span());
-            model.ignore.push(ident.to_string());
-            Ok(())
-        }),
-        "force" => meta.parse_nested_meta(|force| {
-            let q = force.path.require_ident()?;
-            let lit: LitStr = force.value()?.parse()?;
-            spans.insert(Item::ForceCoordinate(model.forces.len()), q.span());
-            spans.insert(Item::Force(model.forces.len()), lit.span());
-            let q = q.to_string();
-            model.forces.push((q, lit.value()));
-            Ok(())
-        }),
-        "draw" => {
-            let item = Item::Draw(model.draw.len());
-            spans.insert(item, meta.path.span());
-            let mut draw = Draw::default();
-            meta.parse_nested_meta(|inner| {
-                let key = inner
-                    .path
-                    .get_ident()
-                    .map(Ident::to_string)
-                    .unwrap_or_default();
-                match key.as_str() {
-                    "point" => draw.point = inner.value()?.parse::<Ident>()?.to_string(),
-                    "at" => draw.at = strings(&inner.value()?.parse()?)?,
-                    "link" => draw.link = Some(inner.value()?.parse::<Ident>()?.to_string()),
-                    _ => {
-                        return Err(inner.error(format!(
-                            "unknown key `{key}` in draw(...): expected point = name, at = [\"…\", …], link = name"
-                        )));
-                    }
-                }
-                Ok(())
-            })?;
-            if draw.point.is_empty() {
-                return Err(meta.error("draw(...) needs `point = name`"));
-            }
-            model.draw.push(draw);
-            Ok(())
-        }
-        _ => Err(meta.error(format!(
-            "unknown key `{key}`: expected coordinates(...), kinetic, potential, lagrangian, force(q = \"...\"), dissipation, gravity = [...], constraint, velocity_constraint, particle(...), body(...), inputs(...), ignore(...) or draw(...)"
+        _ => Err(problems.unwrap_or_else(|| meta.error(
+            "a body needs `name = …, mass = \"…\", inertia = [\"…\", …]` and either `rotation = …, position = [\"…\", \"…\", \"…\"]` or `joint = revolute(q) | prismatic(q) | fixed` (with `parent`, `axis`, `origin`, `rpy`, `com`)",
         ))),
     }
+}
+
+/// Reads `draw(point = name, at = […], link = name)`.
+fn draw(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    model: &mut Model,
+    spans: &mut HashMap<Item, Span>,
+) -> syn::Result<()> {
+    let item = Item::Draw(model.draw.len());
+    spans.insert(item, meta.path.span());
+    let mut draw = Draw::default();
+    meta.parse_nested_meta(|inner| {
+        let key = key_name(&inner);
+        match key.as_str() {
+            "point" => draw.point = inner.value()?.parse::<Ident>()?.to_string(),
+            "at" => draw.at = strings(&inner.value()?.parse()?)?,
+            "link" => draw.link = Some(inner.value()?.parse::<Ident>()?.to_string()),
+            _ => {
+                return Err(inner.error(format!(
+                    "unknown key `{key}` in draw(...): expected point = name, at = [\"…\", …], link = name"
+                )));
+            }
+        }
+        Ok(())
+    })?;
+    if draw.point.is_empty() {
+        return Err(meta.error("draw(...) needs `point = name`"));
+    }
+    model.draw.push(draw);
+    Ok(())
 }
 
 /// Skips what is left of a key (its `= value` or `(...)`), up to the comma before the next.
@@ -507,11 +693,7 @@ impl Fields {
     }
 
     fn read(&mut self, meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
-        let key = meta
-            .path
-            .get_ident()
-            .map(Ident::to_string)
-            .unwrap_or_default();
+        let key = key_name(meta);
         match key.as_str() {
             "name" => set(meta, &mut self.name, meta.value()?.parse::<Ident>()?.to_string()),
             "mass" => set(meta, &mut self.mass, meta.value()?.parse::<LitStr>()?.value()),
@@ -557,11 +739,7 @@ fn set<T>(
     value: T,
 ) -> syn::Result<()> {
     if slot.is_some() {
-        let key = meta
-            .path
-            .get_ident()
-            .map(Ident::to_string)
-            .unwrap_or_default();
+        let key = key_name(meta);
         return Err(syn::Error::new(
             meta.path.span(),
             format!("`{key}` is given twice"),

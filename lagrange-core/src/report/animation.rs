@@ -8,7 +8,7 @@ use nalgebra::{DefaultAllocator, Dim};
 
 use crate::run::Trajectory;
 use crate::size::DimAllocator;
-use crate::system::{LagrangianSystem, PointKind};
+use crate::system::{Drawing, LagrangianSystem, PointKind};
 
 use super::{escape, json_string};
 
@@ -101,12 +101,61 @@ where
                 .into(),
         );
     };
-    let (points, frames) = (drawing.points.len(), drawing.frames.len());
     let kept = thinned(trajectory.len());
-    // Every node's 3-D position per frame: the points, then three axis tips per frame.
-    let mut scenes: Vec<Vec<[f64; 3]>> = Vec::with_capacity(kept.len());
-    let mut orientations: Vec<Vec<[[f64; 3]; 3]>> = Vec::with_capacity(kept.len());
-    for &k in &kept {
+    let scenes = placed(trajectory, system, drawing, &kept)?;
+    let (view, size) = view_of(&scenes)?;
+    // Shorter axes where many frames share the drawing.
+    let axis_length = if size > 0.0 {
+        0.15 * size / (drawing.frames.len().max(1) as f64).sqrt()
+    } else {
+        1.0
+    };
+    let nodes = projected(&scenes, drawing, view, axis_length);
+    // The fixed axes are drawn in an oblique view; the origin is fitted too where a line or
+    // the fixed axes start there.
+    let fixed_axes = matches!(view, View::Oblique);
+    let origin_shown = fixed_axes || drawing.links.iter().any(|l| l.1.is_none());
+    let (pages, origin) = fitted(&nodes, origin_shown);
+    let lines = lines(drawing, fixed_axes);
+    let svg = first_svg(
+        drawing,
+        &lines,
+        &pages[0],
+        origin,
+        trajectory.times()[kept[0]],
+        view,
+    );
+    let json = frames_json(trajectory, &kept, &pages, origin);
+    Ok(Animation {
+        svg,
+        json,
+        view: view.describe(),
+        frames: kept.len(),
+    })
+}
+
+/// The drawing placed by the system at one kept instant.
+struct Scene {
+    /// Each drawn point's position.
+    points: Vec<[f64; 3]>,
+    /// Each drawn frame's rotation matrix, row by row.
+    orientations: Vec<[[f64; 3]; 3]>,
+}
+
+/// The drawing placed by the system at each kept instant; an error if it places the
+/// wrong number of values or a value that is not finite.
+fn placed<N: Dim, S: LagrangianSystem<N>>(
+    trajectory: &Trajectory<N>,
+    system: &S,
+    drawing: &Drawing,
+    kept: &[usize],
+) -> Result<Vec<Scene>, String>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let (points, frames) = (drawing.points.len(), drawing.frames.len());
+    let mut scenes = Vec::with_capacity(kept.len());
+    for &k in kept {
         let values = system.drawing(trajectory.times()[k], &trajectory.q()[k]);
         if values.len() != 3 * points + 9 * frames {
             return Err(format!(
@@ -120,25 +169,29 @@ where
                 trajectory.times()[k]
             ));
         }
-        scenes.push(
-            values[..3 * points]
+        scenes.push(Scene {
+            points: values[..3 * points]
                 .chunks_exact(3)
                 .map(|c| [c[0], c[1], c[2]])
                 .collect(),
-        );
-        orientations.push(
-            values[3 * points..]
+            orientations: values[3 * points..]
                 .chunks_exact(9)
                 .map(|r| [[r[0], r[1], r[2]], [r[3], r[4], r[5]], [r[6], r[7], r[8]]])
                 .collect(),
-        );
+        });
     }
+    Ok(scenes)
+}
+
+/// The view that shows the scenes (the plane they move in, or an oblique view) and the
+/// size of the space they span; an error if they spread too far to draw.
+fn view_of(scenes: &[Scene]) -> Result<(View, f64), String> {
     // The points' extent along each axis (halved, which cannot overflow), wherever the
     // plane of a plane motion lies.
     let half_extent = |axis: usize| {
         let (lo, hi) = scenes
             .iter()
-            .flatten()
+            .flat_map(|s| &s.points)
             .map(|p| p[axis])
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
                 (lo.min(v), hi.max(v))
@@ -159,35 +212,42 @@ where
         (true, false, false) => View::Plane(1, 2),
         _ => View::Oblique,
     };
-    // Shorter axes where many frames share the drawing.
-    let axis_length = if size > 0.0 {
-        0.15 * size / (frames.max(1) as f64).sqrt()
-    } else {
-        1.0
-    };
-    // Nodes: the points, the axis tips of each frame, then (oblique) the fixed axes' tips;
-    // the origin is node −1.
+    Ok((view, size))
+}
+
+/// Each scene's nodes projected to the view: the points, the axis tips of each frame,
+/// then (oblique) the fixed axes' tips; the origin is node −1.
+fn projected(
+    scenes: &[Scene],
+    drawing: &Drawing,
+    view: View,
+    axis_length: f64,
+) -> Vec<Vec<[f64; 2]>> {
     let fixed_axes = matches!(view, View::Oblique);
-    let nodes: Vec<Vec<[f64; 2]>> = scenes
+    scenes
         .iter()
-        .zip(&orientations)
-        .map(|(scene, rs)| {
-            let tips = drawing.frames.iter().zip(rs).flat_map(|(&p, r)| {
-                let c = scene[p];
-                (0..3).map(move |a| {
-                    [
-                        c[0] + axis_length * r[0][a],
-                        c[1] + axis_length * r[1][a],
-                        c[2] + axis_length * r[2][a],
-                    ]
-                })
-            });
+        .map(|scene| {
+            let tips = drawing
+                .frames
+                .iter()
+                .zip(&scene.orientations)
+                .flat_map(|(&p, r)| {
+                    let c = scene.points[p];
+                    (0..3).map(move |a| {
+                        [
+                            c[0] + axis_length * r[0][a],
+                            c[1] + axis_length * r[1][a],
+                            c[2] + axis_length * r[2][a],
+                        ]
+                    })
+                });
             let fixed = (0..3).filter(|_| fixed_axes).map(|a| {
                 let mut e = [0.0; 3];
                 e[a] = 1.5 * axis_length;
                 e
             });
             scene
+                .points
                 .iter()
                 .copied()
                 .chain(tips)
@@ -195,10 +255,12 @@ where
                 .map(|p| view.project(p))
                 .collect()
         })
-        .collect();
-    // Fit every frame into the drawing area, y up, keeping the aspect ratio; the origin
-    // too where a line or the fixed axes start there.
-    let origin_shown = fixed_axes || drawing.links.iter().any(|l| l.1.is_none());
+        .collect()
+}
+
+/// Every frame's nodes fitted into the drawing area, y up, keeping the aspect ratio (the
+/// origin fitted too where `origin_shown`), and the origin's place on the page.
+fn fitted(nodes: &[Vec<[f64; 2]>], origin_shown: bool) -> (Vec<Vec<[f64; 2]>>, [f64; 2]) {
     let origin_node = [0.0, 0.0];
     let fitted = nodes
         .iter()
@@ -221,14 +283,20 @@ where
         (h + scale * span[1]) / 2.0 + scale * lo[1],
     ];
     let page = |p: [f64; 2]| [offset[0] + scale * p[0], offset[1] - scale * p[1]];
-    let origin = page([0.0, 0.0]);
-    let pages: Vec<Vec<[f64; 2]>> = nodes
+    let pages = nodes
         .iter()
         .map(|f| f.iter().map(|&p| page(p)).collect())
         .collect();
+    (pages, page([0.0, 0.0]))
+}
 
-    // The lines: links, then each frame's axes, then the fixed axes.
-    let mut lines: Vec<(i64, i64, &str, f64)> = drawing
+/// A line drawn between two nodes (−1 the origin), with its colour and width.
+type Line = (i64, i64, &'static str, f64);
+
+/// The lines: links, then each frame's axes, then (with `fixed_axes`) the fixed axes.
+fn lines(drawing: &Drawing, fixed_axes: bool) -> Vec<Line> {
+    let (points, frames) = (drawing.points.len(), drawing.frames.len());
+    let mut lines: Vec<Line> = drawing
         .links
         .iter()
         .map(|&(a, b)| (a as i64, b.map_or(-1, |b| b as i64), "#444", 2.5))
@@ -244,10 +312,21 @@ where
             lines.push((-1, (points + 3 * frames + a) as i64, colour, 1.0));
         }
     }
-    let at = |frame: &[[f64; 2]], node: i64| -> [f64; 2] {
-        usize::try_from(node).map_or(origin, |n| frame[n])
-    };
-    let first = &pages[0];
+    lines
+}
+
+/// The drawing at the first frame (`first`, its nodes on the page, at time `t`) as static
+/// SVG.
+fn first_svg(
+    drawing: &Drawing,
+    lines: &[Line],
+    first: &[[f64; 2]],
+    origin: [f64; 2],
+    t: f64,
+    view: View,
+) -> String {
+    let (w, h) = SIZE;
+    let at = |node: i64| -> [f64; 2] { usize::try_from(node).map_or(origin, |n| first[n]) };
     let mut svg = String::new();
     let _ = write!(
         svg,
@@ -255,13 +334,13 @@ where
          <title id=\"scene-title\">The mechanism at t = {}, seen in {}</title>\
          <rect width=\"{w}\" height=\"{h}\" fill=\"#fbfbf8\"/>\
          <circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"none\" stroke=\"#888\"/>",
-        trajectory.times()[kept[0]],
+        t,
         view.describe(),
         origin[0],
         origin[1],
     );
-    for &(a, b, colour, width) in &lines {
-        let (p, q) = (at(first, a), at(first, b));
+    for &(a, b, colour, width) in lines {
+        let (p, q) = (at(a), at(b));
         let _ = write!(
             svg,
             "<line data-a=\"{a}\" data-b=\"{b}\" x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"{colour}\" stroke-width=\"{width}\" stroke-linecap=\"round\"/>",
@@ -285,7 +364,20 @@ where
         );
     }
     svg.push_str("</svg>");
+    svg
+}
 
+/// The frames as JSON for the page's player: the kept times, the origin, each frame's
+/// nodes on the page, and the invariants' readouts at the kept instants.
+fn frames_json<N: Dim>(
+    trajectory: &Trajectory<N>,
+    kept: &[usize],
+    pages: &[Vec<[f64; 2]>],
+    origin: [f64; 2],
+) -> String
+where
+    DefaultAllocator: DimAllocator<N>,
+{
     let mut json = String::from("{\"t\":[");
     let times: Vec<String> = kept
         .iter()
@@ -334,12 +426,7 @@ where
         .collect();
     json.push_str(&readouts.join(","));
     json.push_str("]}");
-    Ok(Animation {
-        svg,
-        json,
-        view: view.describe(),
-        frames: kept.len(),
-    })
+    json
 }
 
 #[cfg(test)]
