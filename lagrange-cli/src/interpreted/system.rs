@@ -69,7 +69,12 @@ impl Interpreted {
     fn program(&self, quantity: Quantity) -> (&Program, usize) {
         let equations = &self.model.equations;
         let p = &equations.programs;
-        let missing = || -> ! { panic!("the model {} has no program of {quantity:?}", equations.name) };
+        let missing = || -> ! {
+            panic!(
+                "the model {} has no program of {quantity:?}",
+                equations.name
+            )
+        };
         let theorems = || equations.theorems.as_ref().unwrap_or_else(|| missing());
         let constraints = || equations.constraints.as_ref().unwrap_or_else(|| missing());
         let program = match quantity {

@@ -256,17 +256,26 @@ where
     }
 
     fn jacobi_integral(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> f64 {
-        self.run(Quantity::JacobiIntegral, &Arguments::new(t, q, qd), |v| v[0])
+        self.run(Quantity::JacobiIntegral, &Arguments::new(t, q, qd), |v| {
+            v[0]
+        })
     }
 
     fn momenta(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OVector<f64, N> {
         let n = q.shape_generic().0;
-        self.run(Quantity::Momenta, &Arguments::new(t, q, qd), |v| vector(n, v))
+        self.run(Quantity::Momenta, &Arguments::new(t, q, qd), |v| {
+            vector(n, v)
+        })
     }
 
     fn momentum_rate(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OVector<f64, N> {
         let info = self.model();
-        derived(info, info.omitted.variational, "variational", "`momentum_rate`");
+        derived(
+            info,
+            info.omitted.variational,
+            "variational",
+            "`momentum_rate`",
+        );
         let n = q.shape_generic().0;
         self.run(Quantity::MomentumRate, &Arguments::new(t, q, qd), |v| {
             vector(n, v)
@@ -280,7 +289,12 @@ where
         qd: &OVector<f64, N>,
     ) -> OMatrix<f64, N, N> {
         let info = self.model();
-        derived(info, info.omitted.variational, "variational", "`momentum_jacobian`");
+        derived(
+            info,
+            info.omitted.variational,
+            "variational",
+            "`momentum_jacobian`",
+        );
         let n = q.shape_generic().0;
         self.run(Quantity::MomentumJacobian, &Arguments::new(t, q, qd), |v| {
             matrix(n, n, v)
@@ -294,11 +308,18 @@ where
         qd: &OVector<f64, N>,
     ) -> OMatrix<f64, N, N> {
         let info = self.model();
-        derived(info, info.omitted.variational, "variational", "`lagrangian_hessian`");
+        derived(
+            info,
+            info.omitted.variational,
+            "variational",
+            "`lagrangian_hessian`",
+        );
         let n = q.shape_generic().0;
-        self.run(Quantity::LagrangianHessian, &Arguments::new(t, q, qd), |v| {
-            matrix(n, n, v)
-        })
+        self.run(
+            Quantity::LagrangianHessian,
+            &Arguments::new(t, q, qd),
+            |v| matrix(n, n, v),
+        )
     }
 
     fn residual_jacobians(
@@ -309,7 +330,12 @@ where
         qdd: &OVector<f64, N>,
     ) -> jacobians::ResidualJacobians<N> {
         let info = self.model();
-        derived(info, info.omitted.derivatives, "derivatives", "`residual_jacobians`");
+        derived(
+            info,
+            info.omitted.derivatives,
+            "derivatives",
+            "`residual_jacobians`",
+        );
         let rows = self.residual_jacobian_rows(t, q, qd, qdd);
         jacobians::ResidualJacobians::from_rows(q.shape_generic().0, &rows)
             .expect("the derived program writes the rows of the residual's derivatives")
@@ -323,7 +349,12 @@ where
         qdd: &OVector<f64, N>,
     ) -> Vec<f64> {
         let info = self.model();
-        derived(info, info.omitted.derivatives, "derivatives", "`residual_jacobian_rows`");
+        derived(
+            info,
+            info.omitted.derivatives,
+            "derivatives",
+            "`residual_jacobian_rows`",
+        );
         let arguments = Arguments::with_accelerations(t, q, qd, qdd);
         self.run(Quantity::ResidualJacobianRows, &arguments, |v| v.to_vec())
     }
@@ -451,17 +482,21 @@ where
     fn constraint_values(&self, t: f64, q: &OVector<f64, N>) -> OVector<f64, S::Constraints> {
         let k = self.constraint_dimension();
         let zero = OVector::zeros_generic(q.shape_generic().0, U1);
-        self.run(Quantity::ConstraintValues, &Arguments::new(t, q, &zero), |v| {
-            vector(k, v)
-        })
+        self.run(
+            Quantity::ConstraintValues,
+            &Arguments::new(t, q, &zero),
+            |v| vector(k, v),
+        )
     }
 
     fn constraint_jacobian(&self, t: f64, q: &OVector<f64, N>) -> OMatrix<f64, S::Constraints, N> {
         let (k, n) = (self.constraint_dimension(), q.shape_generic().0);
         let zero = OVector::zeros_generic(n, U1);
-        self.run(Quantity::ConstraintJacobian, &Arguments::new(t, q, &zero), |v| {
-            matrix(k, n, v)
-        })
+        self.run(
+            Quantity::ConstraintJacobian,
+            &Arguments::new(t, q, &zero),
+            |v| matrix(k, n, v),
+        )
     }
 
     fn constraint_time_derivative(
@@ -493,7 +528,10 @@ where
         t: f64,
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
-    ) -> (OMatrix<f64, S::Constraints, N>, OVector<f64, S::Constraints>) {
+    ) -> (
+        OMatrix<f64, S::Constraints, N>,
+        OVector<f64, S::Constraints>,
+    ) {
         let (k, n) = (self.constraint_dimension(), q.shape_generic().0);
         let [jacobian, bias] = layout_of(self).constraint_dynamics();
         let arguments = Arguments::new(t, q, qd);
@@ -511,7 +549,12 @@ where
         multipliers: &OVector<f64, S::Constraints>,
     ) -> ConstraintJacobians<N, S::Constraints> {
         let info = self.model();
-        derived(info, info.omitted.derivatives, "derivatives", "`constraint_jacobians`");
+        derived(
+            info,
+            info.omitted.derivatives,
+            "derivatives",
+            "`constraint_jacobians`",
+        );
         let (k, n) = (self.constraint_dimension(), q.shape_generic().0);
         let layout = layout_of(self);
         let m = layout.parameters;
@@ -547,8 +590,10 @@ where
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
     ) -> OVector<f64, S::Ignored> {
-        self.run(Quantity::IgnoredVelocities, &Arguments::new(t, q, qd), |v| {
-            vector(S::Ignored::from_usize(v.len()), v)
-        })
+        self.run(
+            Quantity::IgnoredVelocities,
+            &Arguments::new(t, q, qd),
+            |v| vector(S::Ignored::from_usize(v.len()), v),
+        )
     }
 }

@@ -70,13 +70,7 @@ fn derive_checked(input: &DeriveInput, parsed: &Parsed) -> syn::Result<TokenStre
 
 fn expand(input: &DeriveInput, parsed: &Parsed, derived: &Derived) -> syn::Result<TokenStream> {
     let target = Target::of(input);
-    let full = system_impl(
-        &target,
-        &parsed.fields,
-        &derived.full,
-        parsed.omitted,
-        None,
-    )?;
+    let full = system_impl(&target, &parsed.fields, &derived.full, parsed.omitted, None)?;
     let reduced = match &derived.reduced {
         Some(reduced) => {
             if !input.generics.params.is_empty() {

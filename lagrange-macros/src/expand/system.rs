@@ -58,7 +58,10 @@ fn derived_programs(
 ) -> Vec<Derived> {
     let p = &eq.programs;
     let layout = eq.layout();
-    let mass = eq.programs.dynamics.restricted(layout.dynamics()[0].clone());
+    let mass = eq
+        .programs
+        .dynamics
+        .restricted(layout.dynamics()[0].clone());
     let mut all = vec![
         Derived::new("Dynamics", &p.dynamics),
         Derived {
@@ -85,7 +88,10 @@ fn derived_programs(
         });
     }
     if let Some(theorems) = &eq.theorems {
-        all.push(Derived::new("DynamicFunctions", &theorems.dynamic_functions));
+        all.push(Derived::new(
+            "DynamicFunctions",
+            &theorems.dynamic_functions,
+        ));
         all.push(Derived::new("Balance", &theorems.balance));
     }
     if let Some(drawing) = &eq.drawing {
@@ -275,7 +281,10 @@ pub(super) fn system_impl(
 
 /// For a tree of bodies: `JOINTED_BODIES` and `joint_wrenches`, inherent items outside
 /// the runtime's traits.
-fn joint_wrenches(eq: &Equations, read_input: &dyn Fn(usize) -> TokenStream) -> syn::Result<TokenStream> {
+fn joint_wrenches(
+    eq: &Equations,
+    read_input: &dyn Fn(usize) -> TokenStream,
+) -> syn::Result<TokenStream> {
     let Some(w) = &eq.joint_wrenches else {
         return Ok(TokenStream::new());
     };
