@@ -862,7 +862,8 @@ fn two_constraints_are_generated_and_compared() {
              constraint = [\"x^2 + y^2 + z^2 - a^2\", \"z - s*x - h\"]\n\n\
              [values]\nm = {m:?}\na = {a:?}\ns = {s:?}\nh = {h:?}\ng = {g:?}\n\n\
              [initial]\nq = {{ x = {x:?}, y = {y:?}, z = {z:?} }}\n\
-             qd = {{ x = {vx:?}, y = {vy:?}, z = {vz:?} }}\n"
+             qd = {{ x = {vx:?}, y = {vy:?}, z = {vz:?} }}\n\n\
+             [simulation]\nt_end = 10.0\n"
         ),
     )
     .expect("model file");

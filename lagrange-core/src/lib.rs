@@ -2,15 +2,17 @@
 //! with a system at run time. This crate never runs computer algebra: everything symbolic
 //! happened at compile time.
 //!
-//! The modules follow the stages of that work, each using only the ones before it:
+//! The modules follow the stages of that work, each using only the ones before it (the
+//! code map of ARCHITECTURE.md, checked by its tests):
 //!
 //! - `size` (internal): the numbers of coordinates and constraints, fixed by the type or
 //!   known at run time ([`DimAllocator`], [`ConstraintAllocator`]);
 //! - `wide` (internal): large generated programs and the solve of many right-hand sides
 //!   compiled for the processor's wider instructions when it has them, with the same bits;
-//! - [`system`]: the traits a model implements ([`LagrangianSystem`], its constrained
-//!   and reduced forms) and what they say about it ([`ModelInfo`]);
 //! - `solve` (internal): `M q̈ = f` at one state, and the exact derivatives of `q̈`;
+//! - [`system`]: the traits a model implements ([`LagrangianSystem`], its constrained
+//!   and reduced forms), implemented once over a model's derived programs
+//!   ([`Programs`]), and what they say about it ([`ModelInfo`]);
 //! - [`integrate`]: the integrators, one step at a time;
 //! - [`run`]: a [`Simulation`] and the [`Trajectory`] it records, with [`Event`]s;
 //! - [`control`]: a loop closed around a system;

@@ -5,7 +5,7 @@
 use lagrange_core::__private::{
     CONSISTENCY_TOLERANCE, PROJECTION_ITERATIONS, PROJECTION_TOLERANCE,
 };
-use lagrange_symbolic::equations::Equations;
+use lagrange_symbolic::equations::{ConstraintEquations, Equations};
 use serde::Serialize;
 
 use super::code::{self, Lang, Rendered};
@@ -178,20 +178,8 @@ impl Context {
         eq: &Equations,
         lang: Lang,
     ) -> Result<Context, Failure> {
-        let values = file.parameter_values()?;
-        let (q0, qd0) = file.initial_state()?;
-        let (t_start, t_end) = (settings.t0, settings.t_end);
+        let literal = |x: f64, what: &str| literal(file, x, what, lang);
         let dt = settings.rk4_step().unwrap_or(DEFAULT_STEP);
-        let literal = |x: f64, what: &str| {
-            if x.is_finite() {
-                Ok(code::float_literal(x, lang))
-            } else {
-                Err(Failure(format!(
-                    "{}: {what} is not finite ({x})",
-                    file.path.display()
-                )))
-            }
-        };
         let failure =
             |e: String| Failure(format!("{}: model `{}`: {e}", file.path.display(), eq.name));
         let inputs = eq.inputs();
@@ -258,23 +246,9 @@ impl Context {
             .chain(constraints.iter().flat_map(|(_, programs)| programs))
             .flat_map(|r| &r.statements)
             .any(code::calls_powi);
-        let constraints = constraints.map(
-            |(c, [values, jacobian, time_derivative, velocities, dynamics])| {
-                let k = c.text.len();
-                Constraints {
-                    k,
-                    text: c.text.clone(),
-                    values,
-                    jacobian: Split::new(jacobian, k * n, n),
-                    time_derivative,
-                    velocities,
-                    dynamics: Split::new(dynamics, constraint_jacobian.end, n),
-                    consistency_tolerance: code::float_literal(CONSISTENCY_TOLERANCE, lang),
-                    projection_iterations: PROJECTION_ITERATIONS,
-                    projection_tolerance: code::float_literal(PROJECTION_TOLERANCE, lang),
-                }
-            },
-        );
+        let constraints = constraints
+            .map(|(c, programs)| Constraints::new(c, programs, n, constraint_jacobian.end, lang));
+        let (coordinates, parameters) = initial_values(file, eq, lang)?;
         Ok(Context {
             name: eq.name.clone(),
             macro_prefix: crate_name.to_ascii_uppercase(),
@@ -283,33 +257,10 @@ impl Context {
             generator: format!("lagrange generate {}", env!("CARGO_PKG_VERSION")),
             n,
             parameter_count: eq.parameters.len(),
-            coordinates: eq
-                .coordinates
-                .iter()
-                .enumerate()
-                .map(|(index, name)| {
-                    Ok(Coordinate {
-                        index,
-                        name: name.clone(),
-                        q0: literal(q0[index], &format!("the initial value of `{name}`"))?,
-                        qd0: literal(qd0[index], &format!("the initial velocity of `{name}`"))?,
-                    })
-                })
-                .collect::<Result<_, Failure>>()?,
-            parameters: eq
-                .parameters
-                .iter()
-                .enumerate()
-                .map(|(index, name)| {
-                    Ok(Parameter {
-                        index,
-                        name: name.clone(),
-                        value: literal(values[index], &format!("the value of `{name}`"))?,
-                    })
-                })
-                .collect::<Result<_, Failure>>()?,
-            t_start: literal(t_start, "t_start")?,
-            t_end: literal(t_end, "t_end")?,
+            coordinates,
+            parameters,
+            t_start: literal(settings.t0, "t_start")?,
+            t_end: literal(settings.t_end, "t_end")?,
             dt: literal(dt, "dt")?,
             equations_text: eq.text(),
             conserved: match eq.conserved.name() {
@@ -351,6 +302,82 @@ impl Context {
             run_time,
             uses_powi,
         })
+    }
+}
+
+/// `x` as a literal of `lang`; an error naming `what` in `file` when it is not finite.
+fn literal(file: &ModelFile, x: f64, what: &str, lang: Lang) -> Result<String, Failure> {
+    if x.is_finite() {
+        Ok(code::float_literal(x, lang))
+    } else {
+        Err(Failure(format!(
+            "{}: {what} is not finite ({x})",
+            file.path.display()
+        )))
+    }
+}
+
+/// The coordinates with their initial values and the parameters with theirs, from `file`.
+fn initial_values(
+    file: &ModelFile,
+    eq: &Equations,
+    lang: Lang,
+) -> Result<(Vec<Coordinate>, Vec<Parameter>), Failure> {
+    let values = file.parameter_values()?;
+    let (q0, qd0) = file.initial_state()?;
+    let literal = |x: f64, what: &str| literal(file, x, what, lang);
+    let coordinates = eq
+        .coordinates
+        .iter()
+        .enumerate()
+        .map(|(index, name)| {
+            Ok(Coordinate {
+                index,
+                name: name.clone(),
+                q0: literal(q0[index], &format!("the initial value of `{name}`"))?,
+                qd0: literal(qd0[index], &format!("the initial velocity of `{name}`"))?,
+            })
+        })
+        .collect::<Result<_, Failure>>()?;
+    let parameters = eq
+        .parameters
+        .iter()
+        .enumerate()
+        .map(|(index, name)| {
+            Ok(Parameter {
+                index,
+                name: name.clone(),
+                value: literal(values[index], &format!("the value of `{name}`"))?,
+            })
+        })
+        .collect::<Result<_, Failure>>()?;
+    Ok((coordinates, parameters))
+}
+
+impl Constraints {
+    /// The constraints `c` of a model of `n` coordinates, from their rendered programs
+    /// (values, Jacobian, time derivative, velocities, dynamics); the dynamics' Jacobian
+    /// rows end at `jacobian_end`.
+    fn new(
+        c: &ConstraintEquations,
+        [values, jacobian, time_derivative, velocities, dynamics]: [Rendered; 5],
+        n: usize,
+        jacobian_end: usize,
+        lang: Lang,
+    ) -> Constraints {
+        let k = c.text.len();
+        Constraints {
+            k,
+            text: c.text.clone(),
+            values,
+            jacobian: Split::new(jacobian, k * n, n),
+            time_derivative,
+            velocities,
+            dynamics: Split::new(dynamics, jacobian_end, n),
+            consistency_tolerance: code::float_literal(CONSISTENCY_TOLERANCE, lang),
+            projection_iterations: PROJECTION_ITERATIONS,
+            projection_tolerance: code::float_literal(PROJECTION_TOLERANCE, lang),
+        }
     }
 }
 

@@ -146,79 +146,19 @@ pub(super) fn system_impl(
         Input::Multiplier(k) => quote!(multipliers[#k]),
     };
     let arguments = quote!(#CORE::system::Arguments<'_, #dimension>);
-    let values = format_ident!("values");
     let mut functions = Vec::new();
     let mut arms = Vec::new();
     for derived in derived_programs(eq, omitted, ignored_velocities) {
-        let function = derived.function();
-        let count = derived.program.outputs;
-        let body =
-            program::block_into_zeros(&derived.program, &read_input, &derived.order, &values)?;
-        // A program's inputs are the model's, then (for some) the accelerations, then the
-        // multipliers: it is given what its last slot reaches.
         let last = derived.program.inputs.checked_sub(1).map(|i| inputs.get(i));
-        let accelerations = matches!(last, Some(Input::Acceleration(_) | Input::Multiplier(_)))
-            .then(|| quote!(let qdd = arguments.accelerations();));
-        let multipliers = matches!(last, Some(Input::Multiplier(_)))
-            .then(|| quote!(let multipliers = arguments.multipliers;));
-        let release = derived
-            .release_only
-            .then(|| quote!(#[cfg(not(debug_assertions))]));
-        functions.push(quote! {
-            #release
-            #[allow(unused_variables, clippy::all)]
-            fn #function(&self, arguments: &#arguments, values: &mut [f64; #count]) {
-                let (t, q, qd) = (arguments.t, arguments.q, arguments.qd);
-                #accelerations
-                #multipliers
-                #body
-            }
-        });
-        let buffer = if count > STACK_OUTPUTS {
-            quote! {
-                let mut values = ::std::vec![0.0f64; #count];
-                self.#function(arguments, ::core::convert::TryInto::try_into(&mut values[..]).expect("a buffer of the program's outputs"));
-            }
-        } else {
-            quote! {
-                let mut values = [0.0f64; #count];
-                self.#function(arguments, &mut values);
-            }
-        };
-        let quantity = format_ident!("{}", derived.quantity);
-        arms.push(if derived.release_only {
-            // `M` alone has the bits of the dynamics' first block: a build with debug
-            // assertions (a debug build by default) takes them from there and compiles one
-            // program less.
-            let nn = n * n;
-            let all = n * n + n;
-            quote! {
-                #CORE::Quantity::#quantity => {
-                    #[cfg(not(debug_assertions))]
-                    {
-                        #buffer
-                        read(&mut values)
-                    }
-                    #[cfg(debug_assertions)]
-                    {
-                        let mut values = [0.0f64; #all];
-                        self.__lagrange_dynamics(arguments, &mut values);
-                        read(&mut values[..#nn])
-                    }
-                }
-            }
-        } else {
-            quote!(#CORE::Quantity::#quantity => { #buffer read(&mut values) })
-        });
+        functions.push(function(&derived, last, &arguments, &read_input)?);
+        arms.push(arm(&derived, n));
     }
 
     let info = model_info(eq, omitted);
-    let parameter_count = fields.len();
-    let indices = 0..parameter_count;
     let type_name = &eq.name;
     let wrenches = joint_wrenches(eq, &read_input)?;
     let inherent = target.header(None);
-    let from_values = target.header(Some(quote!(#CORE::FromParameterValues<#dimension>)));
+    let from_values = parameter_glue(target, fields, &dimension, type_name);
     let programs = target.header(Some(quote!(#CORE::Programs)));
     Ok(quote! {
         #[automatically_derived]
@@ -231,20 +171,7 @@ pub(super) fn system_impl(
             #(#functions)*
         }
 
-        #[automatically_derived]
-        #from_values {
-            const PARAMETER_COUNT: usize = #parameter_count;
-
-            fn from_parameter_values(values: &[f64]) -> ::core::result::Result<Self, #CORE::Error> {
-                if values.len() != #parameter_count {
-                    return ::core::result::Result::Err(#CORE::Error::InvalidInput(::std::format!(
-                        "{} takes {} parameter values, got {}",
-                        #type_name, #parameter_count, values.len()
-                    )));
-                }
-                ::core::result::Result::Ok(Self { #(#fields: values[#indices]),* })
-            }
-        }
+        #from_values
 
         #[automatically_derived]
         #programs {
@@ -277,6 +204,109 @@ pub(super) fn system_impl(
             }
         }
     })
+}
+
+/// The private inherent function of one derived program, writing its outputs into the
+/// caller's zeroed buffer; `last` is the input its last slot reads.
+fn function(
+    derived: &Derived,
+    last: Option<Input>,
+    arguments: &TokenStream,
+    read_input: &dyn Fn(usize) -> TokenStream,
+) -> syn::Result<TokenStream> {
+    let function = derived.function();
+    let count = derived.program.outputs;
+    let values = format_ident!("values");
+    let body = program::block_into_zeros(&derived.program, read_input, &derived.order, &values)?;
+    // A program's inputs are the model's, then (for some) the accelerations, then the
+    // multipliers: it is given what its last slot reaches.
+    let accelerations = matches!(last, Some(Input::Acceleration(_) | Input::Multiplier(_)))
+        .then(|| quote!(let qdd = arguments.accelerations();));
+    let multipliers = matches!(last, Some(Input::Multiplier(_)))
+        .then(|| quote!(let multipliers = arguments.multipliers;));
+    let release = derived
+        .release_only
+        .then(|| quote!(#[cfg(not(debug_assertions))]));
+    Ok(quote! {
+        #release
+        #[allow(unused_variables, clippy::all)]
+        fn #function(&self, arguments: &#arguments, values: &mut [f64; #count]) {
+            let (t, q, qd) = (arguments.t, arguments.q, arguments.qd);
+            #accelerations
+            #multipliers
+            #body
+        }
+    })
+}
+
+/// The arm of `Programs::run` for one derived program of a model of `n` coordinates: a
+/// buffer of its outputs, zeroed, filled by its function and given to `read`.
+fn arm(derived: &Derived, n: usize) -> TokenStream {
+    let function = derived.function();
+    let count = derived.program.outputs;
+    let buffer = if count > STACK_OUTPUTS {
+        quote! {
+            let mut values = ::std::vec![0.0f64; #count];
+            self.#function(arguments, ::core::convert::TryInto::try_into(&mut values[..]).expect("a buffer of the program's outputs"));
+        }
+    } else {
+        quote! {
+            let mut values = [0.0f64; #count];
+            self.#function(arguments, &mut values);
+        }
+    };
+    let quantity = format_ident!("{}", derived.quantity);
+    if !derived.release_only {
+        return quote!(#CORE::Quantity::#quantity => { #buffer read(&mut values) });
+    }
+    // `M` alone has the bits of the dynamics' first block: a build with debug assertions
+    // (a debug build by default) takes them from there and compiles one program less.
+    let nn = n * n;
+    let all = n * n + n;
+    quote! {
+        #CORE::Quantity::#quantity => {
+            #[cfg(not(debug_assertions))]
+            {
+                #buffer
+                read(&mut values)
+            }
+            #[cfg(debug_assertions)]
+            {
+                let mut values = [0.0f64; #all];
+                self.__lagrange_dynamics(arguments, &mut values);
+                read(&mut values[..#nn])
+            }
+        }
+    }
+}
+
+/// `FromParameterValues<Const<n>>`: the struct from its parameters' values, in the order
+/// of its `fields`.
+fn parameter_glue(
+    target: &Target,
+    fields: &[Ident],
+    dimension: &TokenStream,
+    type_name: &str,
+) -> TokenStream {
+    let parameter_count = fields.len();
+    let indices = 0..parameter_count;
+    let from_values = target.header(Some(quote!(#CORE::FromParameterValues<#dimension>)));
+    quote! {
+        #[automatically_derived]
+        #from_values {
+            const PARAMETER_COUNT: usize = #parameter_count;
+
+            fn from_parameter_values(values: &[f64]) -> ::core::result::Result<Self, #CORE::Error> {
+                if values.len() != #parameter_count {
+                    return ::core::result::Result::Err(#CORE::Error::InvalidInput(::std::format!(
+                        "{} takes {} parameter values, got {}",
+                        #type_name, #parameter_count, values.len()
+                    )));
+                }
+                ::core::result::Result::Ok(Self { #(#fields: values[#indices]),* })
+            }
+        }
+    }
 }
 
 /// For a tree of bodies: `JOINTED_BODIES` and `joint_wrenches`, inherent items outside
