@@ -90,26 +90,6 @@ where
     let h1 = system.jacobi_integral(tau, &q1, &v1);
     let names = &system.info().coordinates;
     let mut relations = Vec::new();
-    let mut ends = |f: &str, by_end: &OVector<f64, N>, by_start: &OVector<f64, N>| {
-        for i in 0..n {
-            let q = &names[i];
-            relations.push(Relation {
-                derivative: format!("∂{f}/∂{q}(τ)"),
-                law: format!("p_{q}(τ)"),
-                computed: by_end[i],
-                expected: p1[i],
-            });
-        }
-        for i in 0..n {
-            let q = &names[i];
-            relations.push(Relation {
-                derivative: format!("∂{f}/∂{q}(0)"),
-                law: format!("−p_{q}(0)"),
-                computed: by_start[i],
-                expected: -p0[i],
-            });
-        }
-    };
     let phi_v = DMatrix::from_column_slice(n, n, end.q_v.as_slice());
     match c.condition {
         Condition::Time(_) => {
@@ -120,7 +100,7 @@ where
             let g = OVector::<f64, N>::from_column_slice_generic(dim, U1, g.as_slice());
             let by_start = end.s_q - end.q_q.transpose() * &g;
             let by_time = system.lagrangian(tau, &q1, &v1) - g.dot(&v1);
-            ends("S", &g, &by_start);
+            relations.extend(end_relations("S", names, [&p0, &p1], &g, &by_start));
             relations.push(Relation {
                 derivative: "∂S/∂τ".into(),
                 law: "−H".into(),
@@ -156,7 +136,7 @@ where
             let by_end = OVector::<f64, N>::from_column_slice_generic(dim, U1, &g.as_slice()[..n]);
             let by_energy = g[n];
             let by_start = end.a_q - end.q_q.transpose() * &by_end - h_q * by_energy;
-            ends("A", &by_end, &by_start);
+            relations.extend(end_relations("A", names, [&p0, &p1], &by_end, &by_start));
             relations.push(Relation {
                 derivative: "∂A/∂E".into(),
                 law: "τ".into(),
@@ -173,12 +153,7 @@ where
         }
     }
     let energy = system.jacobi_integral(t0, &q0, &v);
-    let finite = [energy, end.s, end.a]
-        .into_iter()
-        .chain(v1.iter().chain(p0.iter()).chain(p1.iter()).copied())
-        .chain(relations.iter().flat_map(|r| [r.computed, r.expected]))
-        .all(f64::is_finite);
-    if !finite {
+    if !all_finite([energy, end.s, end.a], [&v1, &p0, &p1], &relations) {
         return Err(Error::NoMotion(format!(
             "the solution with q̇₀ = {:?} has numbers that are not finite (its energy {energy}, S = {}, A = {}): it is no motion double precision can state",
             v.as_slice(),
@@ -200,4 +175,57 @@ where
         accuracy,
         path,
     })
+}
+
+/// Hamilton's relations at the ends for his function `f` (`S` or `A`): its derivatives
+/// `by_end` in the coordinates at the end, equal to the momenta there, then `by_start`
+/// in those at the start, equal to minus the momenta there (`[p0, p1]`).
+fn end_relations<N: Dim>(
+    f: &str,
+    names: &[impl std::fmt::Display],
+    [p0, p1]: [&OVector<f64, N>; 2],
+    by_end: &OVector<f64, N>,
+    by_start: &OVector<f64, N>,
+) -> Vec<Relation>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let n = p0.len();
+    let mut relations = Vec::new();
+    for i in 0..n {
+        let q = &names[i];
+        relations.push(Relation {
+            derivative: format!("∂{f}/∂{q}(τ)"),
+            law: format!("p_{q}(τ)"),
+            computed: by_end[i],
+            expected: p1[i],
+        });
+    }
+    for i in 0..n {
+        let q = &names[i];
+        relations.push(Relation {
+            derivative: format!("∂{f}/∂{q}(0)"),
+            law: format!("−p_{q}(0)"),
+            computed: by_start[i],
+            expected: -p0[i],
+        });
+    }
+    relations
+}
+
+/// Whether every number of a found motion is finite: the `scalars`, the entries of `v1`,
+/// `p0` and `p1`, and both sides of the `relations`, in that order.
+fn all_finite<N: Dim>(
+    scalars: [f64; 3],
+    [v1, p0, p1]: [&OVector<f64, N>; 3],
+    relations: &[Relation],
+) -> bool
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    scalars
+        .into_iter()
+        .chain(v1.iter().chain(p0.iter()).chain(p1.iter()).copied())
+        .chain(relations.iter().flat_map(|r| [r.computed, r.expected]))
+        .all(f64::is_finite)
 }

@@ -208,35 +208,7 @@ impl Check {
                 continue;
             };
             let sample = Sample { t, q, qd, qdd };
-            let r = residuals(&system, &sample);
-            let r0 = residuals(
-                &system,
-                &Sample {
-                    qdd: OVector::zeros_generic(n, U1),
-                    ..sample.clone()
-                },
-            );
-            let r2 = residuals(
-                &system,
-                &Sample {
-                    qdd: &sample.qdd * 2.0,
-                    ..sample.clone()
-                },
-            );
-            // The coefficients |A_ik| of each acceleration, from unit probes.
-            let probes: Vec<Vec<f64>> = (0..n.value())
-                .map(|k| {
-                    let mut unit = sample.qdd.clone();
-                    unit[k] += 1.0;
-                    residuals(
-                        &system,
-                        &Sample {
-                            qdd: unit,
-                            ..sample.clone()
-                        },
-                    )
-                })
-                .collect();
+            let Probes { r, r0, r2, probes } = probe(&mut residuals, &system, &sample, n);
             let m = r.len();
             if m == 0
                 || r0.len() != m
@@ -272,21 +244,7 @@ impl Check {
                 qdd: sample.qdd.as_slice().to_vec(),
                 parameters: values.clone(),
             };
-            for i in 0..m {
-                let inertia: f64 = rows[i].iter().map(|a| a.abs()).sum();
-                let rel = relative_residual(r[i], r0[i], r2[i], inertia);
-                match equations.get_mut(i) {
-                    None => equations.push(EquationReport {
-                        worst: rel,
-                        at: witness(),
-                    }),
-                    Some(eq) if rel > eq.worst => {
-                        eq.worst = rel;
-                        eq.at = witness();
-                    }
-                    Some(_) => {}
-                }
-            }
+            record_worst(&mut equations, &rows, [&r, &r0, &r2], witness);
         }
         if evaluated == 0 {
             return Err(Error::CheckFailed(format!(
@@ -304,6 +262,85 @@ impl Check {
             coordinates: coordinates.iter().map(|c| c.to_string()).collect(),
             parameters: parameters.iter().map(|p| p.to_string()).collect(),
         })
+    }
+}
+
+/// The residuals at one sampled state: at its accelerations `q̈`, at `0`, at `2q̈`, and at
+/// `q̈` plus each unit vector in turn.
+struct Probes {
+    r: Vec<f64>,
+    r0: Vec<f64>,
+    r2: Vec<f64>,
+    probes: Vec<Vec<f64>>,
+}
+
+/// Evaluates `residuals` of `system` at `sample` and at the accelerations [`Probes`]
+/// holds, in that order; `n` is the number of coordinates.
+fn probe<S, N: Dim>(
+    residuals: &mut impl FnMut(&S, &Sample<N>) -> Vec<f64>,
+    system: &S,
+    sample: &Sample<N>,
+    n: N,
+) -> Probes
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let r = residuals(system, sample);
+    let r0 = residuals(
+        system,
+        &Sample {
+            qdd: OVector::zeros_generic(n, U1),
+            ..sample.clone()
+        },
+    );
+    let r2 = residuals(
+        system,
+        &Sample {
+            qdd: &sample.qdd * 2.0,
+            ..sample.clone()
+        },
+    );
+    // The coefficients |A_ik| of each acceleration, from unit probes.
+    let probes: Vec<Vec<f64>> = (0..n.value())
+        .map(|k| {
+            let mut unit = sample.qdd.clone();
+            unit[k] += 1.0;
+            residuals(
+                system,
+                &Sample {
+                    qdd: unit,
+                    ..sample.clone()
+                },
+            )
+        })
+        .collect();
+    Probes { r, r0, r2, probes }
+}
+
+/// Records in `equations` (one report per equation) the relative residual of each
+/// equation at a sampled state where its residuals are `r`, `r0` and `r2` (at `q̈`, `0`,
+/// `2q̈`) and its rows of `∂r/∂q̈` are `rows`, with the state from `witness` where it is
+/// the worst so far.
+fn record_worst(
+    equations: &mut Vec<EquationReport>,
+    rows: &[Vec<f64>],
+    [r, r0, r2]: [&[f64]; 3],
+    witness: impl Fn() -> Witness,
+) {
+    for i in 0..r.len() {
+        let inertia: f64 = rows[i].iter().map(|a| a.abs()).sum();
+        let rel = relative_residual(r[i], r0[i], r2[i], inertia);
+        match equations.get_mut(i) {
+            None => equations.push(EquationReport {
+                worst: rel,
+                at: witness(),
+            }),
+            Some(eq) if rel > eq.worst => {
+                eq.worst = rel;
+                eq.at = witness();
+            }
+            Some(_) => {}
+        }
     }
 }
 

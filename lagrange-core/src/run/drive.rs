@@ -66,27 +66,8 @@ where
         t_end: f64,
         mut handle: impl FnMut(&mut Trajectory<N>, Output<'_, N>),
     ) -> Result<Trajectory<N>, Stopped<N>> {
-        if let Some(dt) = self.output_interval {
-            if !(dt.is_finite() && dt > 0.0) {
-                return Err(Error::InvalidInput(format!(
-                    "output interval must be finite and positive, got {}",
-                    Short(dt)
-                ))
-                .into());
-            }
-            if (t_end - t0) / dt > self.max_steps as f64 {
-                return Err(Error::InvalidInput(format!(
-                    "output interval {} gives more than max_steps = {} points",
-                    Short(dt),
-                    self.max_steps
-                ))
-                .into());
-            }
-        }
         let y0 = State::new(q0, qd0);
-        self.integrator.check_arguments(t0, &y0, t_end)?;
-        self.integrator.check_span(t0, t_end, self.max_steps)?;
-        self.system.check_initial_state(t0, &y0.q, &y0.qd)?;
+        self.check_start(t0, &y0, t_end)?;
         let mut trajectory = Trajectory::new(self.system, self.record_action)?;
         let action0 = self.record_action.then(ActionIntegrals::default);
         handle(
@@ -138,48 +119,28 @@ where
                     match self.output_interval {
                         None if terminal.is_none() => sample(step.end_time(), step.end().clone()),
                         None => {}
-                        Some(dt) => {
-                            // Output times closer to `t_end` than this are taken as `t_end` itself.
-                            let last = t_end - 1e-9 * dt;
-                            loop {
-                                let t = t0 + next as f64 * dt;
-                                // The sample at an event time is the event's own.
-                                let past = if terminal.is_some() {
-                                    t >= end
-                                } else {
-                                    t > end
-                                };
-                                if past || t >= last {
-                                    break;
-                                }
-                                sample(t, step.interpolate(t));
-                                next += 1;
-                            }
-                            if terminal.is_none() && step.end_time() >= t_end {
-                                sample(t_end, step.end().clone());
-                            }
-                        }
+                        Some(dt) => sample_grid(
+                            step,
+                            (t0, dt),
+                            t_end,
+                            end,
+                            terminal.is_some(),
+                            &mut next,
+                            &mut sample,
+                        ),
                     }
                     if let Some(c) = terminal {
                         sample(c.t, c.y);
                     }
                     handle(&mut trajectory, Output::StepDone { step, end });
                     self.report_progress(end);
-                    for c in crossings {
-                        let action = step.action_at(c.t);
-                        match self.fire(&mut trajectory, c, action) {
-                            Ok(None) => {}
-                            Ok(Some(next_cut)) => {
-                                cut = Some(next_cut);
-                                return ControlFlow::Break(());
-                            }
-                            Err(error) => {
-                                cut = Some(Cut::Failed(error));
-                                return ControlFlow::Break(());
-                            }
+                    match self.fire_all(&mut trajectory, crossings, step) {
+                        None => ControlFlow::Continue(()),
+                        Some(next_cut) => {
+                            cut = Some(next_cut);
+                            ControlFlow::Break(())
                         }
                     }
-                    ControlFlow::Continue(())
                 },
             );
             stats += counted;
@@ -213,6 +174,49 @@ where
                 partial: Some(Box::new(trajectory)),
             }),
         }
+    }
+
+    /// Checks the run's arguments before it starts: the output interval (finite, positive
+    /// and giving at most `max_steps` points), the integrator's arguments and span, and
+    /// the initial state.
+    fn check_start(&self, t0: f64, y0: &State<N>, t_end: f64) -> Result<(), Error> {
+        if let Some(dt) = self.output_interval {
+            if !(dt.is_finite() && dt > 0.0) {
+                return Err(Error::InvalidInput(format!(
+                    "output interval must be finite and positive, got {}",
+                    Short(dt)
+                )));
+            }
+            if (t_end - t0) / dt > self.max_steps as f64 {
+                return Err(Error::InvalidInput(format!(
+                    "output interval {} gives more than max_steps = {} points",
+                    Short(dt),
+                    self.max_steps
+                )));
+            }
+        }
+        self.integrator.check_arguments(t0, y0, t_end)?;
+        self.integrator.check_span(t0, t_end, self.max_steps)?;
+        self.system.check_initial_state(t0, &y0.q, &y0.qd)
+    }
+
+    /// Fires the `crossings` of `step` in order, with the action integrals at each, until
+    /// one cuts the pass short: that cut (a failure among them), or `None`.
+    fn fire_all(
+        &self,
+        trajectory: &mut Trajectory<N>,
+        crossings: Vec<Crossing<N>>,
+        step: &Step<N>,
+    ) -> Option<Cut<N>> {
+        for c in crossings {
+            let action = step.action_at(c.t);
+            match self.fire(trajectory, c, action) {
+                Ok(None) => {}
+                Ok(Some(next_cut)) => return Some(next_cut),
+                Err(error) => return Some(Cut::Failed(error)),
+            }
+        }
+        None
     }
 
     /// Records the occurrence of the crossing `c` and says how the integration goes on:
@@ -280,5 +284,37 @@ where
             }
         }
         Ok(cut)
+    }
+}
+
+/// Hands `sample` the output times `t0 + k·dt` of `step`, from `k = *next` on (counted up
+/// as they go), up to `end` (the step's end, or the time of the terminal event that cuts
+/// it short, `at_event`, whose own sample it is) and short of `t_end`; then `t_end`
+/// itself if the step reaches it.
+fn sample_grid<N: Dim>(
+    step: &Step<N>,
+    (t0, dt): (f64, f64),
+    t_end: f64,
+    end: f64,
+    at_event: bool,
+    next: &mut usize,
+    sample: &mut impl FnMut(f64, State<N>),
+) where
+    DefaultAllocator: DimAllocator<N>,
+{
+    // Output times closer to `t_end` than this are taken as `t_end` itself.
+    let last = t_end - 1e-9 * dt;
+    loop {
+        let t = t0 + *next as f64 * dt;
+        // The sample at an event time is the event's own.
+        let past = if at_event { t >= end } else { t > end };
+        if past || t >= last {
+            break;
+        }
+        sample(t, step.interpolate(t));
+        *next += 1;
+    }
+    if !at_event && step.end_time() >= t_end {
+        sample(t_end, step.end().clone());
     }
 }

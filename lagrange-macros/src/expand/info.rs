@@ -10,6 +10,9 @@ use quote::quote;
 
 use super::CORE;
 
+// Longer than 120 lines because it spells one constant, field by field, destructuring
+// every struct so that a new field does not compile until it is written: a split would
+// scatter the fields of one literal.
 /// The `ModelInfo` constant of a model's equations, whose generated code leaves out the
 /// groups `omitted`. The value is the engine's; this only spells it, field by field,
 /// destructuring every struct so that a field added to the shared vocabulary does not

@@ -157,6 +157,10 @@ impl Tracer {
             .fold(Value::ZERO, |acc, x| self.add(acc, x))
     }
 
+    // Longer than 120 lines because it is one match holding the forward-mode rule of
+    // each instruction, a few lines each, all reading and writing the same `written`
+    // slots through `read`: functions per rule would each need the table, the seeds and
+    // the tracer.
     /// Re-traces `program` on `inputs` (one value per input slot) and returns its outputs
     /// with their derivatives (forward mode): `(value, tangents)` per output, `tangents[k]`
     /// the derivative along direction `k`, where `seeds[i][k]` is input `i`'s derivative

@@ -21,6 +21,135 @@ pub(crate) fn equations(
     traced: Option<Traced>,
 ) -> Result<Equations, String> {
     let n = system.coordinates.len();
+    let v = |i: usize| Var::Velocity(system.coordinates[i].0);
+    let lagrangian = &system.lagrangian;
+    let forces = &system.forces;
+    let dissipation = &system.dissipation;
+
+    let mut d = derivatives(s, system);
+    let energy = system.energy.clone().unwrap_or_else(|| d.jacobi.clone());
+
+    let explicit_time = explicit_time(system);
+    let working_constraints = system.constraints_do_work(s)?;
+    let cyclic = cyclic(s, system, &d.gradient)?;
+    let velocities: Vec<Var> = (0..n).map(v).collect();
+    let velocity_split =
+        split_by_velocity_degree(s, &system.split_source, &velocities, &d.momenta, &d.mass);
+    let kinetic_form = system.energy.is_some();
+    let homogeneous_kinetic = match (&velocity_split, kinetic_form) {
+        (Some([_, t1, t0]), true) => s.vanishes(t1)? && s.vanishes(t0)?,
+        _ => false,
+    };
+    let driven = driven(system);
+    let forced_or_dissipative =
+        forces.iter().any(Option::is_some) || dissipation.is_some() || driven;
+    let conserved = match (
+        !forced_or_dissipative && !explicit_time && !working_constraints,
+        homogeneous_kinetic,
+    ) {
+        (false, _) => Conserved::None,
+        (true, true) => Conserved::Energy,
+        (true, false) => Conserved::JacobiIntegral,
+    };
+
+    let inputs = system.inputs();
+    // A traced tree's derivatives are traced too; the symbolic ones are then derived
+    // only to print a small model's linearization.
+    let small = traced
+        .as_ref()
+        .is_none_or(|t| t.dynamics.instructions.len() <= LINEARIZATION_SOURCE);
+    let residual_jacobians = if small {
+        residual_jacobians(s, system, &d.mass, &d.forcing)
+    } else {
+        Vec::new()
+    };
+    let mut jacobian_inputs = inputs.clone();
+    jacobian_inputs.extend((0..n).map(|i| Var::Acceleration(system.coordinates[i].0)));
+    let flat_mass: Vec<Sym> = d.mass.iter().flatten().cloned().collect();
+    let dynamics_outputs: Vec<Sym> = flat_mass.iter().chain(&d.forcing).cloned().collect();
+    let flat_momentum_jacobian: Vec<Sym> = std::mem::take(&mut d.momentum_jacobian)
+        .into_iter()
+        .flatten()
+        .collect();
+    let compile = |outputs: &[Sym]| s.compile(outputs, &inputs);
+    let dynamics_by_recursion = traced.is_some();
+    let (dynamics, jacobians, inverse_dynamics) = match traced {
+        Some(Traced {
+            dynamics,
+            residual_jacobians,
+            inverse_dynamics,
+        }) => (dynamics, residual_jacobians, inverse_dynamics),
+        None => {
+            let dynamics = compile(&dynamics_outputs)?;
+            let residual = residual(&dynamics, n);
+            let jacobians = s.compile(&residual_jacobians, &jacobian_inputs)?;
+            (dynamics, jacobians, residual)
+        }
+    };
+    let programs = Programs {
+        dynamics,
+        lagrangian: compile(std::slice::from_ref(lagrangian))?,
+        energy: compile(std::slice::from_ref(&energy))?,
+        jacobi_integral: compile(std::slice::from_ref(&d.jacobi))?,
+        momenta: compile(&d.momenta)?,
+        momentum_rate: compile(&d.momentum_rate)?,
+        momentum_jacobian: compile(&flat_momentum_jacobian)?,
+        lagrangian_hessian: compile(&d.hessian)?,
+        residual_jacobians: jacobians,
+        inverse_dynamics,
+    };
+
+    let constraints = super::constraints::derive(s, system, &inputs)?;
+    let linearization = if small && programs.dynamics.instructions.len() <= LINEARIZATION_SOURCE {
+        linearized(s, system, &residual_jacobians)?
+    } else {
+        None
+    };
+    let symbolic = printed(s, system, &d, &energy, velocity_split, linearization)?;
+    Ok(Equations {
+        name: name.to_string(),
+        coordinates: system.coordinates.iter().map(|(_, n)| n.clone()).collect(),
+        parameters: system.parameters.iter().map(|(_, n)| n.clone()).collect(),
+        from_kinetic_potential: kinetic_form,
+        forced_or_dissipative,
+        inputs: system.inputs.clone(),
+        explicit_time,
+        cyclic,
+        conserved,
+        programs,
+        dynamics_by_recursion,
+        constraints,
+        joint_wrenches: None,
+        theorems: None,
+        drawing: None,
+        formulas: Vec::new(),
+        symbolic: Some(symbolic),
+    })
+}
+
+/// The derivatives of a system's Lagrangian that its equations and programs are made of.
+struct Derivatives {
+    /// `p = ∂L/∂q̇`.
+    momenta: Vec<Sym>,
+    /// `M = ∂²L/∂q̇∂q̇`, by rows.
+    mass: Vec<Vec<Sym>>,
+    /// `∂L/∂q`.
+    gradient: Vec<Sym>,
+    /// `ṗ = ∂L/∂q + Q − ∂F/∂q̇`.
+    momentum_rate: Vec<Sym>,
+    /// `∂p/∂q`, by rows.
+    momentum_jacobian: Vec<Vec<Sym>>,
+    /// `f = ṗ − Σⱼ ∂p/∂qⱼ q̇ⱼ − ∂p/∂t`.
+    forcing: Vec<Sym>,
+    /// `∂²L/∂q²`, row by row.
+    hessian: Vec<Sym>,
+    /// The Jacobi integral `h = Σ q̇ᵢ pᵢ − L`.
+    jacobi: Sym,
+}
+
+/// The derivatives of `system`'s Lagrangian, in the order the equations derive them.
+fn derivatives(s: &Session, system: &System) -> Derivatives {
+    let n = system.coordinates.len();
     let q = |i: usize| Var::Coordinate(system.coordinates[i].0);
     let v = |i: usize| Var::Velocity(system.coordinates[i].0);
     let lagrangian = &system.lagrangian;
@@ -68,140 +197,96 @@ pub(crate) fn equations(
     for (i, p) in momenta.iter().enumerate() {
         jacobi = &jacobi + &(&s.var(v(i)) * p);
     }
-    let energy = system.energy.clone().unwrap_or_else(|| jacobi.clone());
+    Derivatives {
+        momenta,
+        mass,
+        gradient,
+        momentum_rate,
+        momentum_jacobian,
+        forcing,
+        hessian,
+        jacobi,
+    }
+}
 
-    // A moving constraint does work through its reaction, like an explicit time in L.
-    let explicit_time = lagrangian.contains(Var::Time)
+/// The equations' printable forms: `L`, `M`, `f`, `p`, the energy, the Jacobi integral,
+/// `L` split by degree in the velocities, and the linearization.
+fn printed(
+    s: &Session,
+    system: &System,
+    d: &Derivatives,
+    energy: &Sym,
+    velocity_split: Option<[Sym; 3]>,
+    linearization: Option<Linearized>,
+) -> Result<Symbolic, String> {
+    let show = |x: &Sym| s.to_expr(&x.printable());
+    let show_all = |xs: &[Sym]| xs.iter().map(show).collect::<Result<Vec<_>, _>>();
+    Ok(Symbolic {
+        lagrangian: show(&system.lagrangian)?,
+        mass_matrix: d
+            .mass
+            .iter()
+            .map(|row| show_all(row))
+            .collect::<Result<_, _>>()?,
+        forcing: show_all(&d.forcing)?,
+        momenta: show_all(&d.momenta)?,
+        energy: show(energy)?,
+        jacobi_integral: show(&d.jacobi)?,
+        velocity_split: velocity_split
+            .map(|[t2, t1, t0]| Ok::<_, String>([show(&t2)?, show(&t1)?, show(&t0)?]))
+            .transpose()?,
+        linearization,
+    })
+}
+
+/// Whether the time occurs explicitly in the Lagrangian, the forces, the dissipation or
+/// the constraints (a moving constraint does work through its reaction, like an explicit
+/// time in `L`).
+fn explicit_time(system: &System) -> bool {
+    let lagrangian = &system.lagrangian;
+    let forces = &system.forces;
+    let dissipation = &system.dissipation;
+    lagrangian.contains(Var::Time)
         || forces.iter().flatten().any(|f| f.contains(Var::Time))
         || dissipation.as_ref().is_some_and(|d| d.contains(Var::Time))
-        || system.all_constraints().any(|g| g.contains(Var::Time));
-    let working_constraints = system.constraints_do_work(s)?;
-    let free_gradient = s.vanishing(&gradient)?;
+        || system.all_constraints().any(|g| g.contains(Var::Time))
+}
+
+/// The cyclic coordinates: those whose `∂L/∂q` (`gradient`) vanishes, with no force, no
+/// dissipation and no constraint on them.
+fn cyclic(s: &Session, system: &System, gradient: &[Sym]) -> Result<Vec<usize>, String> {
+    let n = system.coordinates.len();
+    let v = |i: usize| Var::Velocity(system.coordinates[i].0);
+    let forces = &system.forces;
+    let dissipation = &system.dissipation;
+    let free_gradient = s.vanishing(gradient)?;
     let dissipation_rates: Vec<Sym> = match dissipation {
         Some(d) => (0..n).map(|i| d.diff(v(i))).collect(),
         None => Vec::new(),
     };
     let undissipated = s.vanishing(&dissipation_rates)?;
-    let cyclic: Vec<usize> = (0..n)
+    Ok((0..n)
         .filter(|&i| {
             free_gradient[i]
                 && forces[i].is_none()
                 && undissipated.get(i).copied().unwrap_or(true)
                 && !system.constrains(i)
         })
-        .collect();
-    let velocities: Vec<Var> = (0..n).map(v).collect();
-    let velocity_split =
-        split_by_velocity_degree(s, &system.split_source, &velocities, &momenta, &mass);
-    let kinetic_form = system.energy.is_some();
-    let homogeneous_kinetic = match (&velocity_split, kinetic_form) {
-        (Some([_, t1, t0]), true) => s.vanishes(t1)? && s.vanishes(t0)?,
-        _ => false,
-    };
-    // An input is set by a controller while the system moves: it acts like a force.
-    let driven = system.inputs.iter().any(|&k| {
+        .collect())
+}
+
+/// Whether an input (set by a controller while the system moves: it acts like a force)
+/// occurs in the Lagrangian, the forces, the dissipation or the constraints.
+fn driven(system: &System) -> bool {
+    let lagrangian = &system.lagrangian;
+    let forces = &system.forces;
+    let dissipation = &system.dissipation;
+    system.inputs.iter().any(|&k| {
         let input = system.parameters[k].0;
         lagrangian.contains(input)
             || forces.iter().flatten().any(|f| f.contains(input))
             || dissipation.as_ref().is_some_and(|d| d.contains(input))
             || system.all_constraints().any(|g| g.contains(input))
-    });
-    let forced_or_dissipative =
-        forces.iter().any(Option::is_some) || dissipation.is_some() || driven;
-    let conserved = match (
-        !forced_or_dissipative && !explicit_time && !working_constraints,
-        homogeneous_kinetic,
-    ) {
-        (false, _) => Conserved::None,
-        (true, true) => Conserved::Energy,
-        (true, false) => Conserved::JacobiIntegral,
-    };
-
-    let inputs = system.inputs();
-    // A traced tree's derivatives are traced too; the symbolic ones are then derived
-    // only to print a small model's linearization.
-    let small = traced
-        .as_ref()
-        .is_none_or(|t| t.dynamics.instructions.len() <= LINEARIZATION_SOURCE);
-    let residual_jacobians = if small {
-        residual_jacobians(s, system, &mass, &forcing)
-    } else {
-        Vec::new()
-    };
-    let mut jacobian_inputs = inputs.clone();
-    jacobian_inputs.extend((0..n).map(|i| Var::Acceleration(system.coordinates[i].0)));
-    let flat_mass: Vec<Sym> = mass.iter().flatten().cloned().collect();
-    let dynamics_outputs: Vec<Sym> = flat_mass.iter().chain(&forcing).cloned().collect();
-    let flat_momentum_jacobian: Vec<Sym> = momentum_jacobian.into_iter().flatten().collect();
-    let compile = |outputs: &[Sym]| s.compile(outputs, &inputs);
-    let dynamics_by_recursion = traced.is_some();
-    let (dynamics, jacobians, inverse_dynamics) = match traced {
-        Some(Traced {
-            dynamics,
-            residual_jacobians,
-            inverse_dynamics,
-        }) => (dynamics, residual_jacobians, inverse_dynamics),
-        None => {
-            let dynamics = compile(&dynamics_outputs)?;
-            let residual = residual(&dynamics, n);
-            let jacobians = s.compile(&residual_jacobians, &jacobian_inputs)?;
-            (dynamics, jacobians, residual)
-        }
-    };
-    let programs = Programs {
-        dynamics,
-        lagrangian: compile(std::slice::from_ref(lagrangian))?,
-        energy: compile(std::slice::from_ref(&energy))?,
-        jacobi_integral: compile(std::slice::from_ref(&jacobi))?,
-        momenta: compile(&momenta)?,
-        momentum_rate: compile(&momentum_rate)?,
-        momentum_jacobian: compile(&flat_momentum_jacobian)?,
-        lagrangian_hessian: compile(&hessian)?,
-        residual_jacobians: jacobians,
-        inverse_dynamics,
-    };
-
-    let constraints = super::constraints::derive(s, system, &inputs)?;
-    let show = |x: &Sym| s.to_expr(&x.printable());
-    let show_all = |xs: &[Sym]| xs.iter().map(show).collect::<Result<Vec<_>, _>>();
-    let linearization = if small && programs.dynamics.instructions.len() <= LINEARIZATION_SOURCE {
-        linearized(s, system, &residual_jacobians)?
-    } else {
-        None
-    };
-    let symbolic = Symbolic {
-        lagrangian: show(lagrangian)?,
-        mass_matrix: mass
-            .iter()
-            .map(|row| show_all(row))
-            .collect::<Result<_, _>>()?,
-        forcing: show_all(&forcing)?,
-        momenta: show_all(&momenta)?,
-        energy: show(&energy)?,
-        jacobi_integral: show(&jacobi)?,
-        velocity_split: velocity_split
-            .map(|[t2, t1, t0]| Ok::<_, String>([show(&t2)?, show(&t1)?, show(&t0)?]))
-            .transpose()?,
-        linearization,
-    };
-    Ok(Equations {
-        name: name.to_string(),
-        coordinates: system.coordinates.iter().map(|(_, n)| n.clone()).collect(),
-        parameters: system.parameters.iter().map(|(_, n)| n.clone()).collect(),
-        from_kinetic_potential: kinetic_form,
-        forced_or_dissipative,
-        inputs: system.inputs.clone(),
-        explicit_time,
-        cyclic,
-        conserved,
-        programs,
-        dynamics_by_recursion,
-        constraints,
-        joint_wrenches: None,
-        theorems: None,
-        drawing: None,
-        formulas: Vec::new(),
-        symbolic: Some(symbolic),
     })
 }
 

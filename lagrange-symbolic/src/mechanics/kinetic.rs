@@ -48,6 +48,9 @@ pub(crate) fn poses(s: &Session, model: &CheckedModel) -> Result<Vec<Pose>, Stri
     poses_while(s, model, |_, _| true)
 }
 
+// Longer than 120 lines because it is one composition of each body's pose from its
+// parent's, one joint kind per arm, through small local matrix helpers over the session
+// (`times`, `product`, `fixed`, `turn`) that every arm shares.
 /// [`poses`] in order while `keep` accepts each body's: the composition stops after the
 /// first pose it refuses (returned last), before a child multiplies it again.
 fn poses_while(

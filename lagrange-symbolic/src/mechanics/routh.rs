@@ -28,50 +28,7 @@ pub(crate) fn reduce(
     let lagrangian = full.lagrangian.substitute_zero(&chi);
     let momenta: Vec<Sym> = chi_dot.iter().map(|&v| lagrangian.diff(v)).collect();
 
-    // ∂L/∂χ̇ = A χ̇ + r with A = ∂²L/∂χ̇∂χ̇ and r = ∂L/∂χ̇ at χ̇ = 0.
-    let a: Vec<Vec<Sym>> = momenta
-        .iter()
-        .map(|p| chi_dot.iter().map(|&v| p.diff(v)).collect())
-        .collect();
-    if let Some(k) =
-        (0..ignored.len()).find(|&k| a[k].iter().any(|e| chi_dot.iter().any(|&v| e.contains(v))))
-    {
-        return Err(vec![ModelError {
-            item: Item::Ignore(k),
-            message: format!(
-                "cannot ignore `{}`: its momentum is not linear in the ignored velocities, so they cannot be eliminated",
-                model.coordinates[ignored[k]]
-            ),
-        }]);
-    }
-    let rhs: Vec<Sym> = momenta
-        .iter()
-        .enumerate()
-        .map(|(j, p)| &s.var(Var::ConstantMomentum(j)) - &p.substitute_zero(&chi_dot))
-        .collect();
-    let determinant = det(s, &a);
-    // Numerically as well: an expression too large to expand is not zero structurally.
-    if s.vanishes(&determinant).map_err(ModelError::whole_model)? {
-        return Err(vec![ModelError {
-            item: Item::Ignore(0),
-            message: "cannot ignore these coordinates: the kinetic energy's block for their velocities is singular".into(),
-        }]);
-    }
-    // Cramer's rule: χ̇ⱼ = det(A with column j replaced by C − r) / det A.
-    let velocities: Vec<Sym> = (0..ignored.len())
-        .map(|j| {
-            let replaced: Vec<Vec<Sym>> = a
-                .iter()
-                .zip(&rhs)
-                .map(|(row, r)| {
-                    let mut row = row.clone();
-                    row[j] = r.clone();
-                    row
-                })
-                .collect();
-            &det(s, &replaced) / &determinant
-        })
-        .collect();
+    let velocities = ignored_velocities(s, model, &momenta, &chi_dot)?;
     let elimination: Vec<(Var, Sym)> = chi_dot
         .iter()
         .copied()
@@ -139,6 +96,63 @@ pub(crate) fn reduce(
             .to_expr(&routhian.printable())
             .map_err(ModelError::whole_model)?,
     })
+}
+
+/// The ignored velocities `χ̇` solved from their momenta `∂L/∂χ̇ = C` (`momenta`, linear
+/// in `chi_dot`) by Cramer's rule; an error when they are not linear in them or their
+/// block of the kinetic energy is singular.
+fn ignored_velocities(
+    s: &Session,
+    model: &CheckedModel,
+    momenta: &[Sym],
+    chi_dot: &[Var],
+) -> Result<Vec<Sym>, Vec<ModelError>> {
+    let ignored = &model.ignored;
+    // ∂L/∂χ̇ = A χ̇ + r with A = ∂²L/∂χ̇∂χ̇ and r = ∂L/∂χ̇ at χ̇ = 0.
+    let a: Vec<Vec<Sym>> = momenta
+        .iter()
+        .map(|p| chi_dot.iter().map(|&v| p.diff(v)).collect())
+        .collect();
+    if let Some(k) =
+        (0..ignored.len()).find(|&k| a[k].iter().any(|e| chi_dot.iter().any(|&v| e.contains(v))))
+    {
+        return Err(vec![ModelError {
+            item: Item::Ignore(k),
+            message: format!(
+                "cannot ignore `{}`: its momentum is not linear in the ignored velocities, so they cannot be eliminated",
+                model.coordinates[ignored[k]]
+            ),
+        }]);
+    }
+    let rhs: Vec<Sym> = momenta
+        .iter()
+        .enumerate()
+        .map(|(j, p)| &s.var(Var::ConstantMomentum(j)) - &p.substitute_zero(chi_dot))
+        .collect();
+    let determinant = det(s, &a);
+    // Numerically as well: an expression too large to expand is not zero structurally.
+    if s.vanishes(&determinant).map_err(ModelError::whole_model)? {
+        return Err(vec![ModelError {
+            item: Item::Ignore(0),
+            message: "cannot ignore these coordinates: the kinetic energy's block for their velocities is singular".into(),
+        }]);
+    }
+    // Cramer's rule: χ̇ⱼ = det(A with column j replaced by C − r) / det A.
+    let velocities: Vec<Sym> = (0..ignored.len())
+        .map(|j| {
+            let replaced: Vec<Vec<Sym>> = a
+                .iter()
+                .zip(&rhs)
+                .map(|(row, r)| {
+                    let mut row = row.clone();
+                    row[j] = r.clone();
+                    row
+                })
+                .collect();
+            &det(s, &replaced) / &determinant
+        })
+        .collect();
+    Ok(velocities)
 }
 
 /// Each ignored coordinate must be cyclic: absent from `L`, from the dissipation's

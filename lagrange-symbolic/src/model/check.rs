@@ -18,8 +18,6 @@ impl Model {
         let mut errors = Vec::new();
         let mut err = |item, message: String| errors.push(ModelError { item, message });
 
-        let reserved = names::reserved;
-        let mut seen = HashSet::new();
         if let Some(problem) = names::problem(&self.name, "the model") {
             err(Item::Name, problem);
         }
@@ -39,6 +37,60 @@ impl Model {
                 ),
             }]);
         }
+        self.check_coordinate_names(&mut errors);
+        self.check_parameter_names(&mut errors);
+
+        let inputs = self.check_inputs(&mut errors);
+
+        let mut scope = Scope {
+            model: self,
+            components: HashMap::new(),
+        };
+        let (particles, bodies) = self.check_bodies(&mut scope, &mut errors);
+        // Numbers only: parameter values are checked where they are given.
+        let unphysical = self.unphysical(&particles, &bodies, &|_| None);
+        errors.extend(unphysical.into_iter().map(|u| u.error));
+        let energy = self.check_energy(&scope, &mut errors);
+        let forces = self.check_forces(&scope, &mut errors);
+        let ignored = self.check_ignored(&forces, &mut errors);
+        let constraints = self.check_constraints(&scope, &mut errors);
+        let velocity_constraints = self.check_velocity_constraints(&scope, &mut errors);
+        self.check_freedom(&constraints, &velocity_constraints, &mut errors);
+        let drawing = self.check_drawing(&scope, &mut errors);
+        let dissipation = self
+            .dissipation
+            .as_ref()
+            .and_then(|f| parse(&scope, Item::Dissipation, f, true, &mut errors));
+        let gravity = self.check_gravity(&scope, &mut errors);
+
+        match energy {
+            Some(energy) if errors.is_empty() => Ok(CheckedModel {
+                name: self.name.clone(),
+                coordinates: self.coordinates.clone(),
+                parameters: self.parameters.clone(),
+                inputs,
+                energy,
+                forces,
+                dissipation,
+                gravity,
+                ignored,
+                constraints,
+                velocity_constraints,
+                particles,
+                bodies,
+                drawing,
+            }),
+            _ => Err(errors),
+        }
+    }
+}
+
+impl Model {
+    /// Checks the coordinates' names: well formed, not reserved, declared once each.
+    fn check_coordinate_names(&self, errors: &mut Vec<ModelError>) {
+        let mut err = |item, message: String| errors.push(ModelError { item, message });
+        let reserved = names::reserved;
+        let mut seen = HashSet::new();
         for (i, q) in self.coordinates.iter().enumerate() {
             if let Some(problem) = names::problem(q, "a coordinate") {
                 err(Item::Coordinate(i), problem);
@@ -54,6 +106,13 @@ impl Model {
                 );
             }
         }
+    }
+
+    /// Checks the parameters' names: well formed, declared once each, no coordinate's
+    /// and not reserved.
+    fn check_parameter_names(&self, errors: &mut Vec<ModelError>) {
+        let mut err = |item, message: String| errors.push(ModelError { item, message });
+        let reserved = names::reserved;
         let mut parameters = HashSet::new();
         for (i, p) in self.parameters.iter().enumerate() {
             if let Some(problem) = names::problem(p, "a parameter") {
@@ -77,27 +136,14 @@ impl Model {
                 );
             }
         }
+    }
 
-        let inputs = self.check_inputs(&mut errors);
-
-        let mut scope = Scope {
-            model: self,
-            components: HashMap::new(),
-        };
-        let (particles, bodies) = self.check_bodies(&mut scope, &mut errors);
-        // Numbers only: parameter values are checked where they are given.
-        let unphysical = self.unphysical(&particles, &bodies, &|_| None);
-        errors.extend(unphysical.into_iter().map(|u| u.error));
-        let parse =
-            |item: Item, source: &str, allow_velocity: bool, errors: &mut Vec<ModelError>| {
-                scope
-                    .parse(item, source, allow_velocity)
-                    .map_err(|e| errors.extend(e))
-                    .ok()
-            };
-        let energy = match (&self.lagrangian, &self.kinetic, &self.potential) {
+    /// The model's energy: its Lagrangian, or its kinetic and potential energies (the
+    /// kinetic one 0 when particles and bodies give it); `None` after an error.
+    fn check_energy(&self, scope: &Scope, errors: &mut Vec<ModelError>) -> Option<Energy> {
+        match (&self.lagrangian, &self.kinetic, &self.potential) {
             (Some(l), None, None) => {
-                parse(Item::Lagrangian, l, true, &mut errors).map(Energy::Lagrangian)
+                parse(scope, Item::Lagrangian, l, true, errors).map(Energy::Lagrangian)
             }
             (Some(_), _, _) => {
                 errors.push(ModelError {
@@ -107,9 +153,9 @@ impl Model {
                 None
             }
             (None, Some(t), v) => {
-                let kinetic = parse(Item::Kinetic, t, true, &mut errors);
+                let kinetic = parse(scope, Item::Kinetic, t, true, errors);
                 let potential = match v {
-                    Some(v) => parse(Item::Potential, v, false, &mut errors),
+                    Some(v) => parse(scope, Item::Potential, v, false, errors),
                     None => Some(Expr::Number(Rational::int(0))),
                 };
                 kinetic
@@ -118,7 +164,7 @@ impl Model {
             }
             (None, None, v) if !(self.particles.is_empty() && self.bodies.is_empty()) => {
                 let potential = match v {
-                    Some(v) => parse(Item::Potential, v, false, &mut errors),
+                    Some(v) => parse(scope, Item::Potential, v, false, errors),
                     None => Some(Expr::Number(Rational::int(0))),
                 };
                 potential.map(|potential| Energy::KineticPotential {
@@ -133,8 +179,12 @@ impl Model {
                 });
                 None
             }
-        };
+        }
+    }
 
+    /// The generalized force on each coordinate (`None` where none is given), each on a
+    /// declared coordinate and at most one per coordinate.
+    fn check_forces(&self, scope: &Scope, errors: &mut Vec<ModelError>) -> Vec<Option<Expr>> {
         let mut forces = vec![None; self.coordinates.len()];
         for (i, (q, source)) in self.forces.iter().enumerate() {
             let Some(index) = self.coordinates.iter().position(|c| c == q) else {
@@ -154,18 +204,15 @@ impl Model {
                 });
                 continue;
             }
-            forces[index] = parse(Item::Force(i), source, true, &mut errors);
+            forces[index] = parse(scope, Item::Force(i), source, true, errors);
         }
-        let ignored = self.check_ignored(&forces, &mut errors);
-        let constraints = self.check_constraints(&scope, &mut errors);
-        let velocity_constraints = self.check_velocity_constraints(&scope, &mut errors);
-        self.check_freedom(&constraints, &velocity_constraints, &mut errors);
-        let drawing = self.check_drawing(&scope, &mut errors);
-        let dissipation = self
-            .dissipation
-            .as_ref()
-            .and_then(|f| parse(Item::Dissipation, f, true, &mut errors));
-        let gravity = self.gravity.as_ref().and_then(|g| {
+        forces
+    }
+
+    /// The gravity vector in the fixed frame: three components, for a model with
+    /// particles or bodies; `None` when not given or after an error.
+    fn check_gravity(&self, scope: &Scope, errors: &mut Vec<ModelError>) -> Option<[Expr; 3]> {
+        self.gravity.as_ref().and_then(|g| {
             if g.len() != 3 {
                 errors.push(ModelError {
                     item: Item::Gravity,
@@ -182,31 +229,26 @@ impl Model {
             }
             let parsed: Vec<Expr> = g
                 .iter()
-                .filter_map(|c| parse(Item::Gravity, c, false, &mut errors))
+                .filter_map(|c| parse(scope, Item::Gravity, c, false, errors))
                 .collect();
             <[Expr; 3]>::try_from(parsed).ok()
-        });
-
-        match energy {
-            Some(energy) if errors.is_empty() => Ok(CheckedModel {
-                name: self.name.clone(),
-                coordinates: self.coordinates.clone(),
-                parameters: self.parameters.clone(),
-                inputs,
-                energy,
-                forces,
-                dissipation,
-                gravity,
-                ignored,
-                constraints,
-                velocity_constraints,
-                particles,
-                bodies,
-                drawing,
-            }),
-            _ => Err(errors),
-        }
+        })
     }
+}
+
+/// `source` parsed in `scope` as `item` (velocities allowed if `allow_velocity`); `None`
+/// with its errors added to `errors` when it does not parse.
+fn parse(
+    scope: &Scope,
+    item: Item,
+    source: &str,
+    allow_velocity: bool,
+    errors: &mut Vec<ModelError>,
+) -> Option<Expr> {
+    scope
+        .parse(item, source, allow_velocity)
+        .map_err(|e| errors.extend(e))
+        .ok()
 }
 
 impl Model {

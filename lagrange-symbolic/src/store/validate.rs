@@ -43,6 +43,8 @@ pub(super) fn validate(derived: &Derived, model: &Model) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks one set of equations (`role` begins the names in its errors): every program
+/// has the counts its role requires and every index list fits the coordinates.
 fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
     let n = eq.coordinates.len();
     let inputs = eq.inputs().len();
@@ -86,82 +88,9 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
             layout::joint_wrenches(w.bodies.len()),
         )?;
     }
-    if let Some(t) = &eq.theorems {
-        program(
-            &format!("{role}dynamic_functions"),
-            &t.dynamic_functions,
-            inputs,
-            layout::DYNAMIC_FUNCTIONS,
-        )?;
-        let theorems: Vec<_> = t.laws.iter().map(|law| law.theorem).collect();
-        if theorems != Theorem::ALL {
-            return Err(format!("{role}theorems: not the nine theorems in order"));
-        }
-        if t.laws.iter().any(|law| law.integral && !law.holds()) {
-            return Err(format!(
-                "{role}theorems: an integral whose premise does not hold"
-            ));
-        }
-        let holding = t.laws.iter().filter(|law| law.holds()).count();
-        program(
-            &format!("{role}balance"),
-            &t.balance,
-            eq.inputs().with_accelerations(0),
-            layout::balances(holding),
-        )?;
-    }
-    if let Some(d) = &eq.drawing {
-        program(
-            &format!("{role}drawing"),
-            &d.program,
-            inputs,
-            layout::drawing(d.points.len(), d.frames.len()),
-        )?;
-        let points = d.points.len();
-        let inside = |i: usize| i < points;
-        if !d.frames.iter().all(|&i| inside(i))
-            || !d
-                .links
-                .iter()
-                .all(|&(a, b)| inside(a) && b.is_none_or(inside))
-        {
-            return Err(format!("{role}drawing: a line or frame of no drawn point"));
-        }
-    }
-    if let Some(c) = &eq.constraints {
-        let k = c.text.len();
-        program(
-            &format!("{role}constraint jacobians"),
-            &c.jacobians,
-            eq.inputs().with_accelerations(k),
-            layout::outputs(&layout.constraint_jacobians()),
-        )?;
-        if c.scleronomic.len() != k {
-            return Err(format!(
-                "{role}constraints: {k} constraints, {} flags",
-                c.scleronomic.len()
-            ));
-        }
-        if c.on_velocities > k {
-            return Err(format!(
-                "{role}constraints: {} on the velocities of {k}",
-                c.on_velocities
-            ));
-        }
-        for (name, prog, outputs) in [
-            ("values", &c.values, k),
-            ("jacobian", &c.jacobian, k * n),
-            ("time_derivative", &c.time_derivative, k),
-            ("velocities", &c.velocities, k),
-            (
-                "dynamics",
-                &c.dynamics,
-                layout::outputs(&layout.constraint_dynamics()),
-            ),
-        ] {
-            program(&format!("{role}constraint {name}"), prog, inputs, outputs)?;
-        }
-    }
+    validate_theorems(eq, role)?;
+    validate_drawing(eq, role)?;
+    validate_constraints(eq, role)?;
     let misshapen_print = eq.symbolic.as_ref().is_some_and(|s| {
         s.mass_matrix.len() != n
             || s.mass_matrix.iter().any(|row| row.len() != n)
@@ -180,6 +109,107 @@ fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
         return Err(format!(
             "the {role}equations' sizes do not match their {n} coordinates"
         ));
+    }
+    Ok(())
+}
+
+/// Checks the theorems of `eq`, if any: the dynamic functions' and balances' programs,
+/// the nine theorems in order, and no integral without its premise.
+fn validate_theorems(eq: &Equations, role: &str) -> Result<(), String> {
+    let Some(t) = &eq.theorems else {
+        return Ok(());
+    };
+    let inputs = eq.inputs().len();
+    program(
+        &format!("{role}dynamic_functions"),
+        &t.dynamic_functions,
+        inputs,
+        layout::DYNAMIC_FUNCTIONS,
+    )?;
+    let theorems: Vec<_> = t.laws.iter().map(|law| law.theorem).collect();
+    if theorems != Theorem::ALL {
+        return Err(format!("{role}theorems: not the nine theorems in order"));
+    }
+    if t.laws.iter().any(|law| law.integral && !law.holds()) {
+        return Err(format!(
+            "{role}theorems: an integral whose premise does not hold"
+        ));
+    }
+    let holding = t.laws.iter().filter(|law| law.holds()).count();
+    program(
+        &format!("{role}balance"),
+        &t.balance,
+        eq.inputs().with_accelerations(0),
+        layout::balances(holding),
+    )?;
+    Ok(())
+}
+
+/// Checks the drawing of `eq`, if any: its program, and every line and frame of a drawn
+/// point.
+fn validate_drawing(eq: &Equations, role: &str) -> Result<(), String> {
+    let Some(d) = &eq.drawing else {
+        return Ok(());
+    };
+    let inputs = eq.inputs().len();
+    program(
+        &format!("{role}drawing"),
+        &d.program,
+        inputs,
+        layout::drawing(d.points.len(), d.frames.len()),
+    )?;
+    let points = d.points.len();
+    let inside = |i: usize| i < points;
+    if !d.frames.iter().all(|&i| inside(i))
+        || !d
+            .links
+            .iter()
+            .all(|&(a, b)| inside(a) && b.is_none_or(inside))
+    {
+        return Err(format!("{role}drawing: a line or frame of no drawn point"));
+    }
+    Ok(())
+}
+
+/// Checks the constraints of `eq`, if any: their programs, and one flag per constraint.
+fn validate_constraints(eq: &Equations, role: &str) -> Result<(), String> {
+    let Some(c) = &eq.constraints else {
+        return Ok(());
+    };
+    let n = eq.coordinates.len();
+    let inputs = eq.inputs().len();
+    let layout = eq.layout();
+    let k = c.text.len();
+    program(
+        &format!("{role}constraint jacobians"),
+        &c.jacobians,
+        eq.inputs().with_accelerations(k),
+        layout::outputs(&layout.constraint_jacobians()),
+    )?;
+    if c.scleronomic.len() != k {
+        return Err(format!(
+            "{role}constraints: {k} constraints, {} flags",
+            c.scleronomic.len()
+        ));
+    }
+    if c.on_velocities > k {
+        return Err(format!(
+            "{role}constraints: {} on the velocities of {k}",
+            c.on_velocities
+        ));
+    }
+    for (name, prog, outputs) in [
+        ("values", &c.values, k),
+        ("jacobian", &c.jacobian, k * n),
+        ("time_derivative", &c.time_derivative, k),
+        ("velocities", &c.velocities, k),
+        (
+            "dynamics",
+            &c.dynamics,
+            layout::outputs(&layout.constraint_dynamics()),
+        ),
+    ] {
+        program(&format!("{role}constraint {name}"), prog, inputs, outputs)?;
     }
     Ok(())
 }

@@ -279,14 +279,10 @@ pub(crate) fn equations(
     model: &CheckedModel,
     system: &System,
 ) -> Result<Option<Equations>, String> {
-    let Energy::KineticPotential { potential, .. } = &model.energy else {
+    let n = model.coordinates.len();
+    let Some(written_potential) = written_potential(s, model)? else {
         return Ok(None);
     };
-    let n = model.coordinates.len();
-    let written_potential = s.expr(potential)?;
-    if (0..n).any(|i| written_potential.contains(Var::Velocity(i))) {
-        return Ok(None);
-    }
     let Some(traced) = dynamics(s, model, system)? else {
         return Ok(None);
     };
@@ -358,7 +354,83 @@ pub(crate) fn equations(
             .collect()
     })?;
 
-    // What is conserved: the tree's T is a quadratic form in q̇ and its data constant.
+    let Conservation {
+        explicit_time,
+        forced_or_dissipative,
+        cyclic,
+        conserved,
+    } = conservation(s, system, n, &written_potential, &gradient_values)?;
+    let constraints = super::constraints::derive(s, system, &system.inputs())?;
+    Ok(Some(Equations {
+        name: model.name.clone(),
+        coordinates: model.coordinates.clone(),
+        parameters: model.parameters.clone(),
+        from_kinetic_potential: true,
+        forced_or_dissipative,
+        inputs: model.inputs.clone(),
+        explicit_time,
+        cyclic,
+        conserved,
+        programs: Programs {
+            dynamics: traced.dynamics,
+            lagrangian,
+            jacobi_integral: energy.clone(),
+            energy,
+            momenta,
+            momentum_rate,
+            momentum_jacobian,
+            lagrangian_hessian,
+            residual_jacobians: traced.residual_jacobians,
+            inverse_dynamics: traced.inverse_dynamics,
+        },
+        dynamics_by_recursion: true,
+        constraints,
+        joint_wrenches: None,
+        theorems: None,
+        drawing: None,
+        formulas: Vec::new(),
+        symbolic: None,
+    }))
+}
+
+/// The written potential of a model given by its kinetic and potential energies; `None`
+/// for any other model, or when it depends on the velocities (then `T + V` would not be
+/// the energy).
+fn written_potential(s: &Session, model: &CheckedModel) -> Result<Option<Sym>, String> {
+    let Energy::KineticPotential { potential, .. } = &model.energy else {
+        return Ok(None);
+    };
+    let n = model.coordinates.len();
+    let written_potential = s.expr(potential)?;
+    if (0..n).any(|i| written_potential.contains(Var::Velocity(i))) {
+        return Ok(None);
+    }
+    Ok(Some(written_potential))
+}
+
+/// What a tree's equations conserve, and why.
+struct Conservation {
+    /// Whether the time occurs explicitly in the written potential, forces, dissipation
+    /// or constraints.
+    explicit_time: bool,
+    /// Whether forces, dissipation or inputs act.
+    forced_or_dissipative: bool,
+    /// The coordinates proven cyclic.
+    cyclic: Vec<usize>,
+    /// The energy, or nothing.
+    conserved: Conserved,
+}
+
+/// What a tree's equations conserve: the tree's `T` is a quadratic form in `q̇` and its
+/// data constant, so the energy when nothing forces, dissipates, moves or works; and its
+/// cyclic coordinates, from `gradient_values` (`∂L/∂q` as traced).
+fn conservation(
+    s: &Session,
+    system: &System,
+    n: usize,
+    written_potential: &Sym,
+    gradient_values: &[Value],
+) -> Result<Conservation, String> {
     let explicit_time = written_potential.contains(Var::Time)
         || system
             .forces
@@ -395,37 +467,12 @@ pub(crate) fn equations(
     } else {
         Conserved::Energy
     };
-    let constraints = super::constraints::derive(s, system, &system.inputs())?;
-    Ok(Some(Equations {
-        name: model.name.clone(),
-        coordinates: model.coordinates.clone(),
-        parameters: model.parameters.clone(),
-        from_kinetic_potential: true,
-        forced_or_dissipative,
-        inputs: model.inputs.clone(),
+    Ok(Conservation {
         explicit_time,
+        forced_or_dissipative,
         cyclic,
         conserved,
-        programs: Programs {
-            dynamics: traced.dynamics,
-            lagrangian,
-            jacobi_integral: energy.clone(),
-            energy,
-            momenta,
-            momentum_rate,
-            momentum_jacobian,
-            lagrangian_hessian,
-            residual_jacobians: traced.residual_jacobians,
-            inverse_dynamics: traced.inverse_dynamics,
-        },
-        dynamics_by_recursion: true,
-        constraints,
-        joint_wrenches: None,
-        theorems: None,
-        drawing: None,
-        formulas: Vec::new(),
-        symbolic: None,
-    }))
+    })
 }
 
 /// What a traced program computes from a tree's data at `(q, q̇)`.

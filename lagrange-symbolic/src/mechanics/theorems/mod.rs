@@ -74,6 +74,10 @@ impl Symmetry {
     }
 }
 
+// Longer than 120 lines because it is one pass over the nine theorems in order, every law
+// built from the same shared locals (the applied forces, `along`, the `balance` rows pushed
+// in order, the virial's `homogeneity`): a split would pass them all around and hide the
+// order in which the balance rows are built.
 /// The theorems of a model whose kinetic energy comes from particles and bodies alone
 /// (no written `T` or `L`); `None` for any other model.
 pub(crate) fn theorems(

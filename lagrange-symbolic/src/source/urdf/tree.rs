@@ -80,55 +80,7 @@ pub(super) fn tree_model(
     ignored: &mut BTreeSet<String>,
 ) -> Result<(Model, BTreeMap<String, f64>, f64), String> {
     let inertial: HashMap<&str, &Inertial> = links.iter().map(|(n, i)| (n.as_str(), i)).collect();
-    let mut parent_of: HashMap<&str, &UrdfJoint> = HashMap::new();
-    for j in joints {
-        for link in [&j.parent, &j.child] {
-            if !inertial.contains_key(link.as_str()) {
-                return Err(format!(
-                    "joint `{}` names the link `{}`, which is not defined",
-                    escape_text(&j.name),
-                    escape_text(link)
-                ));
-            }
-        }
-        if parent_of.insert(&j.child, j).is_some() {
-            return Err(format!(
-                "link `{}` has two parent joints: a kinematic loop, which needs a constraint (not imported)",
-                escape_text(&j.child)
-            ));
-        }
-    }
-    let roots: Vec<&str> = links
-        .iter()
-        .map(|(n, _)| n.as_str())
-        .filter(|n| !parent_of.contains_key(n))
-        .collect();
-    let [root] = roots.as_slice() else {
-        return Err(match roots.as_slice() {
-            [] if links.is_empty() => "the robot has no `<link>`".to_string(),
-            [] => "every link has a parent joint: the joints form a cycle, a kinematic loop, which needs a constraint (not imported)".to_string(),
-            _ => format!(
-                "the links must form one tree, with one root; the roots are: {}",
-                escape_text(&roots.join(", "))
-            ),
-        });
-    };
-    // Parents before children: breadth first from the root.
-    let mut order: Vec<&UrdfJoint> = Vec::new();
-    let mut frontier = vec![*root];
-    while let Some(link) = frontier.pop() {
-        let mut children: Vec<&UrdfJoint> = joints.iter().filter(|j| j.parent == link).collect();
-        children.sort_by(|a, b| a.name.cmp(&b.name));
-        for j in children {
-            frontier.insert(0, &j.child);
-            order.push(j);
-        }
-    }
-    if order.len() != joints.len() {
-        return Err(
-            "the joints form a cycle: a kinematic loop needs a constraint (not imported)".into(),
-        );
-    }
+    let (root, order) = joint_order(links, joints, &inertial)?;
     let merge = options.merge_fixed;
     let (merged_joints, merged_inertial) = if merge {
         merge_fixed(&order, &inertial, root, ignored)
@@ -202,19 +154,7 @@ pub(super) fn tree_model(
     if coordinates.is_empty() {
         return Err("the robot has no movable joint".into());
     }
-    let mut initial: BTreeMap<String, f64> = coordinates.iter().map(|q| (q.clone(), 0.0)).collect();
-    let mut constraints = Vec::new();
-    for j in &order {
-        if let Some(mimic) = &j.mimic {
-            constraints.push(mimic_constraint(j, mimic, &coordinate_of)?);
-        }
-    }
-    for j in &order {
-        if j.mimic.is_some() {
-            let value = mimicked_value(j, &order)?;
-            initial.insert(coordinate_of[j.name.as_str()].clone(), value);
-        }
-    }
+    let (initial, constraints) = mimics(&order, &coordinate_of, &coordinates)?;
     let root_mass = inertial[root].mass;
     let mut parameters = vec!["g".to_string()];
     let (mut inputs, mut forces) = (Vec::new(), Vec::new());
@@ -246,6 +186,89 @@ pub(super) fn tree_model(
         message
     })?;
     Ok((model, initial, root_mass))
+}
+
+/// The tree's root link and its joints parents first (breadth first from the root, the
+/// children of a link by name); an error when a joint names an undefined link or the
+/// links do not form one tree.
+fn joint_order<'a>(
+    links: &'a [(String, Inertial)],
+    joints: &'a [UrdfJoint],
+    inertial: &HashMap<&str, &Inertial>,
+) -> Result<(&'a str, Vec<&'a UrdfJoint>), String> {
+    let mut parent_of: HashMap<&str, &UrdfJoint> = HashMap::new();
+    for j in joints {
+        for link in [&j.parent, &j.child] {
+            if !inertial.contains_key(link.as_str()) {
+                return Err(format!(
+                    "joint `{}` names the link `{}`, which is not defined",
+                    escape_text(&j.name),
+                    escape_text(link)
+                ));
+            }
+        }
+        if parent_of.insert(&j.child, j).is_some() {
+            return Err(format!(
+                "link `{}` has two parent joints: a kinematic loop, which needs a constraint (not imported)",
+                escape_text(&j.child)
+            ));
+        }
+    }
+    let roots: Vec<&str> = links
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| !parent_of.contains_key(n))
+        .collect();
+    let [root] = roots.as_slice() else {
+        return Err(match roots.as_slice() {
+            [] if links.is_empty() => "the robot has no `<link>`".to_string(),
+            [] => "every link has a parent joint: the joints form a cycle, a kinematic loop, which needs a constraint (not imported)".to_string(),
+            _ => format!(
+                "the links must form one tree, with one root; the roots are: {}",
+                escape_text(&roots.join(", "))
+            ),
+        });
+    };
+    // Parents before children: breadth first from the root.
+    let mut order: Vec<&UrdfJoint> = Vec::new();
+    let mut frontier = vec![*root];
+    while let Some(link) = frontier.pop() {
+        let mut children: Vec<&UrdfJoint> = joints.iter().filter(|j| j.parent == link).collect();
+        children.sort_by(|a, b| a.name.cmp(&b.name));
+        for j in children {
+            frontier.insert(0, &j.child);
+            order.push(j);
+        }
+    }
+    if order.len() != joints.len() {
+        return Err(
+            "the joints form a cycle: a kinematic loop needs a constraint (not imported)".into(),
+        );
+    }
+    Ok((*root, order))
+}
+
+/// The initial configuration (every coordinate at 0 but the mimicking ones, which follow
+/// the joints they mimic) and the mimic joints' constraints.
+fn mimics(
+    order: &[&UrdfJoint],
+    coordinate_of: &HashMap<&str, String>,
+    coordinates: &[String],
+) -> Result<(BTreeMap<String, f64>, Vec<String>), String> {
+    let mut initial: BTreeMap<String, f64> = coordinates.iter().map(|q| (q.clone(), 0.0)).collect();
+    let mut constraints = Vec::new();
+    for j in order {
+        if let Some(mimic) = &j.mimic {
+            constraints.push(mimic_constraint(j, mimic, coordinate_of)?);
+        }
+    }
+    for j in order {
+        if j.mimic.is_some() {
+            let value = mimicked_value(j, order)?;
+            initial.insert(coordinate_of[j.name.as_str()].clone(), value);
+        }
+    }
+    Ok((initial, constraints))
 }
 
 /// The value of the coordinate of joint `j`, which mimics another, when every joint that
