@@ -191,22 +191,11 @@ impl Context {
         let [mass, forcing] = layout.dynamics();
         let [constraint_jacobian, _] = layout.constraint_dynamics();
         let crate_name = snake_case(&eq.name);
-        let programs = [
-            &eq.programs.lagrangian,
-            &eq.programs.energy,
-            &eq.programs.jacobi_integral,
-            &eq.programs.momenta,
-            &eq.programs.momentum_rate,
-        ]
-        .map(program);
-        let [lagrangian, energy, jacobi_integral, momenta, momentum_rate] = programs;
-        let (lagrangian, energy, jacobi_integral, momenta, momentum_rate) = (
-            lagrangian?,
-            energy?,
-            jacobi_integral?,
-            momenta?,
-            momentum_rate?,
-        );
+        let lagrangian = program(&eq.programs.lagrangian)?;
+        let energy = program(&eq.programs.energy)?;
+        let jacobi_integral = program(&eq.programs.jacobi_integral)?;
+        let momenta = program(&eq.programs.momenta)?;
+        let momentum_rate = program(&eq.programs.momentum_rate)?;
         let constraints = eq
             .constraints
             .as_ref()

@@ -125,16 +125,7 @@ impl Tree {
             model,
             moving: false,
         };
-        Ok(
-            tree(s, model, t, &data)?.map(|(links, inertials, gravity)| Tree {
-                links,
-                inertials,
-                gravity,
-                extra: vec![Value::ZERO; model.coordinates.len()],
-                applied: vec![Value::ZERO; model.coordinates.len()],
-                potential: Value::ZERO,
-            }),
-        )
+        tree(s, model, t, &data)
     }
 }
 
@@ -186,15 +177,14 @@ impl Leaves<'_> {
     }
 }
 
-/// The links and mass data of the model's tree, with gravity in the fixed frame; `None`
-/// when a datum does not lower.
-#[allow(clippy::type_complexity)]
+/// The links and mass data of the model's tree, with gravity in the fixed frame and no
+/// written terms; `None` when a datum does not lower.
 fn tree(
     s: &Session,
     model: &CheckedModel,
     t: &mut Tracer,
     data: &Leaves<'_>,
-) -> Result<Option<(Vec<Link>, Vec<Inertial>, V3)>, String> {
+) -> Result<Option<Tree>, String> {
     // Each datum normalized by the engine first (so `tan`, `sinh`, … arrive as the
     // functions the IR has), then traced.
     let value = |t: &mut Tracer, e: &Expr| -> Result<Option<Value>, String> {
@@ -280,7 +270,14 @@ fn tree(
             inertia: matrix!(&body.inertia),
         });
     }
-    Ok(Some((links, inertials, gravity)))
+    Ok(Some(Tree {
+        links,
+        inertials,
+        gravity,
+        extra: vec![Value::ZERO; model.coordinates.len()],
+        applied: vec![Value::ZERO; model.coordinates.len()],
+        potential: Value::ZERO,
+    }))
 }
 
 /// Each link's `E` (the joint frame's rotation times the motion's) and origin `r`.
