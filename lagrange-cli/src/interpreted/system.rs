@@ -39,12 +39,12 @@ impl Programs for Interpreted {
         })
     }
 
-    fn run<R>(
+    fn run(
         &self,
         quantity: Quantity,
         arguments: &Arguments<'_, Dyn>,
-        read: impl FnOnce(&mut [f64]) -> R,
-    ) -> R {
+        read: &mut dyn FnMut(&mut [f64]),
+    ) {
         let (program, outputs) = self.program(quantity);
         let inputs: Vec<f64> = std::iter::once(arguments.t)
             .chain(arguments.q.iter().copied())

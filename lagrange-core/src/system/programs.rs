@@ -145,16 +145,37 @@ where
 
     /// Runs the program of `quantity` at `arguments` (with this system's parameter
     /// values) into a buffer of its outputs that holds `+0` wherever the program writes
-    /// nothing, and returns what `read` makes of that buffer. The buffer is the
-    /// implementor's, sized by the program: on the stack for the derive's code. Panics for
-    /// a quantity the model has no program of; the runtime asks only for those its
-    /// [`model`](Self::model) says it has.
-    fn run<R>(
+    /// nothing, and hands that buffer to `read`, once. The buffer is the implementor's,
+    /// sized by the program: on the stack for the derive's code. Panics for a quantity the
+    /// model has no program of; the runtime asks only for those its
+    /// [`model`](Self::model) says it has. (`read` is a trait object so that a model's
+    /// `run`, one arm per program, is compiled once, not once per caller.)
+    fn run(
         &self,
         quantity: Quantity,
         arguments: &Arguments<'_, Self::Coordinates>,
-        read: impl FnOnce(&mut [f64]) -> R,
-    ) -> R;
+        read: &mut dyn FnMut(&mut [f64]),
+    );
+}
+
+/// What `read` makes of the outputs of `system`'s program of `quantity` at `arguments`
+/// ([`Programs::run`]).
+#[inline]
+fn output<S: Programs, R>(
+    system: &S,
+    quantity: Quantity,
+    arguments: &Arguments<'_, S::Coordinates>,
+    read: impl FnOnce(&mut [f64]) -> R,
+) -> R
+where
+    DefaultAllocator: ConstraintAllocator<S::Coordinates, S::Constraints>,
+{
+    let mut read = Some(read);
+    let mut value = None;
+    system.run(quantity, arguments, &mut |outputs| {
+        value = read.take().map(|read| read(outputs));
+    });
+    value.expect("`Programs::run` hands the program's outputs to `read`")
 }
 
 /// The programs of a model reduced over ignored coordinates (Routh), which also give the
@@ -225,7 +246,7 @@ where
 
     fn mass_matrix(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OMatrix<f64, N, N> {
         let n = q.shape_generic().0;
-        self.run(Quantity::MassMatrix, &Arguments::new(t, q, qd), |v| {
+        output(self, Quantity::MassMatrix, &Arguments::new(t, q, qd), |v| {
             matrix(n, n, v)
         })
     }
@@ -242,28 +263,33 @@ where
     ) -> (OMatrix<f64, N, N>, OVector<f64, N>) {
         let n = q.shape_generic().0;
         let [mass, forcing] = layout_of(self).dynamics();
-        self.run(Quantity::Dynamics, &Arguments::new(t, q, qd), |v| {
+        output(self, Quantity::Dynamics, &Arguments::new(t, q, qd), |v| {
             (matrix(n, n, &v[mass]), vector(n, &v[forcing]))
         })
     }
 
     fn lagrangian(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> f64 {
-        self.run(Quantity::Lagrangian, &Arguments::new(t, q, qd), |v| v[0])
-    }
-
-    fn energy(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> f64 {
-        self.run(Quantity::Energy, &Arguments::new(t, q, qd), |v| v[0])
-    }
-
-    fn jacobi_integral(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> f64 {
-        self.run(Quantity::JacobiIntegral, &Arguments::new(t, q, qd), |v| {
+        output(self, Quantity::Lagrangian, &Arguments::new(t, q, qd), |v| {
             v[0]
         })
     }
 
+    fn energy(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> f64 {
+        output(self, Quantity::Energy, &Arguments::new(t, q, qd), |v| v[0])
+    }
+
+    fn jacobi_integral(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> f64 {
+        output(
+            self,
+            Quantity::JacobiIntegral,
+            &Arguments::new(t, q, qd),
+            |v| v[0],
+        )
+    }
+
     fn momenta(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OVector<f64, N> {
         let n = q.shape_generic().0;
-        self.run(Quantity::Momenta, &Arguments::new(t, q, qd), |v| {
+        output(self, Quantity::Momenta, &Arguments::new(t, q, qd), |v| {
             vector(n, v)
         })
     }
@@ -277,9 +303,12 @@ where
             "`momentum_rate`",
         );
         let n = q.shape_generic().0;
-        self.run(Quantity::MomentumRate, &Arguments::new(t, q, qd), |v| {
-            vector(n, v)
-        })
+        output(
+            self,
+            Quantity::MomentumRate,
+            &Arguments::new(t, q, qd),
+            |v| vector(n, v),
+        )
     }
 
     fn momentum_jacobian(
@@ -296,9 +325,12 @@ where
             "`momentum_jacobian`",
         );
         let n = q.shape_generic().0;
-        self.run(Quantity::MomentumJacobian, &Arguments::new(t, q, qd), |v| {
-            matrix(n, n, v)
-        })
+        output(
+            self,
+            Quantity::MomentumJacobian,
+            &Arguments::new(t, q, qd),
+            |v| matrix(n, n, v),
+        )
     }
 
     fn lagrangian_hessian(
@@ -315,7 +347,8 @@ where
             "`lagrangian_hessian`",
         );
         let n = q.shape_generic().0;
-        self.run(
+        output(
+            self,
             Quantity::LagrangianHessian,
             &Arguments::new(t, q, qd),
             |v| matrix(n, n, v),
@@ -356,7 +389,9 @@ where
             "`residual_jacobian_rows`",
         );
         let arguments = Arguments::with_accelerations(t, q, qd, qdd);
-        self.run(Quantity::ResidualJacobianRows, &arguments, |v| v.to_vec())
+        output(self, Quantity::ResidualJacobianRows, &arguments, |v| {
+            v.to_vec()
+        })
     }
 
     fn inverse_dynamics(
@@ -368,7 +403,9 @@ where
     ) -> OVector<f64, N> {
         let n = q.shape_generic().0;
         let arguments = Arguments::with_accelerations(t, q, qd, qdd);
-        self.run(Quantity::InverseDynamics, &arguments, |v| vector(n, v))
+        output(self, Quantity::InverseDynamics, &arguments, |v| {
+            vector(n, v)
+        })
     }
 
     fn acceleration_jacobians(
@@ -385,7 +422,7 @@ where
         let (factor, qdd) = jacobians::factored(m, f, &self.model().mass_matrix_tree, (t, q, qd))?;
         let arguments = Arguments::with_accelerations(t, q, qd, &qdd);
         // The rows are solved in the program's own buffer.
-        self.run(Quantity::ResidualJacobianRows, &arguments, |rows| {
+        output(self, Quantity::ResidualJacobianRows, &arguments, |rows| {
             jacobians::solved(&factor, qdd.clone(), rows, (t, q, qd))
         })
     }
@@ -437,7 +474,7 @@ where
             return None;
         }
         let arguments = Arguments::new(t, q, qd);
-        Some(self.run(Quantity::DynamicFunctions, &arguments, |v| {
+        Some(output(self, Quantity::DynamicFunctions, &arguments, |v| {
             DynamicFunctions::from_outputs(v)
         }))
     }
@@ -447,9 +484,12 @@ where
             return Vec::new();
         }
         let unread = OVector::from_element_generic(q.shape_generic().0, U1, f64::NAN);
-        self.run(Quantity::Drawing, &Arguments::new(t, q, &unread), |v| {
-            v.to_vec()
-        })
+        output(
+            self,
+            Quantity::Drawing,
+            &Arguments::new(t, q, &unread),
+            |v| v.to_vec(),
+        )
     }
 
     fn balance(
@@ -465,7 +505,7 @@ where
         }
         let holding = theorems.iter().filter(|law| law.holds).count();
         let arguments = Arguments::with_accelerations(t, q, qd, qdd);
-        self.run(Quantity::Balance, &arguments, |v| {
+        output(self, Quantity::Balance, &arguments, |v| {
             (0..holding)
                 .map(|k| layout::balance(k).map(|i| v[i]))
                 .map(|[rate, law]| (rate, law))
@@ -482,7 +522,8 @@ where
     fn constraint_values(&self, t: f64, q: &OVector<f64, N>) -> OVector<f64, S::Constraints> {
         let k = self.constraint_dimension();
         let zero = OVector::zeros_generic(q.shape_generic().0, U1);
-        self.run(
+        output(
+            self,
             Quantity::ConstraintValues,
             &Arguments::new(t, q, &zero),
             |v| vector(k, v),
@@ -492,7 +533,8 @@ where
     fn constraint_jacobian(&self, t: f64, q: &OVector<f64, N>) -> OMatrix<f64, S::Constraints, N> {
         let (k, n) = (self.constraint_dimension(), q.shape_generic().0);
         let zero = OVector::zeros_generic(n, U1);
-        self.run(
+        output(
+            self,
             Quantity::ConstraintJacobian,
             &Arguments::new(t, q, &zero),
             |v| matrix(k, n, v),
@@ -507,7 +549,7 @@ where
         let k = self.constraint_dimension();
         let zero = OVector::zeros_generic(q.shape_generic().0, U1);
         let arguments = Arguments::new(t, q, &zero);
-        self.run(Quantity::ConstraintTimeDerivative, &arguments, |v| {
+        output(self, Quantity::ConstraintTimeDerivative, &arguments, |v| {
             vector(k, v)
         })
     }
@@ -520,7 +562,9 @@ where
     ) -> OVector<f64, S::Constraints> {
         let k = self.constraint_dimension();
         let arguments = Arguments::new(t, q, qd);
-        self.run(Quantity::ConstraintVelocities, &arguments, |v| vector(k, v))
+        output(self, Quantity::ConstraintVelocities, &arguments, |v| {
+            vector(k, v)
+        })
     }
 
     fn constraint_jacobian_and_bias(
@@ -535,7 +579,7 @@ where
         let (k, n) = (self.constraint_dimension(), q.shape_generic().0);
         let [jacobian, bias] = layout_of(self).constraint_dynamics();
         let arguments = Arguments::new(t, q, qd);
-        self.run(Quantity::ConstraintDynamics, &arguments, |v| {
+        output(self, Quantity::ConstraintDynamics, &arguments, |v| {
             (matrix(k, n, &v[jacobian]), vector(k, &v[bias]))
         })
     }
@@ -563,7 +607,7 @@ where
             multipliers: multipliers.as_slice(),
             ..Arguments::with_accelerations(t, q, qd, qdd)
         };
-        self.run(Quantity::ConstraintJacobians, &arguments, |v| {
+        output(self, Quantity::ConstraintJacobians, &arguments, |v| {
             ConstraintJacobians {
                 acceleration_coordinates: matrix(k, n, &v[sq]),
                 acceleration_velocities: matrix(k, n, &v[sv]),
@@ -590,7 +634,8 @@ where
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
     ) -> OVector<f64, S::Ignored> {
-        self.run(
+        output(
+            self,
             Quantity::IgnoredVelocities,
             &Arguments::new(t, q, qd),
             |v| vector(S::Ignored::from_usize(v.len()), v),

@@ -179,12 +179,12 @@ fn stub(input: &DeriveInput, model: &Model) -> TokenStream {
             fn model(&self) -> &#CORE::ModelInfo { &Self::INFO }
             fn parameters(&self) -> ::std::vec::Vec<f64> { #never }
             fn with_parameters(&self, _: &[f64]) -> ::core::result::Result<Self, #CORE::Error> { #never }
-            fn run<R>(
+            fn run(
                 &self,
                 _: #CORE::Quantity,
                 _: &#CORE::system::Arguments<'_, #dimension>,
-                _: impl ::core::ops::FnOnce(&mut [f64]) -> R,
-            ) -> R {
+                _: &mut dyn ::core::ops::FnMut(&mut [f64]),
+            ) {
                 #never
             }
         }

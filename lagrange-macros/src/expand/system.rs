@@ -24,6 +24,10 @@ struct Derived {
     order: Vec<usize>,
     /// Compiled only in a build without debug assertions (`M` alone).
     release_only: bool,
+    /// Written output by output into the zeroed buffer, skipping the outputs known to be
+    /// `+0` (`M`, `f` and the residual's derivatives, mostly zeros for a tree); the other
+    /// programs write the buffer as one array, which compiles to less in a debug build.
+    sparse: bool,
 }
 
 impl Derived {
@@ -33,6 +37,7 @@ impl Derived {
             order: (0..program.outputs).collect(),
             program: program.clone(),
             release_only: false,
+            sparse: false,
         }
     }
 
@@ -63,9 +68,13 @@ fn derived_programs(
         .dynamics
         .restricted(layout.dynamics()[0].clone());
     let mut all = vec![
-        Derived::new("Dynamics", &p.dynamics),
+        Derived {
+            sparse: true,
+            ..Derived::new("Dynamics", &p.dynamics)
+        },
         Derived {
             release_only: true,
+            sparse: true,
             ..Derived::new("MassMatrix", &mass)
         },
         Derived::new("Lagrangian", &p.lagrangian),
@@ -84,6 +93,7 @@ fn derived_programs(
     if !omitted.derivatives {
         all.push(Derived {
             order: layout.residual_jacobian_rows(),
+            sparse: true,
             ..Derived::new("ResidualJacobianRows", &p.residual_jacobians)
         });
     }
@@ -191,12 +201,12 @@ pub(super) fn system_impl(
             }
 
             #[inline]
-            fn run<R>(
+            fn run(
                 &self,
                 quantity: #CORE::Quantity,
                 arguments: &#arguments,
-                read: impl ::core::ops::FnOnce(&mut [f64]) -> R,
-            ) -> R {
+                read: &mut dyn ::core::ops::FnMut(&mut [f64]),
+            ) {
                 match quantity {
                     #(#arms)*
                     _ => #CORE::__private::no_program(#type_name, quantity),
@@ -216,8 +226,13 @@ fn function(
 ) -> syn::Result<TokenStream> {
     let function = derived.function();
     let count = derived.program.outputs;
-    let values = format_ident!("values");
-    let body = program::block_into_zeros(&derived.program, read_input, &derived.order, &values)?;
+    let body = if derived.sparse {
+        let values = format_ident!("values");
+        program::block_into_zeros(&derived.program, read_input, &derived.order, &values)?
+    } else {
+        let array = program::block(&derived.program, read_input)?;
+        quote!(*values = #array;)
+    };
     // A program's inputs are the model's, then (for some) the accelerations, then the
     // multipliers: it is given what its last slot reaches.
     let accelerations = matches!(last, Some(Input::Acceleration(_) | Input::Multiplier(_)))
