@@ -216,8 +216,9 @@ pub(super) fn system_impl(
     })
 }
 
-/// The private inherent function of one derived program, writing its outputs into the
-/// caller's zeroed buffer; `last` is the input its last slot reads.
+/// The private inherent function of one derived program: it runs the program into a
+/// buffer of its own (so a caller's stack frame holds only the buffer it uses) and hands
+/// the buffer to `read`; `last` is the input the program's last slot reads.
 fn function(
     derived: &Derived,
     last: Option<Input>,
@@ -226,12 +227,22 @@ fn function(
 ) -> syn::Result<TokenStream> {
     let function = derived.function();
     let count = derived.program.outputs;
-    let body = if derived.sparse {
-        let values = format_ident!("values");
-        program::block_into_zeros(&derived.program, read_input, &derived.order, &values)?
+    let values = format_ident!("values");
+    let buffer_and_body = if derived.sparse || count > STACK_OUTPUTS {
+        let zeros = if count > STACK_OUTPUTS {
+            quote!(::std::vec![0.0f64; #count])
+        } else {
+            quote!([0.0f64; #count])
+        };
+        let body =
+            program::block_into_zeros(&derived.program, read_input, &derived.order, &values)?;
+        quote! {
+            let mut values = #zeros;
+            #body
+        }
     } else {
         let array = program::block(&derived.program, read_input)?;
-        quote!(*values = #array;)
+        quote!(let mut values: [f64; #count] = #array;)
     };
     // A program's inputs are the model's, then (for some) the accelerations, then the
     // multipliers: it is given what its last slot reaches.
@@ -245,52 +256,32 @@ fn function(
     Ok(quote! {
         #release
         #[allow(unused_variables, clippy::all)]
-        fn #function(&self, arguments: &#arguments, values: &mut [f64; #count]) {
+        fn #function(&self, arguments: &#arguments, read: &mut dyn ::core::ops::FnMut(&mut [f64])) {
             let (t, q, qd) = (arguments.t, arguments.q, arguments.qd);
             #accelerations
             #multipliers
-            #body
+            #buffer_and_body
+            read(&mut values[..])
         }
     })
 }
 
-/// The arm of `Programs::run` for one derived program of a model of `n` coordinates: a
-/// buffer of its outputs, zeroed, filled by its function and given to `read`.
+/// The arm of `Programs::run` for one derived program of a model of `n` coordinates.
 fn arm(derived: &Derived, n: usize) -> TokenStream {
     let function = derived.function();
-    let count = derived.program.outputs;
-    let buffer = if count > STACK_OUTPUTS {
-        quote! {
-            let mut values = ::std::vec![0.0f64; #count];
-            self.#function(arguments, ::core::convert::TryInto::try_into(&mut values[..]).expect("a buffer of the program's outputs"));
-        }
-    } else {
-        quote! {
-            let mut values = [0.0f64; #count];
-            self.#function(arguments, &mut values);
-        }
-    };
     let quantity = format_ident!("{}", derived.quantity);
     if !derived.release_only {
-        return quote!(#CORE::Quantity::#quantity => { #buffer read(&mut values) });
+        return quote!(#CORE::Quantity::#quantity => self.#function(arguments, read),);
     }
     // `M` alone has the bits of the dynamics' first block: a build with debug assertions
     // (a debug build by default) takes them from there and compiles one program less.
     let nn = n * n;
-    let all = n * n + n;
     quote! {
         #CORE::Quantity::#quantity => {
             #[cfg(not(debug_assertions))]
-            {
-                #buffer
-                read(&mut values)
-            }
+            self.#function(arguments, read);
             #[cfg(debug_assertions)]
-            {
-                let mut values = [0.0f64; #all];
-                self.__lagrange_dynamics(arguments, &mut values);
-                read(&mut values[..#nn])
-            }
+            self.__lagrange_dynamics(arguments, &mut |values: &mut [f64]| read(&mut values[..#nn]));
         }
     }
 }
