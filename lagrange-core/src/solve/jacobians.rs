@@ -224,7 +224,29 @@ where
 {
     let (factor, qdd) = factored(m, f, tree, state)?;
     let mut rows = residual_jacobian_rows(&qdd);
-    solved(&factor, qdd, &mut rows, state)
+    let n = qdd.len();
+    let parameters = row_width(n, rows.len())? - 2 * n;
+    let mut result = AccelerationJacobians::zeros(qdd, parameters);
+    solved(&factor, &mut rows, &mut result, state)?;
+    Ok(result)
+}
+
+impl<N: Dim> AccelerationJacobians<N>
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    /// The accelerations `qdd` with derivatives of zero, for `parameters` parameters: the
+    /// result that [`solved`] writes into.
+    pub(crate) fn zeros(qdd: OVector<f64, N>, parameters: usize) -> Self {
+        let dim = qdd.shape_generic().0;
+        let n = qdd.len();
+        AccelerationJacobians {
+            accelerations: qdd,
+            coordinates: OMatrix::zeros_generic(dim, dim),
+            velocities: OMatrix::zeros_generic(dim, dim),
+            parameters: DMatrix::zeros(n, parameters),
+        }
+    }
 }
 
 /// The first half of [`unconstrained`]: `M` factorized (over `tree`) and the
@@ -243,35 +265,37 @@ where
     Ok((factor, qdd))
 }
 
-/// The second half of [`unconstrained`]: the residual's derivatives at `qdd`, `rows` in
-/// the layout of
+/// The second half of [`unconstrained`]: the residual's derivatives at `result`'s
+/// accelerations, `rows` in the layout of
 /// [`LagrangianSystem::residual_jacobian_rows`](crate::LagrangianSystem::residual_jacobian_rows),
-/// solved in place by `factor` and read out negated.
+/// solved in place by `factor` and read out negated into `result` (made by
+/// [`AccelerationJacobians::zeros`], which the caller keeps: a large model's derivatives
+/// are not moved again).
 pub(crate) fn solved<N: Dim>(
     factor: &MassFactor<'_, N>,
-    qdd: OVector<f64, N>,
     rows: &mut [f64],
+    result: &mut AccelerationJacobians<N>,
     (t, q, qd): (f64, &OVector<f64, N>, &OVector<f64, N>),
-) -> Result<AccelerationJacobians<N>, Error>
+) -> Result<(), Error>
 where
     DefaultAllocator: DimAllocator<N>,
 {
     let singular = || Error::singular(t, q.as_slice(), qd.as_slice());
-    let dim = qdd.shape_generic().0;
-    let n = qdd.len();
+    let n = result.accelerations.len();
     let c = row_width(n, rows.len())?;
+    if c - 2 * n != result.parameters.ncols() {
+        return Err(Error::InvalidInput(format!(
+            "the residual's derivatives came with {} parameters' columns, not {}",
+            c - 2 * n,
+            result.parameters.ncols()
+        )));
+    }
     // −M⁻¹ [∂r/∂q  ∂r/∂q̇  ∂r/∂p]: all 2n + m columns in one solve.
     factor.solve_rows(rows, c).ok_or_else(singular)?;
     // Checked, then read out negated into the result's own matrices.
     if !all_finite(rows) {
         return Err(singular());
     }
-    let mut result = AccelerationJacobians {
-        accelerations: qdd,
-        coordinates: OMatrix::zeros_generic(dim, dim),
-        velocities: OMatrix::zeros_generic(dim, dim),
-        parameters: DMatrix::zeros(n, c - 2 * n),
-    };
     fill_blocks(
         rows,
         (n, c),
@@ -282,7 +306,7 @@ where
         ],
         |x| -x,
     );
-    Ok(result)
+    Ok(())
 }
 
 /// The derivatives of the constrained motion with accelerations `qdd` and multipliers

@@ -417,14 +417,27 @@ where
         if !self.model().constraints.is_empty() {
             return self.constrained_acceleration_jacobians(t, q, qd);
         }
-        super::derivatives(self.model(), "the derivatives of the motion")?;
-        let (m, f) = self.mass_matrix_and_forcing(t, q, qd);
-        let (factor, qdd) = jacobians::factored(m, f, &self.model().mass_matrix_tree, (t, q, qd))?;
-        let arguments = Arguments::with_accelerations(t, q, qd, &qdd);
-        // The rows are solved in the program's own buffer.
-        output(self, Quantity::ResidualJacobianRows, &arguments, |rows| {
-            jacobians::solved(&factor, qdd.clone(), rows, (t, q, qd))
-        })
+        let info = self.model();
+        super::derivatives(info, "the derivatives of the motion")?;
+        let n = q.shape_generic().0;
+        let [mass, forcing] = layout_of(self).dynamics();
+        // The large values stay where they are made (the factor in the dynamics' reader,
+        // the derivatives in `result`), and the rows are solved in the program's own
+        // buffer: a reader returns only whether it succeeded.
+        let mut result = None;
+        output(self, Quantity::Dynamics, &Arguments::new(t, q, qd), |v| {
+            let (m, f) = (matrix(n, n, &v[mass]), vector(n, &v[forcing]));
+            let (factor, qdd) = jacobians::factored(m, f, &info.mass_matrix_tree, (t, q, qd))?;
+            let arguments = Arguments::with_accelerations(t, q, qd, &qdd);
+            let jacobians = result.insert(AccelerationJacobians::zeros(
+                qdd.clone(),
+                info.parameters.len(),
+            ));
+            output(self, Quantity::ResidualJacobianRows, &arguments, |rows| {
+                jacobians::solved(&factor, rows, jacobians, (t, q, qd))
+            })
+        })?;
+        Ok(result.expect("the dynamics' reader made the derivatives"))
     }
 
     fn accelerations(
@@ -436,8 +449,14 @@ where
         if !self.model().constraints.is_empty() {
             return self.constrained_motion(t, q, qd).map(|m| m.accelerations);
         }
-        let (m, f) = self.mass_matrix_and_forcing(t, q, qd);
-        linalg::solve_accelerations(m, f, &self.model().mass_matrix_tree, t, q, qd)
+        let n = q.shape_generic().0;
+        let [mass, forcing] = layout_of(self).dynamics();
+        let tree = &self.model().mass_matrix_tree;
+        // Solved in the reader: `M` is not moved out of it.
+        output(self, Quantity::Dynamics, &Arguments::new(t, q, qd), |v| {
+            let (m, f) = (matrix(n, n, &v[mass]), vector(n, &v[forcing]));
+            linalg::solve_accelerations(m, f, tree, t, q, qd)
+        })
     }
 
     fn project(

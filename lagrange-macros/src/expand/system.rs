@@ -200,7 +200,7 @@ pub(super) fn system_impl(
                 <Self as #CORE::FromParameterValues<#dimension>>::from_parameter_values(values)
             }
 
-            #[inline]
+            #[inline(always)]
             fn run(
                 &self,
                 quantity: #CORE::Quantity,
@@ -255,6 +255,7 @@ fn function(
         .then(|| quote!(#[cfg(not(debug_assertions))]));
     Ok(quote! {
         #release
+        #[inline]
         #[allow(unused_variables, clippy::all)]
         fn #function(&self, arguments: &#arguments, read: &mut dyn ::core::ops::FnMut(&mut [f64])) {
             let (t, q, qd) = (arguments.t, arguments.q, arguments.qd);
