@@ -226,17 +226,17 @@ where
     let mut rows = residual_jacobian_rows(&qdd);
     let n = qdd.len();
     let parameters = row_width(n, rows.len())? - 2 * n;
-    let mut result = AccelerationJacobians::zeros(qdd, parameters);
-    solved(&factor, &mut rows, &mut result, state)?;
-    Ok(result)
+    let mut result = None;
+    solved(&factor, &mut rows, (&qdd, parameters), &mut result, state)?;
+    Ok(result.expect("`solved` made the derivatives"))
 }
 
 impl<N: Dim> AccelerationJacobians<N>
 where
     DefaultAllocator: DimAllocator<N>,
 {
-    /// The accelerations `qdd` with derivatives of zero, for `parameters` parameters: the
-    /// result that [`solved`] writes into.
+    /// The accelerations `qdd` with derivatives of zero, for `parameters` parameters: what
+    /// [`solved`] fills.
     pub(crate) fn zeros(qdd: OVector<f64, N>, parameters: usize) -> Self {
         let dim = qdd.shape_generic().0;
         let n = qdd.len();
@@ -265,29 +265,29 @@ where
     Ok((factor, qdd))
 }
 
-/// The second half of [`unconstrained`]: the residual's derivatives at `result`'s
-/// accelerations, `rows` in the layout of
-/// [`LagrangianSystem::residual_jacobian_rows`](crate::LagrangianSystem::residual_jacobian_rows),
-/// solved in place by `factor` and read out negated into `result` (made by
-/// [`AccelerationJacobians::zeros`], which the caller keeps: a large model's derivatives
-/// are not moved again).
+/// The second half of [`unconstrained`]: the residual's derivatives at the accelerations
+/// `qdd`, `rows` in the layout of
+/// [`LagrangianSystem::residual_jacobian_rows`](crate::LagrangianSystem::residual_jacobian_rows)
+/// with `parameters` parameters' columns, solved in place by `factor` and read out negated
+/// into `result` (made here, after the solve, in a place the caller keeps: a large
+/// model's derivatives are not moved again).
 pub(crate) fn solved<N: Dim>(
     factor: &MassFactor<'_, N>,
     rows: &mut [f64],
-    result: &mut AccelerationJacobians<N>,
+    (qdd, parameters): (&OVector<f64, N>, usize),
+    result: &mut Option<AccelerationJacobians<N>>,
     (t, q, qd): (f64, &OVector<f64, N>, &OVector<f64, N>),
 ) -> Result<(), Error>
 where
     DefaultAllocator: DimAllocator<N>,
 {
     let singular = || Error::singular(t, q.as_slice(), qd.as_slice());
-    let n = result.accelerations.len();
+    let n = qdd.len();
     let c = row_width(n, rows.len())?;
-    if c - 2 * n != result.parameters.ncols() {
+    if c - 2 * n != parameters {
         return Err(Error::InvalidInput(format!(
-            "the residual's derivatives came with {} parameters' columns, not {}",
-            c - 2 * n,
-            result.parameters.ncols()
+            "the residual's derivatives came with {} parameters' columns, not {parameters}",
+            c - 2 * n
         )));
     }
     // −M⁻¹ [∂r/∂q  ∂r/∂q̇  ∂r/∂p]: all 2n + m columns in one solve.
@@ -296,6 +296,7 @@ where
     if !all_finite(rows) {
         return Err(singular());
     }
+    let result = result.insert(AccelerationJacobians::zeros(qdd.clone(), parameters));
     fill_blocks(
         rows,
         (n, c),

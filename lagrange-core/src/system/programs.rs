@@ -422,19 +422,16 @@ where
         let n = q.shape_generic().0;
         let [mass, forcing] = layout_of(self).dynamics();
         // The large values stay where they are made (the factor in the dynamics' reader,
-        // the derivatives in `result`), and the rows are solved in the program's own
-        // buffer: a reader returns only whether it succeeded.
+        // the derivatives in `result`, made after the solve), and the rows are solved in
+        // the program's own buffer: a reader returns only whether it succeeded.
         let mut result = None;
         output(self, Quantity::Dynamics, &Arguments::new(t, q, qd), |v| {
             let (m, f) = (matrix(n, n, &v[mass]), vector(n, &v[forcing]));
             let (factor, qdd) = jacobians::factored(m, f, &info.mass_matrix_tree, (t, q, qd))?;
             let arguments = Arguments::with_accelerations(t, q, qd, &qdd);
-            let jacobians = result.insert(AccelerationJacobians::zeros(
-                qdd.clone(),
-                info.parameters.len(),
-            ));
             output(self, Quantity::ResidualJacobianRows, &arguments, |rows| {
-                jacobians::solved(&factor, rows, jacobians, (t, q, qd))
+                let accelerations = (&qdd, info.parameters.len());
+                jacobians::solved(&factor, rows, accelerations, &mut result, (t, q, qd))
             })
         })?;
         Ok(result.expect("the dynamics' reader made the derivatives"))

@@ -41,6 +41,11 @@ impl Derived {
         }
     }
 
+    /// Whether it is the residual's derivatives, row by row.
+    fn sparse_rows(&self) -> bool {
+        self.quantity == "ResidualJacobianRows"
+    }
+
     /// The name of its function: `__lagrange_` and the quantity in snake case.
     fn function(&self) -> Ident {
         let mut name = String::from("__lagrange");
@@ -125,9 +130,14 @@ fn derived_programs(
     all
 }
 
-/// Buffers of more outputs than this are on the heap (the residual's derivatives of a
-/// large tree), the rest on the stack.
+/// Buffers of more outputs than this are on the heap, the rest on the stack.
 const STACK_OUTPUTS: usize = 4096;
+
+/// The residual's derivatives of more outputs than this come in a buffer on the heap:
+/// they are solved while the dynamics' buffer is alive, and two large stack buffers
+/// cost the G1's ∇FD 6 % (2,552 rows' entries) where a small one on the heap costs a
+/// UR5's 8 % (measured with `cargo bench --bench robots`).
+const HEAP_ROWS: usize = 1024;
 
 /// The inherent `INFO`, the `FromParameterValues<Const<n>>` and `Programs` impls of `eq`
 /// (and of a reduced model its `ignored_velocities`), whose parameters are the struct's
@@ -218,7 +228,10 @@ pub(super) fn system_impl(
 
 /// The private inherent function of one derived program: it runs the program into a
 /// buffer of its own (so a caller's stack frame holds only the buffer it uses) and hands
-/// the buffer to `read`; `last` is the input the program's last slot reads.
+/// the buffer to `read`; `last` is the input the program's last slot reads. A build
+/// without debug assertions inlines it into the runtime's method that asks for it, as
+/// the derive's methods once held their programs (the reader is then a direct call: the
+/// G1's ID 2 % faster, its release build no slower); a debug build compiles it once.
 fn function(
     derived: &Derived,
     last: Option<Input>,
@@ -229,7 +242,7 @@ fn function(
     let count = derived.program.outputs;
     let values = format_ident!("values");
     let buffer_and_body = if derived.sparse || count > STACK_OUTPUTS {
-        let zeros = if count > STACK_OUTPUTS {
+        let zeros = if count > STACK_OUTPUTS || (count > HEAP_ROWS && derived.sparse_rows()) {
             quote!(::std::vec![0.0f64; #count])
         } else {
             quote!([0.0f64; #count])
@@ -255,7 +268,7 @@ fn function(
         .then(|| quote!(#[cfg(not(debug_assertions))]));
     Ok(quote! {
         #release
-        #[inline]
+        #[cfg_attr(not(debug_assertions), inline(always))]
         #[allow(unused_variables, clippy::all)]
         fn #function(&self, arguments: &#arguments, read: &mut dyn ::core::ops::FnMut(&mut [f64])) {
             let (t, q, qd) = (arguments.t, arguments.q, arguments.qd);
