@@ -58,7 +58,7 @@ impl Settings {
         let t0 = args.t_start.or(defaults.t_start).unwrap_or(0.0);
         let t_end = args.t_end.or(defaults.t_end).ok_or_else(|| {
             Failure(format!(
-                "{path}: no end time: set `t_end` in the file's [simulation] table (or pass --t-end to `simulate`)"
+                "{path}: no end time: set `t_end` in the file's [simulation] table (`simulate` also takes --t-end)"
             ))
         })?;
         let (t0_, t_end_) = (Short(t0), Short(t_end));
