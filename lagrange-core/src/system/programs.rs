@@ -205,10 +205,20 @@ where
     }
 }
 
-/// Panics, naming `function`, when the model was derived without `group`'s programs.
-fn derived(info: &ModelInfo, left_out: bool, group: &str, function: &str) {
-    if left_out {
-        panic!("{}", Omitted::message(&info.name, group, function));
+/// Panics, naming `function`, when the model was derived without its variational programs
+/// ([`Omitted::variational`]).
+fn require_variational(info: &ModelInfo, function: &str) {
+    if info.omitted.variational {
+        panic!("{}", Omitted::message(&info.name, "variational", function));
+    }
+}
+
+/// Panics, naming `function`, when the model was derived without the residual's
+/// derivatives ([`Omitted::derivatives`]); [`super::derivatives`] is the same check as an
+/// error.
+fn require_derivatives(info: &ModelInfo, function: &str) {
+    if info.omitted.derivatives {
+        panic!("{}", Omitted::message(&info.name, "derivatives", function));
     }
 }
 
@@ -296,12 +306,7 @@ where
 
     fn momentum_rate(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OVector<f64, N> {
         let info = self.model();
-        derived(
-            info,
-            info.omitted.variational,
-            "variational",
-            "`momentum_rate`",
-        );
+        require_variational(info, "`momentum_rate`");
         let n = q.shape_generic().0;
         output(
             self,
@@ -318,12 +323,7 @@ where
         qd: &OVector<f64, N>,
     ) -> OMatrix<f64, N, N> {
         let info = self.model();
-        derived(
-            info,
-            info.omitted.variational,
-            "variational",
-            "`momentum_jacobian`",
-        );
+        require_variational(info, "`momentum_jacobian`");
         let n = q.shape_generic().0;
         output(
             self,
@@ -340,12 +340,7 @@ where
         qd: &OVector<f64, N>,
     ) -> OMatrix<f64, N, N> {
         let info = self.model();
-        derived(
-            info,
-            info.omitted.variational,
-            "variational",
-            "`lagrangian_hessian`",
-        );
+        require_variational(info, "`lagrangian_hessian`");
         let n = q.shape_generic().0;
         output(
             self,
@@ -363,12 +358,7 @@ where
         qdd: &OVector<f64, N>,
     ) -> jacobians::ResidualJacobians<N> {
         let info = self.model();
-        derived(
-            info,
-            info.omitted.derivatives,
-            "derivatives",
-            "`residual_jacobians`",
-        );
+        require_derivatives(info, "`residual_jacobians`");
         let rows = self.residual_jacobian_rows(t, q, qd, qdd);
         jacobians::ResidualJacobians::from_rows(q.shape_generic().0, &rows)
             .expect("the derived program writes the rows of the residual's derivatives")
@@ -382,12 +372,7 @@ where
         qdd: &OVector<f64, N>,
     ) -> Vec<f64> {
         let info = self.model();
-        derived(
-            info,
-            info.omitted.derivatives,
-            "derivatives",
-            "`residual_jacobian_rows`",
-        );
+        require_derivatives(info, "`residual_jacobian_rows`");
         let arguments = Arguments::with_accelerations(t, q, qd, qdd);
         output(self, Quantity::ResidualJacobianRows, &arguments, |v| {
             v.to_vec()
@@ -609,12 +594,7 @@ where
         multipliers: &OVector<f64, S::Constraints>,
     ) -> ConstraintJacobians<N, S::Constraints> {
         let info = self.model();
-        derived(
-            info,
-            info.omitted.derivatives,
-            "derivatives",
-            "`constraint_jacobians`",
-        );
+        require_derivatives(info, "`constraint_jacobians`");
         let (k, n) = (self.constraint_dimension(), q.shape_generic().0);
         let layout = layout_of(self);
         let m = layout.parameters;

@@ -28,6 +28,8 @@ struct Derived {
     /// `+0` (`M`, `f` and the residual's derivatives, mostly zeros for a tree); the other
     /// programs write the buffer as one array, which compiles to less in a debug build.
     sparse: bool,
+    /// Buffers of more outputs than this are on the heap, the rest on the stack.
+    stack_limit: usize,
 }
 
 impl Derived {
@@ -38,12 +40,8 @@ impl Derived {
             program: program.clone(),
             release_only: false,
             sparse: false,
+            stack_limit: STACK_OUTPUTS,
         }
-    }
-
-    /// Whether it is the residual's derivatives, row by row.
-    fn sparse_rows(&self) -> bool {
-        self.quantity == "ResidualJacobianRows"
     }
 
     /// The name of its function: `__lagrange_` and the quantity in snake case.
@@ -99,6 +97,7 @@ fn derived_programs(
         all.push(Derived {
             order: layout.residual_jacobian_rows(),
             sparse: true,
+            stack_limit: HEAP_ROWS,
             ..Derived::new("ResidualJacobianRows", &p.residual_jacobians)
         });
     }
@@ -130,7 +129,8 @@ fn derived_programs(
     all
 }
 
-/// Buffers of more outputs than this are on the heap, the rest on the stack.
+/// The stack limit of a program's buffer ([`Derived::stack_limit`]) but the residual's
+/// derivatives'.
 const STACK_OUTPUTS: usize = 4096;
 
 /// The residual's derivatives of more outputs than this come in a buffer on the heap:
@@ -241,8 +241,8 @@ fn function(
     let function = derived.function();
     let count = derived.program.outputs;
     let values = format_ident!("values");
-    let buffer_and_body = if derived.sparse || count > STACK_OUTPUTS {
-        let zeros = if count > STACK_OUTPUTS || (count > HEAP_ROWS && derived.sparse_rows()) {
+    let buffer_and_body = if derived.sparse || count > derived.stack_limit {
+        let zeros = if count > derived.stack_limit {
             quote!(::std::vec![0.0f64; #count])
         } else {
             quote!([0.0f64; #count])
