@@ -6,6 +6,8 @@
 
 pub mod emit;
 mod fuse;
+#[cfg(feature = "jit")]
+pub mod jit;
 pub mod lower;
 pub mod rust;
 pub mod trace;

@@ -1,0 +1,715 @@
+//! The machine-code backend of the walk: a [`Program`] compiled when it is loaded, by
+//! Cranelift (the Bytecode Alliance's code generator, pure Rust: nothing else is needed on
+//! the machine that runs it), for models read at run time.
+//!
+//! It is one more [`Emitter`] driven by [`emit`], so it makes the walk's spelling
+//! decisions and computes what the interpreter ([`Program::evaluate`]) and the derive's
+//! code compute, bit for bit: sums and products in the walk's order, IEEE operations that
+//! round as Rust's do, `sqrt` as the instruction, one rounding for each fused
+//! multiply-add (the FMA instruction where the processor has it, the C library's `fma`
+//! where it does not), and the other functions (`sin`, `cos`, `exp`, `ln`, `powi`,
+//! `powf`) called in Rust's own `f64` methods, so in the same library.
+//!
+//! Bounded: a program is compiled in functions of at most [`CHUNK`] instructions, run one
+//! after the other; a temporary one function writes and a later one reads passes through
+//! a buffer of the call. Compile time and memory therefore grow with the program's
+//! length, not with the square of a register allocator's view of it.
+
+use std::fmt;
+use std::sync::Mutex;
+
+use cranelift_codegen::cursor::{Cursor, FuncCursor};
+use cranelift_codegen::ir::{
+    AbiParam, Block, Function, InstBuilder, MemFlagsData, SigRef, Signature, UserFuncName, Value,
+    types,
+};
+use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{FuncId, Module, default_libcall_names};
+
+use super::emit::{self, Emitter, IrError, Variable};
+use super::{Intrinsic, Program, Slot};
+
+/// The most instructions of a program one compiled function holds. Cranelift's register
+/// allocator and optimizer cost more than linear time in a function's length; this
+/// bounds each function, and so the whole compile, to linear time in the program's.
+pub const CHUNK: usize = 4096;
+
+/// A compiled function: `(inputs, outputs, spilled temporaries)`.
+type Function3 = unsafe extern "C" fn(*const f64, *mut f64, *mut f64);
+
+/// Why a program was not compiled.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JitError {
+    /// The program is invalid (see [`Program::validate`]).
+    Program(IrError),
+    /// Cranelift does not support this processor or platform.
+    Host(String),
+    /// Cranelift refused the code (a bug here, or a program beyond its limits).
+    Compile(String),
+}
+
+impl fmt::Display for JitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JitError::Program(e) => write!(f, "the program is invalid: {e}"),
+            JitError::Host(e) => write!(f, "this processor is not supported: {e}"),
+            JitError::Compile(e) => write!(f, "the code generator failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for JitError {}
+
+/// Whether compiled code may use the processor's FMA instructions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fma {
+    /// Where the processor has them (the default).
+    Detect,
+    /// Never: every fused multiply-add is a call of the C library's `fma`, as on a
+    /// processor without them.
+    Library,
+}
+
+/// A program compiled to machine code: [`Compiled::evaluate`] computes what
+/// [`Program::evaluate`] computes, with the same bits.
+pub struct Compiled {
+    /// The compiled functions, run in order.
+    functions: Vec<Function3>,
+    inputs: usize,
+    outputs: usize,
+    /// The number of temporaries passed from one function to a later one.
+    spilled: usize,
+    /// The code's owner: the functions' memory is freed when this is dropped. In a
+    /// `Mutex` only to be shareable between threads (the module is not `Sync`); it is
+    /// never used after compiling.
+    module: Mutex<Option<JITModule>>,
+}
+
+impl fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Compiled")
+            .field("functions", &self.functions.len())
+            .field("inputs", &self.inputs)
+            .field("outputs", &self.outputs)
+            .field("spilled", &self.spilled)
+            .finish()
+    }
+}
+
+impl Drop for Compiled {
+    fn drop(&mut self) {
+        let module = self.module.get_mut().map(Option::take);
+        if let Ok(Some(module)) = module {
+            // SAFETY: the functions' pointers are only reachable through `self`, which is
+            // being dropped, so no code of the module runs again.
+            unsafe { module.free_memory() };
+        }
+    }
+}
+
+impl Compiled {
+    /// Compiles `program` for this processor.
+    pub fn new(program: &Program) -> Result<Compiled, JitError> {
+        Compiled::with_fma(program, Fma::Detect)
+    }
+
+    /// Compiles `program`, using the FMA instructions or not as `fma` says.
+    pub fn with_fma(program: &Program, fma: Fma) -> Result<Compiled, JitError> {
+        let compile = |e: &dyn fmt::Display| JitError::Compile(e.to_string());
+        // Offsets are 32-bit: no program the engine writes comes near.
+        let largest = program.inputs.max(program.outputs).max(program.temporaries);
+        if largest > (i32::MAX / 8) as usize {
+            return Err(JitError::Compile(format!(
+                "{largest} values are more than one function's offsets reach"
+            )));
+        }
+        let mut builder = JITBuilder::with_isa(isa(fma)?, default_libcall_names());
+        builder.symbol("fma", fma_in_rust as *const u8);
+        let mut jit = Jit::new(JITModule::new(builder), program);
+        jit.start();
+        emit::emit(program, &mut jit).map_err(JitError::Program)?;
+        if let Some(failure) = jit.failure.take() {
+            return Err(failure);
+        }
+        jit.finish()?;
+        let Jit {
+            mut module,
+            ids,
+            spill_slots,
+            ..
+        } = jit;
+        module.finalize_definitions().map_err(|e| compile(&e))?;
+        let functions = ids
+            .iter()
+            .map(|&id| {
+                let code = module.get_finalized_function(id);
+                // SAFETY: the function was compiled with `Function3`'s signature (`Jit::start`).
+                unsafe { std::mem::transmute::<*const u8, Function3>(code) }
+            })
+            .collect();
+        Ok(Compiled {
+            functions,
+            inputs: program.inputs,
+            outputs: program.outputs,
+            spilled: spill_slots,
+            module: Mutex::new(Some(module)),
+        })
+    }
+
+    /// Runs the program: `out[i]` receives output `i`, as [`Program::evaluate`] writes it.
+    ///
+    /// Panics if `inputs` or `out` are shorter than the program's counts.
+    pub fn evaluate(&self, inputs: &[f64], out: &mut [f64]) {
+        assert!(
+            inputs.len() >= self.inputs && out.len() >= self.outputs,
+            "a program of {} inputs and {} outputs evaluated with {} and {}",
+            self.inputs,
+            self.outputs,
+            inputs.len(),
+            out.len()
+        );
+        let mut spilled = vec![0.0; self.spilled];
+        for function in &self.functions {
+            // SAFETY: the code reads `self.inputs` values of `inputs`, writes
+            // `self.outputs` of `out` (both checked above) and reads and writes the
+            // `self.spilled` values of `spilled`, as it was compiled to; the module that
+            // owns the code lives as long as `self`.
+            unsafe { function(inputs.as_ptr(), out.as_mut_ptr(), spilled.as_mut_ptr()) };
+        }
+    }
+
+    /// The number of compiled functions the program became.
+    pub fn functions(&self) -> usize {
+        self.functions.len()
+    }
+}
+
+/// The target: this processor, optimizing for speed; `fma` as [`Fma`] says.
+fn isa(fma: Fma) -> Result<OwnedTargetIsa, JitError> {
+    let mut flags = settings::builder();
+    for (name, value) in [
+        ("opt_level", "speed"),
+        (
+            "enable_verifier",
+            if cfg!(debug_assertions) {
+                "true"
+            } else {
+                "false"
+            },
+        ),
+        // The JIT places code anywhere in memory: no short-range calls or relocations.
+        ("use_colocated_libcalls", "false"),
+        ("is_pic", "false"),
+    ] {
+        flags
+            .set(name, value)
+            .map_err(|e| JitError::Compile(format!("{name}: {e}")))?;
+    }
+    let mut host = cranelift_native::builder().map_err(|e| JitError::Host(e.to_string()))?;
+    if fma == Fma::Library && cfg!(target_arch = "x86_64") {
+        host.set("has_fma", "false")
+            .map_err(|e| JitError::Host(format!("has_fma: {e}")))?;
+    }
+    host.finish(settings::Flags::new(flags))
+        .map_err(|e| JitError::Host(e.to_string()))
+}
+
+/// `a * b + c` rounded once: what compiled code calls for `fma` where the processor has
+/// no FMA instruction (Rust's `mul_add`, which calls the C library's `fma` there).
+extern "C" fn fma_in_rust(a: f64, b: f64, c: f64) -> f64 {
+    a.mul_add(b, c)
+}
+
+/// The functions compiled code calls, each Rust's own `f64` method.
+extern "C" fn sin(x: f64) -> f64 {
+    x.sin()
+}
+extern "C" fn cos(x: f64) -> f64 {
+    x.cos()
+}
+extern "C" fn exp(x: f64) -> f64 {
+    x.exp()
+}
+extern "C" fn ln(x: f64) -> f64 {
+    x.ln()
+}
+extern "C" fn powi(x: f64, n: i32) -> f64 {
+    x.powi(n)
+}
+extern "C" fn powf(x: f64, e: f64) -> f64 {
+    x.powf(e)
+}
+
+/// The value of a temporary or output in the function being compiled, and whether this
+/// function wrote it (so that a later function may need it stored).
+#[derive(Clone, Copy)]
+struct Held {
+    value: Value,
+    written: bool,
+}
+
+/// The emitter: builds one Cranelift function at a time, [`CHUNK`] instructions each.
+struct Jit<'p> {
+    module: JITModule,
+    program: &'p Program,
+    function: Function,
+    block: Block,
+    /// The current function's parameters: inputs, outputs, spilled temporaries.
+    pointers: [Value; 3],
+    /// Call signatures in the current function: `f64 → f64`, `(f64, i32) → f64`,
+    /// `(f64, f64) → f64`.
+    signatures: [SigRef; 3],
+    /// The functions compiled so far.
+    ids: Vec<FuncId>,
+    /// The index of the instruction being compiled, and of the current function's first.
+    index: usize,
+    first: usize,
+    /// What the current function holds of each input, temporary and output.
+    inputs: Vec<Option<Value>>,
+    temps: Vec<Option<Held>>,
+    outs: Vec<Option<Held>>,
+    /// The temporaries and outputs the current function holds, to forget at its end.
+    held: Vec<Variable>,
+    /// Whether any instruction writes output `i` (its value then is in memory already when
+    /// the walk hands over the outputs).
+    written: Vec<bool>,
+    /// The last instruction reading each temporary.
+    last_read: Vec<usize>,
+    /// Each temporary's place in the spill buffer, for those that have one.
+    spill: Vec<Option<u32>>,
+    spill_slots: usize,
+    /// The first error of compiling a function the walk had not finished.
+    failure: Option<JitError>,
+}
+
+impl<'p> Jit<'p> {
+    fn new(module: JITModule, program: &'p Program) -> Jit<'p> {
+        // Indices out of range are the walk's to report; here they are skipped.
+        let mut last_read = vec![0; program.temporaries.min(program.instructions.len())];
+        for (index, instr) in program.instructions.iter().enumerate() {
+            for slot in instr.slots().1 {
+                if let Slot::Temp(t) = slot
+                    && let Some(last) = last_read.get_mut(t)
+                {
+                    *last = index;
+                }
+            }
+        }
+        let temporaries = last_read.len();
+        Jit {
+            module,
+            program,
+            function: Function::new(),
+            block: Block::from_u32(0),
+            pointers: [Value::from_u32(0); 3],
+            signatures: [SigRef::from_u32(0); 3],
+            ids: Vec::new(),
+            index: 0,
+            first: 0,
+            inputs: vec![None; program.inputs],
+            temps: vec![None; temporaries],
+            outs: vec![None; program.outputs],
+            held: Vec::new(),
+            written: vec![false; program.outputs],
+            last_read,
+            spill: vec![None; temporaries],
+            spill_slots: 0,
+            failure: None,
+        }
+    }
+
+    /// A cursor at the end of the current function's one block.
+    fn cursor(&mut self) -> FuncCursor<'_> {
+        FuncCursor::new(&mut self.function).at_bottom(self.block)
+    }
+
+    /// Begins a function.
+    fn start(&mut self) {
+        let pointer = self.module.target_config().pointer_type();
+        let mut signature = self.module.make_signature();
+        signature.params = vec![AbiParam::new(pointer); 3];
+        self.function = Function::with_name_signature(UserFuncName::default(), signature);
+        self.block = self.function.dfg.make_block();
+        self.function.layout.append_block(self.block);
+        for k in 0..3 {
+            self.pointers[k] = self.function.dfg.append_block_param(self.block, pointer);
+        }
+        let call = |params: &[types::Type], module: &JITModule| {
+            let mut s: Signature = module.make_signature();
+            s.params = params.iter().map(|&t| AbiParam::new(t)).collect();
+            s.returns = vec![AbiParam::new(types::F64)];
+            s
+        };
+        let shapes = [
+            call(&[types::F64], &self.module),
+            call(&[types::F64, types::I32], &self.module),
+            call(&[types::F64, types::F64], &self.module),
+        ];
+        for (k, shape) in shapes.into_iter().enumerate() {
+            self.signatures[k] = self.function.import_signature(shape);
+        }
+        self.first = self.index;
+    }
+
+    /// Ends the current function: stores the temporaries a later function reads, returns,
+    /// and compiles it.
+    fn finish(&mut self) -> Result<(), JitError> {
+        let spill = self.pointers[2];
+        for variable in std::mem::take(&mut self.held) {
+            match variable {
+                Variable::Temp(t) => {
+                    let Some(held) = self.temps[t].take() else {
+                        continue;
+                    };
+                    if !held.written || self.last_read[t] < self.index {
+                        continue;
+                    }
+                    let slot = match self.spill[t] {
+                        Some(slot) => slot,
+                        None => {
+                            let slot = self.spill_slots as u32;
+                            self.spill_slots += 1;
+                            self.spill[t] = Some(slot);
+                            slot
+                        }
+                    };
+                    self.cursor().ins().store(
+                        MemFlagsData::trusted(),
+                        held.value,
+                        spill,
+                        offset(slot as usize),
+                    );
+                }
+                Variable::Out(i) => self.outs[i] = None,
+            }
+        }
+        self.inputs.iter_mut().for_each(|v| *v = None);
+        self.cursor().ins().return_(&[]);
+        let compile = |e: &dyn fmt::Display| JitError::Compile(e.to_string());
+        let signature = self.function.signature.clone();
+        let id = self
+            .module
+            .declare_anonymous_function(&signature)
+            .map_err(|e| compile(&e))?;
+        let mut context = self.module.make_context();
+        context.func = std::mem::replace(&mut self.function, Function::new());
+        context.func.name = UserFuncName::user(0, id.as_u32());
+        self.module
+            .define_function(id, &mut context)
+            .map_err(|e| compile(&format!("{e:?}")))?;
+        self.ids.push(id);
+        Ok(())
+    }
+
+    /// `f(args)` through a pointer to a Rust function of signature `signature`.
+    fn call(&mut self, signature: usize, function: *const u8, args: &[Value]) -> Value {
+        let pointer = self.module.target_config().pointer_type();
+        let signature = self.signatures[signature];
+        let mut cursor = self.cursor();
+        let callee = cursor.ins().iconst(pointer, function as i64);
+        let call = cursor.ins().call_indirect(signature, callee, args);
+        cursor.func.dfg.first_result(call)
+    }
+
+    /// Loads value `index` of the buffer at parameter `pointer`.
+    fn load(&mut self, pointer: usize, index: usize) -> Value {
+        let base = self.pointers[pointer];
+        self.cursor()
+            .ins()
+            .load(types::F64, MemFlagsData::trusted(), base, offset(index))
+    }
+}
+
+/// The byte offset of value `index` (in range: [`Compiled::with_fma`] checks the counts).
+fn offset(index: usize) -> i32 {
+    (index * 8) as i32
+}
+
+impl Emitter for Jit<'_> {
+    type Value = Value;
+
+    fn input(&mut self, index: usize) -> Value {
+        if let Some(value) = self.inputs[index] {
+            return value;
+        }
+        let value = self.load(0, index);
+        self.inputs[index] = Some(value);
+        value
+    }
+
+    fn literal(&mut self, value: f64) -> Value {
+        self.cursor().ins().f64const(value)
+    }
+
+    fn variable(&mut self, variable: Variable) -> Value {
+        let (held, pointer, index) = match variable {
+            Variable::Temp(t) => (self.temps[t], 2, self.spill[t].map(|s| s as usize)),
+            Variable::Out(i) => (self.outs[i], 1, Some(i)),
+        };
+        if let Some(held) = held {
+            return held.value;
+        }
+        if self.index == self.program.instructions.len() {
+            // The walk hands over the outputs: a written one is in memory already, and
+            // `output` ignores the value given for it.
+            return self.literal(0.0);
+        }
+        // Written by an earlier function (the walk checks it was written): in memory.
+        let index = index.expect("a temporary a later function reads is spilled");
+        let value = self.load(pointer, index);
+        let held = Some(Held {
+            value,
+            written: false,
+        });
+        match variable {
+            Variable::Temp(t) => self.temps[t] = held,
+            Variable::Out(i) => self.outs[i] = held,
+        }
+        self.held.push(variable);
+        value
+    }
+
+    fn group(&mut self, x: Value) -> Value {
+        x
+    }
+
+    fn negate(&mut self, x: Value) -> Value {
+        self.cursor().ins().fneg(x)
+    }
+
+    fn add(&mut self, a: Value, b: Value) -> Value {
+        self.cursor().ins().fadd(a, b)
+    }
+
+    fn mul(&mut self, a: Value, b: Value) -> Value {
+        self.cursor().ins().fmul(a, b)
+    }
+
+    fn mul_add(&mut self, a: Value, b: Value, c: Value) -> Value {
+        self.cursor().ins().fma(a, b, c)
+    }
+
+    fn div(&mut self, a: Value, b: Value) -> Value {
+        self.cursor().ins().fdiv(a, b)
+    }
+
+    fn call(&mut self, f: Intrinsic, x: Value) -> Value {
+        let function: extern "C" fn(f64) -> f64 = match f {
+            Intrinsic::Sqrt => return self.cursor().ins().sqrt(x),
+            Intrinsic::Sin => sin,
+            Intrinsic::Cos => cos,
+            Intrinsic::Exp => exp,
+            Intrinsic::Log => ln,
+        };
+        Jit::call(self, 0, function as *const u8, &[x])
+    }
+
+    fn powi(&mut self, x: Value, n: i32) -> Value {
+        let n = self.cursor().ins().iconst(types::I32, i64::from(n));
+        Jit::call(self, 1, powi as *const u8, &[x, n])
+    }
+
+    fn powf(&mut self, x: Value, e: Value) -> Value {
+        Jit::call(self, 2, powf as *const u8, &[x, e])
+    }
+
+    fn assign(&mut self, variable: Variable, value: Value, _first: bool) {
+        let held = Some(Held {
+            value,
+            written: true,
+        });
+        match variable {
+            Variable::Temp(t) => self.temps[t] = held,
+            Variable::Out(i) => {
+                let out = self.pointers[1];
+                self.cursor()
+                    .ins()
+                    .store(MemFlagsData::trusted(), value, out, offset(i));
+                self.written[i] = true;
+                self.outs[i] = held;
+            }
+        }
+        self.held.push(variable);
+        self.index += 1;
+        if self.index - self.first >= CHUNK && self.index < self.program.instructions.len() {
+            // The walk cannot be told; `Compiled::with_fma` reports it after the walk.
+            if let Err(e) = self.finish() {
+                self.failure.get_or_insert(e);
+            }
+            self.start();
+        }
+    }
+
+    fn output(&mut self, index: usize, value: Value) {
+        if !self.written[index] {
+            let out = self.pointers[1];
+            self.cursor()
+                .ins()
+                .store(MemFlagsData::trusted(), value, out, offset(index));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Instr;
+    use crate::ir::emit::spelling_cases;
+
+    fn bits(v: &[f64]) -> Vec<u64> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    /// `program` at `inputs` three ways: interpreted, compiled with the FMA instructions
+    /// (where the processor has them) and compiled without; all must have the same bits.
+    fn agree(program: &Program, inputs: &[f64]) {
+        let mut reference = vec![f64::NAN; program.outputs];
+        program.evaluate(inputs, &mut reference);
+        for fma in [Fma::Detect, Fma::Library] {
+            let compiled = Compiled::with_fma(program, fma).expect("compiled");
+            let mut out = vec![f64::NAN; program.outputs];
+            compiled.evaluate(inputs, &mut out);
+            assert_eq!(bits(&out), bits(&reference), "{fma:?} at {inputs:?}");
+        }
+    }
+
+    #[test]
+    fn every_spelling_rule_has_the_interpreters_bits() {
+        let program = spelling_cases();
+        for (x, y) in [(0.7, 1.3), (2.0, 0.25), (1e-3, 7.5)] {
+            agree(&program, &[x, y]);
+        }
+    }
+
+    /// A product's rounding shows: `a·b + c` with one rounding differs from two roundings
+    /// here, so a compiled `fma` that rounded twice would fail.
+    #[test]
+    fn a_fused_multiply_add_rounds_once_with_and_without_the_instruction() {
+        let program = Program {
+            inputs: 3,
+            outputs: 1,
+            temporaries: 0,
+            constants: vec![],
+            instructions: vec![Instr::MulAdd(
+                Slot::Out(0),
+                [Slot::Input(0), Slot::Input(1), Slot::Input(2)],
+            )],
+        };
+        let (a, b) = (1.0 + f64::EPSILON, 1.0 - f64::EPSILON);
+        let c = -1.0;
+        assert_ne!(
+            a.mul_add(b, c),
+            a * b + c,
+            "the case tells the roundings apart"
+        );
+        agree(&program, &[a, b, c]);
+        for fma in [Fma::Detect, Fma::Library] {
+            let mut out = [0.0];
+            Compiled::with_fma(&program, fma)
+                .expect("compiled")
+                .evaluate(&[a, b, c], &mut out);
+            assert_eq!(out[0], -f64::EPSILON * f64::EPSILON, "{fma:?}");
+        }
+    }
+
+    /// A program of several functions: temporaries written in one and read many
+    /// functions later, outputs written twice and read back, every kind of instruction.
+    #[test]
+    fn a_program_longer_than_one_function_has_the_interpreters_bits() {
+        let length = 3 * CHUNK + 123;
+        let temporaries = 600;
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut written = vec![false; temporaries];
+        let mut instructions = Vec::new();
+        for i in 0..length {
+            // A written temporary, or an input.
+            let read = |next: &mut dyn FnMut(usize) -> usize| {
+                let t = next(temporaries);
+                if written[t] {
+                    Slot::Temp(t)
+                } else {
+                    Slot::Input(next(3))
+                }
+            };
+            let (a, b, c) = (read(&mut next), read(&mut next), read(&mut next));
+            let dst = if i % 97 == 0 {
+                Slot::Out(next(8))
+            } else {
+                Slot::Temp(next(temporaries))
+            };
+            instructions.push(match i % 7 {
+                0 => Instr::Add(dst, vec![a, b, Slot::Const(0)]),
+                1 => Instr::Mul(dst, vec![a, Slot::Const(1)]),
+                2 => Instr::MulAdd(dst, [a, b, c]),
+                3 => Instr::NegMulAdd(dst, [a, Slot::Const(1), c]),
+                4 => Instr::Call(dst, Intrinsic::Sin, a),
+                5 => Instr::Powi(dst, b, -3),
+                _ => Instr::Call(dst, Intrinsic::Cos, b),
+            });
+            if let Slot::Temp(t) = dst {
+                written[t] = true;
+            }
+            if i % 101 == 0 {
+                instructions.push(Instr::Add(Slot::Out(8), vec![Slot::Out(8), a]));
+            }
+        }
+        instructions.insert(0, Instr::Copy(Slot::Out(8), Slot::Input(0)));
+        let program = Program {
+            inputs: 3,
+            outputs: 9,
+            temporaries,
+            constants: vec![0.25, -0.5],
+            instructions,
+        };
+        let compiled = Compiled::new(&program).expect("compiled");
+        assert!(
+            compiled.functions() >= 4,
+            "{} functions",
+            compiled.functions()
+        );
+        assert!(
+            compiled.spilled > 0,
+            "no temporary passed between functions"
+        );
+        agree(&program, &[0.3, -1.1, 2.7]);
+    }
+
+    #[test]
+    fn an_invalid_program_is_an_error() {
+        let mut program = spelling_cases();
+        program
+            .instructions
+            .push(Instr::Copy(Slot::Out(0), Slot::Temp(99)));
+        assert!(matches!(
+            Compiled::new(&program),
+            Err(JitError::Program(IrError::Slot { .. }))
+        ));
+    }
+
+    #[test]
+    fn compiled_programs_are_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Compiled>();
+        let program = spelling_cases();
+        let compiled = Compiled::new(&program).expect("compiled");
+        let mut reference = vec![0.0; program.outputs];
+        program.evaluate(&[0.5, 1.5], &mut reference);
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    let mut out = vec![0.0; program.outputs];
+                    compiled.evaluate(&[0.5, 1.5], &mut out);
+                    assert_eq!(bits(&out), bits(&reference));
+                });
+            }
+        });
+    }
+}
