@@ -56,3 +56,6 @@ pub use lagrange_core::{
     constrained_normal_modes, equilibrium, linearize, linearize_constrained, normal_modes,
 };
 pub use lagrange_macros::Lagrangian;
+
+#[cfg(feature = "loaded")]
+pub mod loaded;

@@ -28,7 +28,7 @@ use toml::Spanned;
 
 use super::Failure;
 use super::file::ModelFile;
-use super::interpreted::Interpreted;
+use lagrange::loaded::Loaded;
 
 /// Arguments of `lagrange check`.
 #[derive(clap::Args)]
@@ -106,7 +106,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         equations: &parsed,
     };
     let report = work
-        .call(Interpreted::new(equations, &values)?)
+        .call(Loaded::new(equations, &values)?)
         .map_err(|e| Failure(format!("{}: {e}", args.reference.display())))?;
     if !report.uninformative.is_empty() {
         let silent = &report.uninformative;
@@ -324,7 +324,7 @@ struct Residuals<'a> {
 
 impl Residuals<'_> {
     /// The reference equations' residuals at the check's samples of `system`.
-    fn call(self, system: Interpreted) -> Result<CheckReport, lagrange_core::Error> {
+    fn call(self, system: Loaded) -> Result<CheckReport, lagrange_core::Error> {
         self.check.run_on(&system, |system, sample| {
             let inputs: Vec<f64> = std::iter::once(sample.t)
                 .chain(sample.q.iter().chain(&sample.qd).copied())

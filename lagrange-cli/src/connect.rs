@@ -12,8 +12,8 @@ use serde::Serialize;
 
 use super::Failure;
 use super::file::ModelFile;
-use super::interpreted::Interpreted;
 use super::results::{failure, json, number};
+use lagrange::loaded::Loaded;
 
 /// Arguments of `lagrange connect`.
 #[derive(clap::Args)]
@@ -146,7 +146,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         steps: args.steps,
         format: args.format,
     };
-    let out = work.call(Interpreted::new(&derived.full, &point.parameters)?)?;
+    let out = work.call(Loaded::new(&derived.full, &point.parameters)?)?;
     outln!("{out}");
     Ok(())
 }
@@ -240,7 +240,7 @@ struct Work<'a> {
 
 impl Work<'_> {
     /// The motions of `system` between the two configurations, written out.
-    fn call(self, system: Interpreted) -> Result<String, Failure> {
+    fn call(self, system: Loaded) -> Result<String, Failure> {
         let vector = |v: &[f64]| DVector::from_column_slice(v);
         let search = Connect::new(&system, vector(self.from), vector(self.to), self.condition)
             .starts(self.starts.iter().map(|v| vector(v)))

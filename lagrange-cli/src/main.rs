@@ -1,6 +1,7 @@
 //! The `lagrange` command: derive, simulate, check and generate from TOML model files,
 //! and prepare a crate's offline derivations. Argument parsing and dispatch are here;
-//! each subcommand lives in its own module, and `interpreted` runs derived programs.
+//! each subcommand lives in its own module, and the models it reads run as
+//! `lagrange::loaded` systems.
 //! Everything written to standard output goes through [`write_out`].
 
 #![deny(clippy::print_stdout)]
@@ -32,7 +33,6 @@ mod derive;
 mod file;
 mod generate;
 mod import;
-mod interpreted;
 mod prepare;
 mod results;
 mod signal;
@@ -83,6 +83,12 @@ pub struct Failure(pub String);
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
+    }
+}
+
+impl From<lagrange::loaded::LoadError> for Failure {
+    fn from(error: lagrange::loaded::LoadError) -> Self {
+        Failure(error.0)
     }
 }
 

@@ -13,10 +13,11 @@
 //!
 //! And bit for bit: at the model file's state and two others, the six programs the
 //! generated code exposes (dynamics, `L`, energy, Jacobi integral, momenta and their
-//! rate) computed four ways — the derive (the example's struct), the interpreter
-//! (`Program::evaluate` on the derivation the command stored), the generated Rust
-//! compiled with rustc -O and the generated C compiled with gcc -O2 — have the same
-//! bits: all four are backends of the IR's one walk.
+//! rate) computed five ways — the derive (the example's struct), the interpreter
+//! (`Program::evaluate` on the derivation the command stored), the machine code compiled
+//! on load (`ir::jit`, with and without FMA instructions), the generated Rust compiled
+//! with rustc -O and the generated C compiled with gcc -O2 — have the same bits: all five
+//! are backends of the IR's one walk.
 //!
 //! Over 600 lines, and kept whole: every test here compares the same backends on the same
 //! derivations, and they share its builders and comparisons.
@@ -87,6 +88,7 @@ use std::process::{Command, Output};
 
 use lagrange::nalgebra::SVector;
 use lagrange::{FromParameterValues, Integrator, Lagrangian, Simulation};
+use lagrange_symbolic::ir::jit::{Compiled, Fma};
 use lagrange_symbolic::store::{self, Entry};
 
 /// End of the compared run.
@@ -626,31 +628,46 @@ fn bit_for_bit<S: FromParameterValues<Const<N>>, const N: usize>(
     }
     assert_eq!(entries.len(), 1, "{stem}: entries named {name}");
     let programs = &entries[0].derived.full.programs;
-    let interpreted: Vec<Vec<u64>> = points
-        .iter()
-        .map(|(t, q, qd, p)| {
-            let inputs: Vec<f64> = std::iter::once(*t)
-                .chain(q.iter().copied())
-                .chain(qd.iter().copied())
-                .chain(p.iter().copied())
-                .collect();
-            let mut v = Vec::new();
-            for program in [
-                &programs.dynamics,
-                &programs.lagrangian,
-                &programs.energy,
-                &programs.jacobi_integral,
-                &programs.momenta,
-                &programs.momentum_rate,
-            ] {
-                let mut out = vec![f64::NAN; program.outputs];
-                program.evaluate(&inputs, &mut out);
-                v.extend(out);
-            }
-            bits(v)
-        })
-        .collect();
+    let six = [
+        &programs.dynamics,
+        &programs.lagrangian,
+        &programs.energy,
+        &programs.jacobi_integral,
+        &programs.momenta,
+        &programs.momentum_rate,
+    ];
+    let run = |evaluate: &dyn Fn(usize, &[f64], &mut [f64])| -> Vec<Vec<u64>> {
+        points
+            .iter()
+            .map(|(t, q, qd, p)| {
+                let inputs: Vec<f64> = std::iter::once(*t)
+                    .chain(q.iter().copied())
+                    .chain(qd.iter().copied())
+                    .chain(p.iter().copied())
+                    .collect();
+                let mut v = Vec::new();
+                for (k, program) in six.iter().enumerate() {
+                    let mut out = vec![f64::NAN; program.outputs];
+                    evaluate(k, &inputs, &mut out);
+                    v.extend(out);
+                }
+                bits(v)
+            })
+            .collect()
+    };
+    let interpreted = run(&|k, inputs, out| six[k].evaluate(inputs, out));
     assert_eq!(interpreted, derive, "{stem}: interpreter vs derive");
+
+    // Compiled on load, with the FMA instructions (where the processor has them) and
+    // without (the C library's `fma`).
+    for fma in [Fma::Detect, Fma::Library] {
+        let compiled: Vec<Compiled> = six
+            .iter()
+            .map(|program| Compiled::with_fma(program, fma).expect("compiled"))
+            .collect();
+        let jit = run(&|k, inputs, out| compiled[k].evaluate(inputs, out));
+        assert_eq!(jit, derive, "{stem}: compiled on load ({fma:?}) vs derive");
+    }
 
     // The generated Rust.
     let dir = scratch(&format!("{stem}/bits"));

@@ -8,6 +8,9 @@
 //! does, so its CSV is the command's byte for byte. The events that fire must be those
 //! the command lists, at the times it prints.
 //!
+//! The command runs each model twice, its programs compiled on load (the default) and
+//! interpreted (`LAGRANGE_JIT=0`): the two CSVs must be the same, byte for byte.
+//!
 //! The crates share one target folder (their package names differ), so each build
 //! compiles one crate and nothing else. A model written here adds what no shipped one has
 //! all at once: a holonomic constraint, a signal and events that record and stop.
@@ -168,6 +171,20 @@ impl Bench {
         );
         self.timing.simulate += clock.elapsed();
         let expected = std::fs::read_to_string(&simulated).expect("simulate's CSV");
+        let interpreted_csv = dir.join("interpreted.csv");
+        checked(
+            lagrange()
+                .env("LAGRANGE_JIT", "0")
+                .arg("simulate")
+                .arg(model)
+                .args(["--integrator", "rk4", "--dt", DT, "--t-end", T_END, "--out"])
+                .arg(&interpreted_csv),
+        );
+        let interpreted = std::fs::read_to_string(&interpreted_csv).expect("simulate's CSV");
+        assert!(
+            interpreted == expected,
+            "{stem}: simulate's CSV differs between compiled and interpreted programs"
+        );
         let header = expected.lines().next().expect("a header").to_string();
         let listed = listed_events(&summary);
         assert_eq!(

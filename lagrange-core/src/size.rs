@@ -1,6 +1,6 @@
 //! Sizes: the numbers of coordinates `N` and of constraints `K` as nalgebra dimensions,
 //! fixed by the type (`Const<n>`, what the derive generates) or known only at run time
-//! (`Dyn`, what the command's interpreter of a model file uses). The runtime is written
+//! (`Dyn`, what a model loaded at run time uses). The runtime is written
 //! once over both.
 
 use nalgebra::allocator::Allocator;

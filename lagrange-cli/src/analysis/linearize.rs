@@ -15,8 +15,8 @@ use super::{
 };
 use crate::Failure;
 use crate::file::ModelFile;
-use crate::interpreted::Interpreted;
 use crate::results::{failure, json, number};
+use lagrange::loaded::Loaded;
 
 /// What `linearize --format json` prints.
 #[derive(Serialize)]
@@ -61,7 +61,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         format: args.format,
         minimal: minimal::Request::of(args.minimal.as_deref(), args.speeds.as_deref()),
     };
-    let out = work.call(Interpreted::new(subject.equations, &subject.values)?)?;
+    let out = work.call(Loaded::new(subject.equations, &subject.values)?)?;
     print(&subject, args.format, out);
     Ok(())
 }
@@ -78,7 +78,7 @@ struct Linearize<'a> {
 
 impl Linearize<'_> {
     /// Linearizes `system` at the state and writes the result.
-    fn call(self, system: Interpreted) -> Result<String, Failure> {
+    fn call(self, system: Loaded) -> Result<String, Failure> {
         let q = DVector::from_column_slice(self.q);
         let qd = DVector::from_column_slice(self.qd);
         let fail = |e: Error| failure(self.file, "cannot linearize", e);

@@ -13,8 +13,8 @@ use lagrange_symbolic::equations::{Derived, Equations};
 
 use super::Failure;
 use super::file::OperatingPoint;
-use super::interpreted::ReducedState;
 use super::results::number;
+use lagrange::loaded::ReducedState;
 
 pub(crate) mod linearize;
 mod minimal;

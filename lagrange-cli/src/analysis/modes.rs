@@ -14,8 +14,8 @@ use super::{
 };
 use crate::Failure;
 use crate::file::ModelFile;
-use crate::interpreted::Interpreted;
 use crate::results::{failure, json, number};
+use lagrange::loaded::Loaded;
 
 /// What `modes --format json` prints.
 #[derive(Serialize)]
@@ -63,7 +63,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         guess: &subject.q,
         format: args.format,
     };
-    let out = work.call(Interpreted::new(subject.equations, &subject.values)?)?;
+    let out = work.call(Loaded::new(subject.equations, &subject.values)?)?;
     print(&subject, args.format, out);
     Ok(())
 }
@@ -78,7 +78,7 @@ struct Modes<'a> {
 
 impl Modes<'_> {
     /// The equilibrium near the guess, the linearization and the normal modes there.
-    fn call(self, system: Interpreted) -> Result<String, Failure> {
+    fn call(self, system: Loaded) -> Result<String, Failure> {
         let guess = DVector::from_column_slice(self.guess);
         let t = self.t;
         let rest = DVector::zeros(guess.len());

@@ -14,8 +14,8 @@ use lagrange_core::{
 use super::Failure;
 use super::file::ModelFile;
 use super::file::{Action, Direction, FileEvent, Target};
-use super::interpreted::{Interpreted, ReducedState};
 use super::signal::Signal;
+use lagrange::loaded::{Loaded, ReducedState};
 use output_paths::{check_distinct, check_writable};
 pub(crate) use settings::Settings;
 use summary::{balance_summary, event_summary, stopped, summary, warn_of_drift};
@@ -116,7 +116,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
             reduced.ignored.join(", "),
             momenta.join(", ")
         );
-        let system = Interpreted::reduced(reduced, &state.values)?;
+        let system = Loaded::reduced(reduced, &state.values)?;
         return IntegrateReduced {
             outputs: Outputs {
                 args,
@@ -128,7 +128,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         }
         .call(system);
     }
-    let system = Interpreted::new(&derived.full, &values)?;
+    let system = Loaded::new(&derived.full, &values)?;
     Integrate {
         outputs: Outputs {
             args,
@@ -214,7 +214,7 @@ struct IntegrateReduced<'a> {
 
 impl IntegrateReduced<'_> {
     /// Integrates the reduced `system` and writes the outputs.
-    fn call(self, system: Interpreted) -> Result<(), Failure> {
+    fn call(self, system: Loaded) -> Result<(), Failure> {
         let Settings { t0, t_end, .. } = *self.outputs.settings;
         let mut bar = progress::Progress::new(t0, t_end);
         let result = self
@@ -253,7 +253,7 @@ struct Integrate<'a> {
 
 impl Integrate<'_> {
     /// Integrates `system`, under the file's signals if any, and writes the outputs.
-    fn call(self, system: Interpreted) -> Result<(), Failure> {
+    fn call(self, system: Loaded) -> Result<(), Failure> {
         if self.signals.is_empty() {
             // The reactions of the constraints, for the report.
             let forces = |report: HtmlReport, trajectory: &Trajectory<Dyn>| {

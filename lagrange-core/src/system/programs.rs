@@ -2,7 +2,8 @@
 //!
 //! A derived model is a set of straight-line programs, each writing its outputs where
 //! [`Layout`] places them. The derive's code (sizes fixed by the type, `Const<n>`) and
-//! the `lagrange` command's interpreter (sizes known at run time, `Dyn`) both implement
+//! models loaded at run time (`lagrange::loaded`, the `lagrange` command's; sizes known at
+//! run time, `Dyn`) both implement
 //! [`Programs`]: run one program into a buffer. [`LagrangianSystem`],
 //! [`ConstrainedSystem`] and [`ReducedSystem`] are implemented here once, over both, the
 //! way nalgebra writes one algorithm for `Const` and `Dyn`: which program each method
@@ -67,6 +68,13 @@ pub enum Quantity {
     IgnoredVelocities,
 }
 
+impl Quantity {
+    /// The number of quantities: `quantity as usize` is below it, for tables indexed by
+    /// quantity. The last variant's index plus one (a variant added after it fails the
+    /// exhaustive match of the test below).
+    pub const COUNT: usize = Quantity::IgnoredVelocities as usize + 1;
+}
+
 /// What a program reads besides the parameter values. A program of positions is given
 /// velocities of NaN where it is the drawing's (so that a read would show in every output
 /// it reaches), of zero where it is the constraints'.
@@ -122,7 +130,7 @@ where
 }
 
 /// A model's derived programs, runnable: what the derive generates for a struct and what
-/// the `lagrange` command's interpreter is for a model file. Implementing it makes the
+/// a model loaded at run time is (`lagrange::loaded`). Implementing it makes the
 /// type a [`LagrangianSystem`] and a [`ConstrainedSystem`] (of no constraints for a model
 /// without them); it is not meant to be implemented by hand.
 pub trait Programs: Sized
@@ -636,5 +644,65 @@ where
             &Arguments::new(t, q, qd),
             |v| vector(S::Ignored::from_usize(v.len()), v),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Quantity::{self, *};
+
+    /// Every quantity's index is below [`Quantity::COUNT`]: the match names every variant
+    /// (a new one does not compile until it is listed here too).
+    #[test]
+    fn the_count_covers_every_quantity() {
+        let all = [
+            Dynamics,
+            MassMatrix,
+            Lagrangian,
+            Energy,
+            JacobiIntegral,
+            Momenta,
+            MomentumRate,
+            MomentumJacobian,
+            LagrangianHessian,
+            ResidualJacobianRows,
+            InverseDynamics,
+            DynamicFunctions,
+            Balance,
+            Drawing,
+            ConstraintValues,
+            ConstraintJacobian,
+            ConstraintTimeDerivative,
+            ConstraintVelocities,
+            ConstraintDynamics,
+            ConstraintJacobians,
+            IgnoredVelocities,
+        ];
+        let listed = |q: Quantity| match q {
+            Dynamics
+            | MassMatrix
+            | Lagrangian
+            | Energy
+            | JacobiIntegral
+            | Momenta
+            | MomentumRate
+            | MomentumJacobian
+            | LagrangianHessian
+            | ResidualJacobianRows
+            | InverseDynamics
+            | DynamicFunctions
+            | Balance
+            | Drawing
+            | ConstraintValues
+            | ConstraintJacobian
+            | ConstraintTimeDerivative
+            | ConstraintVelocities
+            | ConstraintDynamics
+            | ConstraintJacobians
+            | IgnoredVelocities => q as usize,
+        };
+        let mut indices: Vec<usize> = all.iter().map(|&q| listed(q)).collect();
+        indices.dedup();
+        assert_eq!(indices, (0..Quantity::COUNT).collect::<Vec<_>>());
     }
 }

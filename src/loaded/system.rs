@@ -10,9 +10,9 @@ use lagrange_core::system::Arguments;
 use lagrange_core::{Error, ModelInfo, Programs, Quantity};
 use lagrange_symbolic::ir::Program;
 
-use super::Interpreted;
+use super::Loaded;
 
-impl Programs for Interpreted {
+impl Programs for Loaded {
     type Coordinates = Dyn;
     type Constraints = Dyn;
 
@@ -33,7 +33,7 @@ impl Programs for Interpreted {
                 values.len()
             )));
         }
-        Ok(Interpreted {
+        Ok(Loaded {
             model: Arc::clone(&self.model),
             values: values.to_vec(),
         })
@@ -46,25 +46,48 @@ impl Programs for Interpreted {
         read: &mut dyn FnMut(&mut [f64]),
     ) {
         let (program, outputs) = self.program(quantity);
-        let inputs: Vec<f64> = std::iter::once(arguments.t)
-            .chain(arguments.q.iter().copied())
-            .chain(arguments.qd.iter().copied())
-            .chain(self.values.iter().copied())
-            .chain(arguments.qdd.into_iter().flatten().copied())
-            .chain(arguments.multipliers.iter().copied())
-            .collect();
-        let mut out = vec![0.0; program.outputs];
-        program.evaluate(&inputs, &mut out);
-        if quantity == Quantity::ResidualJacobianRows {
-            // Row by row, as the runtime solves them.
-            let mut rows: Vec<f64> = self.model.rows.iter().map(|&k| out[k]).collect();
-            return read(&mut rows);
-        }
-        read(&mut out[..outputs])
+        let compiled = self.model.compiled(quantity, program);
+        let pieces: [&[f64]; 5] = [
+            arguments.q.as_slice(),
+            arguments.qd.as_slice(),
+            &self.values,
+            arguments.qdd.map_or(&[], |qdd| qdd.as_slice()),
+            arguments.multipliers,
+        ];
+        let length = 1 + pieces.iter().map(|piece| piece.len()).sum::<usize>();
+        scratch(length + program.outputs, |buffer| {
+            let (inputs, out) = buffer.split_at_mut(length);
+            inputs[0] = arguments.t;
+            let mut at = 1;
+            for piece in pieces {
+                inputs[at..at + piece.len()].copy_from_slice(piece);
+                at += piece.len();
+            }
+            match compiled {
+                Some(compiled) => compiled.evaluate(inputs, out),
+                None => program.evaluate(inputs, out),
+            }
+            if quantity == Quantity::ResidualJacobianRows {
+                // Row by row, as the runtime solves them.
+                let mut rows: Vec<f64> = self.model.rows.iter().map(|&k| out[k]).collect();
+                return read(&mut rows);
+            }
+            read(&mut out[..outputs])
+        })
     }
 }
 
-impl Interpreted {
+/// `f` of a buffer of `length` zeros: on the stack when it is small, as most models'
+/// arguments and outputs are (a call is then free of allocations).
+fn scratch<R>(length: usize, f: impl FnOnce(&mut [f64]) -> R) -> R {
+    const ON_STACK: usize = 256;
+    if length <= ON_STACK {
+        f(&mut [0.0; ON_STACK][..length])
+    } else {
+        f(&mut vec![0.0; length])
+    }
+}
+impl Loaded {
     /// The program of `quantity` and how many of its first outputs are the quantity's.
     fn program(&self, quantity: Quantity) -> (&Program, usize) {
         let equations = &self.model.equations;

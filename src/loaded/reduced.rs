@@ -6,37 +6,37 @@ use lagrange_core::ReducedPrograms;
 use lagrange_core::nalgebra::Dyn;
 use lagrange_symbolic::equations::{Equations, Reduced};
 
-use super::Interpreted;
-use crate::Failure;
+use super::LoadError;
+use super::Loaded;
 
-impl Interpreted {
+impl Loaded {
     /// The system of the reduced model `reduced`, whose parameter `values` are the
     /// model's followed by the constant momenta; it also gives the ignored coordinates'
     /// velocities (a [`ReducedSystem`](lagrange_core::ReducedSystem)).
-    pub(crate) fn reduced(reduced: &Reduced, values: &[f64]) -> Result<Interpreted, Failure> {
+    pub fn reduced(reduced: &Reduced, values: &[f64]) -> Result<Loaded, LoadError> {
         let ignored = (reduced.ignored.clone(), reduced.ignored_velocities.clone());
-        Interpreted::of(&reduced.equations, values, Some(ignored), "the reduced ")
+        Loaded::of(&reduced.equations, values, Some(ignored), "the reduced ")
     }
 }
 
 /// The reduced state (Routh) of a full state `(t, q, q̇)` of a model that ignores
 /// coordinates, with the model's parameter `values`.
-pub(crate) struct ReducedState {
+pub struct ReducedState {
     /// The reduced system's parameter values: the model's, then the constant momenta.
-    pub(crate) values: Vec<f64>,
+    pub values: Vec<f64>,
     /// The momenta of the ignored coordinates at the state.
-    pub(crate) momenta: Vec<f64>,
+    pub momenta: Vec<f64>,
     /// The retained coordinates and velocities.
-    pub(crate) q: Vec<f64>,
-    pub(crate) qd: Vec<f64>,
+    pub q: Vec<f64>,
+    pub qd: Vec<f64>,
     /// The ignored coordinates.
-    pub(crate) ignored: Vec<f64>,
+    pub ignored: Vec<f64>,
 }
 
 impl ReducedState {
     /// Splits the state of `full` and takes the momenta `∂L/∂χ̇` of the ignored
     /// coordinates from its momenta program.
-    pub(crate) fn of(
+    pub fn of(
         full: &Equations,
         reduced: &Reduced,
         t: f64,
@@ -63,7 +63,7 @@ impl ReducedState {
     }
 }
 
-impl ReducedPrograms for Interpreted {
+impl ReducedPrograms for Loaded {
     type Ignored = Dyn;
 
     fn ignored(&self) -> Vec<&str> {

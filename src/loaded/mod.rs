@@ -1,0 +1,155 @@
+//! Models loaded at run time: the derived equations of a model file or URDF (the
+//! engine's [`Equations`], derived or read from a store) as a
+//! [`LagrangianSystem`](lagrange_core::LagrangianSystem), integrated and checked by the
+//! same runtime as the derive's code. This is what the `lagrange` command runs.
+//!
+//! Each program is compiled to machine code on its first use
+//! ([`lagrange_symbolic::ir::jit`], Cranelift), or interpreted
+//! ([`Program::evaluate`]) where the processor is one Cranelift does not support, where
+//! compiling fails (a note on standard error says why), or where `LAGRANGE_JIT` is `0` or
+//! `off`. Both are backends of the same walk over the IR as the derive's code, so each
+//! program computes the derive's bits either way (`lagrange-cli/tests/cli_generate.rs`).
+//!
+//! The runtime is generic over the sizes; a loaded model is a system of any number of
+//! coordinates and constraints, its vectors sized at run time (nalgebra's `Dyn`):
+//! [`Loaded::new`] for a model, [`Loaded::reduced`] for its reduced model (Routh).
+
+use std::sync::{Arc, OnceLock};
+
+use lagrange_core::{ModelInfo, Quantity};
+use lagrange_symbolic::equations::Equations;
+use lagrange_symbolic::ir::Program;
+use lagrange_symbolic::ir::jit::Compiled;
+
+pub use reduced::ReducedState;
+
+mod reduced;
+mod system;
+
+/// Why a model could not be loaded: the message names the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError(pub String);
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// What the systems of one model share.
+struct Model {
+    equations: Equations,
+    info: ModelInfo,
+    /// Where each entry of the residual's derivatives row by row is among its program's
+    /// outputs ([`Layout::residual_jacobian_rows`](lagrange_symbolic::equations::Layout::residual_jacobian_rows)).
+    rows: Vec<usize>,
+    /// For a reduced model: the names of the ignored coordinates and `χ̇(t, q, q̇, C)`.
+    ignored: Option<(Vec<String>, Program)>,
+    /// Each quantity's program compiled on its first use ([`Model::compiled`]), by
+    /// `Quantity as usize`; empty where the programs are interpreted ([`ENV_JIT`]).
+    compiled: Vec<OnceLock<Option<Compiled>>>,
+}
+
+/// `0` or `off`: the command interprets the models' programs instead of compiling them.
+pub const ENV_JIT: &str = "LAGRANGE_JIT";
+
+/// Whether programs are compiled ([`ENV_JIT`]); the first time it is asked in a process,
+/// a note says when they are not.
+fn compiling() -> bool {
+    static COMPILING: OnceLock<bool> = OnceLock::new();
+    *COMPILING.get_or_init(|| {
+        let off = std::env::var(ENV_JIT).is_ok_and(|v| v == "0" || v == "off");
+        if off {
+            eprintln!("note: {ENV_JIT}=0: the models' programs are interpreted, not compiled");
+        }
+        !off
+    })
+}
+
+impl Model {
+    /// The program of `quantity`, `program`, compiled on its first use: `None` where the
+    /// programs are interpreted, or where compiling it failed (a note says why once; the
+    /// interpreter computes the same bits).
+    fn compiled(&self, quantity: Quantity, program: &Program) -> Option<&Compiled> {
+        // `M` is the dynamics' program.
+        let key = match quantity {
+            Quantity::MassMatrix => Quantity::Dynamics,
+            other => other,
+        };
+        self.compiled
+            .get(key as usize)?
+            .get_or_init(|| match Compiled::new(program) {
+                Ok(compiled) => Some(compiled),
+                Err(e) => {
+                    eprintln!(
+                        "note: {}: the program of {key:?} is interpreted, as it could not be compiled: {e}",
+                        self.equations.name
+                    );
+                    None
+                }
+            })
+            .as_ref()
+    }
+}
+
+/// A model's equations with parameter values, loaded at run time: a system of any size,
+/// its vectors sized at run time (`Dyn`), its programs compiled on first use.
+#[derive(Clone)]
+pub struct Loaded {
+    model: Arc<Model>,
+    values: Vec<f64>,
+}
+
+impl Loaded {
+    /// The model's system with parameter `values` (in the model's order). Errors for a
+    /// wrong number of values, and for a model whose constraints leave no motion to
+    /// integrate.
+    pub fn new(equations: &Equations, values: &[f64]) -> Result<Loaded, LoadError> {
+        let system = Loaded::of(equations, values, None, "")?;
+        let (n, k) = (
+            equations.coordinates.len(),
+            system.model.info.constraints.len(),
+        );
+        if k > 0 && k >= n {
+            return Err(LoadError(format!(
+                "{}: its {k} constraints prescribe the motion of all {n} coordinates, which a loaded model does not run; use #[derive(Lagrangian)] or `lagrange generate`",
+                equations.name
+            )));
+        }
+        Ok(system)
+    }
+
+    /// The system of `equations` with parameter `values`, and for a reduced model the
+    /// ignored coordinates; `which` qualifies the model's name in the error.
+    fn of(
+        equations: &Equations,
+        values: &[f64],
+        ignored: Option<(Vec<String>, Program)>,
+        which: &str,
+    ) -> Result<Loaded, LoadError> {
+        if values.len() != equations.parameters.len() {
+            return Err(LoadError(format!(
+                "{which}{} takes {} parameter values, got {}",
+                equations.name,
+                equations.parameters.len(),
+                values.len()
+            )));
+        }
+        let model = Arc::new(Model {
+            info: equations.model_info(),
+            rows: equations.layout().residual_jacobian_rows(),
+            equations: equations.clone(),
+            ignored,
+            compiled: match compiling() {
+                true => (0..Quantity::COUNT).map(|_| OnceLock::new()).collect(),
+                false => Vec::new(),
+            },
+        });
+        Ok(Loaded {
+            model,
+            values: values.to_vec(),
+        })
+    }
+}
