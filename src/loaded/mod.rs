@@ -48,24 +48,36 @@ struct Model {
     /// For a reduced model: the names of the ignored coordinates and `χ̇(t, q, q̇, C)`.
     ignored: Option<(Vec<String>, Program)>,
     /// Each quantity's program compiled on its first use ([`Model::compiled`]), by
-    /// `Quantity as usize`; empty where the programs are interpreted ([`ENV_JIT`]).
+    /// `Quantity as usize`; empty where the programs are interpreted ([`Backend`]).
     compiled: Vec<OnceLock<Option<Compiled>>>,
 }
 
-/// `0` or `off`: the command interprets the models' programs instead of compiling them.
+/// `0` or `off`: [`Backend::from_env`] is [`Backend::Interpreted`].
 pub const ENV_JIT: &str = "LAGRANGE_JIT";
 
-/// Whether programs are compiled ([`ENV_JIT`]); the first time it is asked in a process,
-/// a note says when they are not.
-fn compiling() -> bool {
-    static COMPILING: OnceLock<bool> = OnceLock::new();
-    *COMPILING.get_or_init(|| {
-        let off = std::env::var(ENV_JIT).is_ok_and(|v| v == "0" || v == "off");
-        if off {
-            eprintln!("note: {ENV_JIT}=0: the models' programs are interpreted, not compiled");
-        }
-        !off
-    })
+/// How a loaded model runs its programs. Both compute the same bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// Compiled to machine code on first use (Cranelift), interpreted where that fails.
+    Compiled,
+    /// Interpreted ([`Program::evaluate`]): the reference, and the fallback.
+    Interpreted,
+}
+
+impl Backend {
+    /// [`Backend::Compiled`] unless [`ENV_JIT`] is `0` or `off`; the first time it is
+    /// asked in a process, a note on standard error says when programs are interpreted.
+    pub fn from_env() -> Backend {
+        static FROM_ENV: OnceLock<Backend> = OnceLock::new();
+        *FROM_ENV.get_or_init(|| {
+            if std::env::var(ENV_JIT).is_ok_and(|v| v == "0" || v == "off") {
+                eprintln!("note: {ENV_JIT}=0: the models' programs are interpreted, not compiled");
+                Backend::Interpreted
+            } else {
+                Backend::Compiled
+            }
+        })
+    }
 }
 
 impl Model {
@@ -103,11 +115,20 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// The model's system with parameter `values` (in the model's order). Errors for a
-    /// wrong number of values, and for a model whose constraints leave no motion to
-    /// integrate.
+    /// The model's system with parameter `values` (in the model's order), its programs
+    /// run as [`Backend::from_env`] says. Errors for a wrong number of values, and for a
+    /// model whose constraints leave no motion to integrate.
     pub fn new(equations: &Equations, values: &[f64]) -> Result<Loaded, LoadError> {
-        let system = Loaded::of(equations, values, None, "")?;
+        Loaded::with_backend(equations, values, Backend::from_env())
+    }
+
+    /// [`Loaded::new`], its programs run by `backend`.
+    pub fn with_backend(
+        equations: &Equations,
+        values: &[f64],
+        backend: Backend,
+    ) -> Result<Loaded, LoadError> {
+        let system = Loaded::of(equations, values, None, "", backend)?;
         let (n, k) = (
             equations.coordinates.len(),
             system.model.info.constraints.len(),
@@ -128,6 +149,7 @@ impl Loaded {
         values: &[f64],
         ignored: Option<(Vec<String>, Program)>,
         which: &str,
+        backend: Backend,
     ) -> Result<Loaded, LoadError> {
         if values.len() != equations.parameters.len() {
             return Err(LoadError(format!(
@@ -142,9 +164,9 @@ impl Loaded {
             rows: equations.layout().residual_jacobian_rows(),
             equations: equations.clone(),
             ignored,
-            compiled: match compiling() {
-                true => (0..Quantity::COUNT).map(|_| OnceLock::new()).collect(),
-                false => Vec::new(),
+            compiled: match backend {
+                Backend::Compiled => (0..Quantity::COUNT).map(|_| OnceLock::new()).collect(),
+                Backend::Interpreted => Vec::new(),
             },
         });
         Ok(Loaded {

@@ -6,8 +6,8 @@ use lagrange_core::ReducedPrograms;
 use lagrange_core::nalgebra::Dyn;
 use lagrange_symbolic::equations::{Equations, Reduced};
 
-use super::LoadError;
 use super::Loaded;
+use super::{Backend, LoadError};
 
 impl Loaded {
     /// The system of the reduced model `reduced`, whose parameter `values` are the
@@ -15,7 +15,13 @@ impl Loaded {
     /// velocities (a [`ReducedSystem`](lagrange_core::ReducedSystem)).
     pub fn reduced(reduced: &Reduced, values: &[f64]) -> Result<Loaded, LoadError> {
         let ignored = (reduced.ignored.clone(), reduced.ignored_velocities.clone());
-        Loaded::of(&reduced.equations, values, Some(ignored), "the reduced ")
+        Loaded::of(
+            &reduced.equations,
+            values,
+            Some(ignored),
+            "the reduced ",
+            Backend::from_env(),
+        )
     }
 }
 

@@ -1,0 +1,225 @@
+//! Models loaded at run time (`lagrange::loaded`, what the `lagrange` command runs) beside
+//! the derive's compiled code, in one run: the same equations three ways — the derive's
+//! struct (sizes fixed by the type), loaded with its programs compiled on load (Cranelift)
+//! and loaded with its programs interpreted (`LAGRANGE_JIT=0`):
+//!
+//! ```sh
+//! cargo bench --features loaded,derive-timing --bench loaded
+//! ```
+//!
+//! For each robot (a UR5, the Unitree G1 humanoid, IIT's Centauro; derived at compile time
+//! for the struct, by the engine at run time for the loaded model, from the same URDF):
+//! the seconds the first call of `accelerations` and of `acceleration_jacobians` takes
+//! (compiling the dynamics' program, then the residual derivatives'), then ns per call of
+//! forward dynamics and its derivatives (best of 5 rounds over 64 random states), and the
+//! largest difference of `q̈` from the struct's. Then the double pendulum of
+//! `examples/models/double_pendulum.toml` integrated for 10 s with RK4 at `dt = 1e-5`
+//! (10⁶ steps), recording every 0.01 s, as `lagrange simulate` does, each way. `ROBOT=G1` times one robot.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use lagrange::loaded::{Backend, Loaded};
+use lagrange::nalgebra::{Const, DVector, SVector};
+use lagrange::{FromParameterValues, Integrator, Lagrangian, LagrangianSystem, Simulation};
+use lagrange_symbolic::equations::Equations;
+use lagrange_symbolic::source::{self, urdf};
+
+#[path = "shared/robots.rs"]
+#[allow(dead_code)]
+mod robots;
+use robots::{Centauro, G1, Ur5, uniform};
+
+#[derive(Lagrangian)]
+#[lagrangian(model = "examples/models/double_pendulum.toml")]
+struct DoublePendulum {
+    m1: f64,
+    m2: f64,
+    l1: f64,
+    l2: f64,
+    g: f64,
+}
+
+const STATES: usize = 64;
+const ROUNDS: usize = 2_000;
+
+/// The best of 5 rounds of `ROUNDS` calls of `call` on the states in turn, in ns per call.
+fn time(mut call: impl FnMut(usize)) -> f64 {
+    (0..5)
+        .map(|_| {
+            let start = Instant::now();
+            for i in 0..ROUNDS {
+                call(i % STATES);
+            }
+            start.elapsed().as_nanos() as f64 / ROUNDS as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The equations of the URDF at `path` (relative to the repository), imported `actuated`
+/// as the structs are, derived by the engine now.
+fn derived(path: &str, merge_fixed: bool) -> Equations {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let text = source::read_file(&path).expect("the URDF");
+    let options = urdf::Options {
+        merge_fixed,
+        actuated: true,
+    };
+    let model = urdf::import(&text, options).expect("imported").model;
+    lagrange_symbolic::derive(&model).expect("derived").full
+}
+
+/// One robot under gravity (`g = 9.81`, its joint torques at 0): the struct `S` and the
+/// equations of `path` loaded both ways.
+fn robot<S: FromParameterValues<Const<N>>, const N: usize>(
+    name: &str,
+    path: &str,
+    merge_fixed: bool,
+) {
+    if std::env::var("ROBOT").is_ok_and(|only| only != name) {
+        return;
+    }
+    let equations = derived(path, merge_fixed);
+    let mut values = vec![0.0; S::PARAMETER_COUNT];
+    values[0] = 9.81;
+    let system = &S::from_parameter_values(&values).expect("the struct");
+    let mut seed = 20_261_207u64;
+    let states: Vec<(SVector<f64, N>, SVector<f64, N>)> = (0..STATES)
+        .map(|_| {
+            let q = SVector::from_fn(|_, _| uniform(&mut seed));
+            let qd = SVector::from_fn(|_, _| uniform(&mut seed));
+            (q, qd)
+        })
+        .collect();
+    let dynamic: Vec<(DVector<f64>, DVector<f64>)> = states
+        .iter()
+        .map(|(q, qd)| {
+            (
+                DVector::from_column_slice(q.as_slice()),
+                DVector::from_column_slice(qd.as_slice()),
+            )
+        })
+        .collect();
+    let fd = time(|i| {
+        let (q, qd) = &states[i];
+        black_box(system.accelerations(0.0, black_box(q), black_box(qd)).ok());
+    });
+    let dfd = time(|i| {
+        let (q, qd) = &states[i];
+        let jacobians = system.acceleration_jacobians(0.0, black_box(q), black_box(qd));
+        black_box(&jacobians);
+    });
+    println!("{name:8} {N:2} joints  derive       FD {fd:9.0} ns  ∇FD {dfd:9.0} ns");
+    for (backend, label) in [
+        (Backend::Compiled, "compiled"),
+        (Backend::Interpreted, "interpreted"),
+    ] {
+        let loaded = Loaded::with_backend(&equations, &values, backend).expect("loaded");
+        let (q, qd) = &dynamic[0];
+        let clock = Instant::now();
+        black_box(loaded.accelerations(0.0, q, qd).ok());
+        let first_fd = clock.elapsed().as_secs_f64();
+        let clock = Instant::now();
+        black_box(loaded.acceleration_jacobians(0.0, q, qd).ok());
+        let first_dfd = clock.elapsed().as_secs_f64();
+        let fd_loaded = time(|i| {
+            let (q, qd) = &dynamic[i];
+            black_box(loaded.accelerations(0.0, black_box(q), black_box(qd)).ok());
+        });
+        let dfd_loaded = time(|i| {
+            let (q, qd) = &dynamic[i];
+            let jacobians = loaded.acceleration_jacobians(0.0, black_box(q), black_box(qd));
+            black_box(&jacobians);
+        });
+        let difference = states
+            .iter()
+            .zip(&dynamic)
+            .map(|((q, qd), (dq, dqd))| {
+                let a = system.accelerations(0.0, q, qd).expect("q̈");
+                let b = loaded.accelerations(0.0, dq, dqd).expect("q̈");
+                (0..N)
+                    .map(|k| (a[k] - b[k]).abs() / a[k].abs().max(1.0))
+                    .fold(0.0, f64::max)
+            })
+            .fold(0.0, f64::max);
+        println!(
+            "{name:8} {N:2} joints  {label:11}  FD {fd_loaded:9.0} ns  ∇FD {dfd_loaded:9.0} ns  \
+             ({:.2}×, {:.2}× the derive's)  first calls {first_fd:.3} s, {first_dfd:.3} s  \
+             q̈ differs by {difference:.1e}",
+            fd_loaded / fd,
+            dfd_loaded / dfd,
+        );
+    }
+}
+
+/// The double pendulum's run each way, in seconds.
+fn pendulum() {
+    if std::env::var("ROBOT").is_ok() {
+        return;
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/models/double_pendulum.toml");
+    let text = source::read_file(&path).expect("the model file");
+    let model = source::model_of(&text).expect("the model");
+    let equations = lagrange_symbolic::derive(&model).expect("derived").full;
+    let values = [1.0, 1.0, 1.0, 1.0, 9.81];
+    let half_pi = std::f64::consts::FRAC_PI_2;
+    let integrator = Integrator::Rk4 { dt: 1e-5 };
+    let system = DoublePendulum {
+        m1: 1.0,
+        m2: 1.0,
+        l1: 1.0,
+        l2: 1.0,
+        g: 9.81,
+    };
+    let clock = Instant::now();
+    let run = Simulation::new(&system)
+        .integrator(integrator)
+        .max_steps(2_000_000)
+        .output_interval(0.01)
+        .run(0.0, SVector::from([half_pi; 2]), SVector::zeros(), 10.0)
+        .expect("the run");
+    let derive = clock.elapsed().as_secs_f64();
+    let last = run.q().last().expect("a sample")[0];
+    println!("double pendulum, 10⁶ RK4 steps: derive {derive:.2} s");
+    for (backend, label) in [
+        (Backend::Compiled, "compiled"),
+        (Backend::Interpreted, "interpreted"),
+    ] {
+        let loaded = Loaded::with_backend(&equations, &values, backend).expect("loaded");
+        let clock = Instant::now();
+        let run = Simulation::new(&loaded)
+            .integrator(integrator)
+            .max_steps(2_000_000)
+            .output_interval(0.01)
+            .run(
+                0.0,
+                DVector::from_element(2, half_pi),
+                DVector::zeros(2),
+                10.0,
+            )
+            .expect("the run");
+        let seconds = clock.elapsed().as_secs_f64();
+        let same = run.q().last().expect("a sample")[0].to_bits() == last.to_bits();
+        println!(
+            "double pendulum, 10⁶ RK4 steps: {label} {seconds:.2} s ({:.2}× the derive's; last θ₁ {})",
+            seconds / derive,
+            if same { "bit for bit" } else { "DIFFERS" }
+        );
+    }
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test` runs benches once as tests: skip then.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    pendulum();
+    robot::<Ur5, 6>("UR5", "lagrange-cli/tests/pinocchio/robots/ur5.urdf", false);
+    robot::<G1, 29>("G1", "lagrange-cli/tests/pinocchio/robots/g1.urdf", true);
+    robot::<Centauro, 39>(
+        "Centauro",
+        "lagrange-cli/tests/pinocchio/robots/centauro.urdf",
+        true,
+    );
+}
