@@ -9,12 +9,14 @@
 //!
 //! For each robot (a UR5, the Unitree G1 humanoid, IIT's Centauro; derived at compile time
 //! for the struct, by the engine at run time for the loaded model, from the same URDF):
-//! the seconds the first call of `accelerations` and of `acceleration_jacobians` takes
-//! (compiling the dynamics' program, then the residual derivatives'), then ns per call of
-//! forward dynamics and its derivatives (best of 5 rounds over 64 random states), and the
-//! largest difference of `q̈` from the struct's. Then the double pendulum of
+//! the seconds compiling its dynamics' and its residual derivatives' programs takes, then
+//! ns per call of forward dynamics and its derivatives (best of 5 rounds over 64 random
+//! states: the loaded model compiles its programs in the first round, once they have run
+//! `lagrange::loaded::COMPILE_AFTER` times), and the largest difference of `q̈` from the
+//! struct's. Then the double pendulum of
 //! `examples/models/double_pendulum.toml` integrated for 10 s with RK4 at `dt = 1e-5`
-//! (10⁶ steps), recording every 0.01 s, as `lagrange simulate` does, each way. `ROBOT=G1` times one robot.
+//! (10⁶ steps), recording every 0.01 s, as `lagrange simulate` does, each way. `ROBOT=G1` times
+//! one robot; `BACKEND=compiled` (or `interpreted`) one way of loading, for a profiler.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -23,6 +25,7 @@ use lagrange::loaded::{Backend, Loaded};
 use lagrange::nalgebra::{Const, DVector, SVector};
 use lagrange::{FromParameterValues, Integrator, Lagrangian, LagrangianSystem, Simulation};
 use lagrange_symbolic::equations::Equations;
+use lagrange_symbolic::ir::jit::Compiled;
 use lagrange_symbolic::source::{self, urdf};
 
 #[path = "shared/robots.rs"]
@@ -110,18 +113,24 @@ fn robot<S: FromParameterValues<Const<N>>, const N: usize>(
         black_box(&jacobians);
     });
     println!("{name:8} {N:2} joints  derive       FD {fd:9.0} ns  ∇FD {dfd:9.0} ns");
-    for (backend, label) in [
-        (Backend::Compiled, "compiled"),
-        (Backend::Interpreted, "interpreted"),
+    for (what, program) in [
+        ("dynamics", &equations.programs.dynamics),
+        (
+            "residual derivatives",
+            &equations.programs.residual_jacobians,
+        ),
     ] {
+        let clock = Instant::now();
+        let compiled = Compiled::new(program).expect("compiled");
+        println!(
+            "{name:8} {N:2} joints  compiling the {what} ({} instructions): {:.3} s, {} functions",
+            program.instructions.len(),
+            clock.elapsed().as_secs_f64(),
+            compiled.functions()
+        );
+    }
+    for (backend, label) in backends() {
         let loaded = Loaded::with_backend(&equations, &values, backend).expect("loaded");
-        let (q, qd) = &dynamic[0];
-        let clock = Instant::now();
-        black_box(loaded.accelerations(0.0, q, qd).ok());
-        let first_fd = clock.elapsed().as_secs_f64();
-        let clock = Instant::now();
-        black_box(loaded.acceleration_jacobians(0.0, q, qd).ok());
-        let first_dfd = clock.elapsed().as_secs_f64();
         let fd_loaded = time(|i| {
             let (q, qd) = &dynamic[i];
             black_box(loaded.accelerations(0.0, black_box(q), black_box(qd)).ok());
@@ -144,12 +153,24 @@ fn robot<S: FromParameterValues<Const<N>>, const N: usize>(
             .fold(0.0, f64::max);
         println!(
             "{name:8} {N:2} joints  {label:11}  FD {fd_loaded:9.0} ns  ∇FD {dfd_loaded:9.0} ns  \
-             ({:.2}×, {:.2}× the derive's)  first calls {first_fd:.3} s, {first_dfd:.3} s  \
-             q̈ differs by {difference:.1e}",
+             ({:.2}×, {:.2}× the derive's)  q̈ differs by {difference:.1e}",
             fd_loaded / fd,
             dfd_loaded / dfd,
         );
     }
+}
+
+/// The ways of loading timed: both, or the one `BACKEND` names.
+fn backends() -> impl Iterator<Item = (Backend, &'static str)> {
+    [
+        (Backend::Compiled, "compiled"),
+        (Backend::Interpreted, "interpreted"),
+    ]
+    .into_iter()
+    .filter(|(_, label)| {
+        std::env::var("BACKEND").is_ok_and(|only| only == *label)
+            || std::env::var("BACKEND").is_err()
+    })
 }
 
 /// The double pendulum's run each way, in seconds.
@@ -182,10 +203,7 @@ fn pendulum() {
     let derive = clock.elapsed().as_secs_f64();
     let last = run.q().last().expect("a sample")[0];
     println!("double pendulum, 10⁶ RK4 steps: derive {derive:.2} s");
-    for (backend, label) in [
-        (Backend::Compiled, "compiled"),
-        (Backend::Interpreted, "interpreted"),
-    ] {
+    for (backend, label) in backends() {
         let loaded = Loaded::with_backend(&equations, &values, backend).expect("loaded");
         let clock = Instant::now();
         let run = Simulation::new(&loaded)

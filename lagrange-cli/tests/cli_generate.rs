@@ -581,6 +581,9 @@ fn parse_bits(text: &str) -> Vec<Vec<u64>> {
         .collect()
 }
 
+/// Program `k` of a list evaluated at inputs into outputs, by one backend.
+type Evaluate<'a> = &'a dyn Fn(usize, &[f64], &mut [f64]);
+
 /// The comparison of the module documentation for one model.
 fn bit_for_bit<S: FromParameterValues<Const<N>>, const N: usize>(
     stem: &str,
@@ -636,7 +639,7 @@ fn bit_for_bit<S: FromParameterValues<Const<N>>, const N: usize>(
         &programs.momenta,
         &programs.momentum_rate,
     ];
-    let run = |evaluate: &dyn Fn(usize, &[f64], &mut [f64])| -> Vec<Vec<u64>> {
+    let run = |evaluate: Evaluate<'_>| -> Vec<Vec<u64>> {
         points
             .iter()
             .map(|(t, q, qd, p)| {

@@ -3,17 +3,19 @@
 //! [`LagrangianSystem`](lagrange_core::LagrangianSystem), integrated and checked by the
 //! same runtime as the derive's code. This is what the `lagrange` command runs.
 //!
-//! Each program is compiled to machine code on its first use
-//! ([`lagrange_symbolic::ir::jit`], Cranelift), or interpreted
-//! ([`Program::evaluate`]) where the processor is one Cranelift does not support, where
-//! compiling fails (a note on standard error says why), or where `LAGRANGE_JIT` is `0` or
-//! `off`. Both are backends of the same walk over the IR as the derive's code, so each
-//! program computes the derive's bits either way (`lagrange-cli/tests/cli_generate.rs`).
+//! Each program is compiled to machine code ([`lagrange_symbolic::ir::jit`], Cranelift)
+//! once it has run [`COMPILE_AFTER`] times, and interpreted ([`Program::evaluate`]) until
+//! then, where the processor is one Cranelift does not support or compiling fails (a note
+//! on standard error says why), and where `LAGRANGE_JIT` is `0` or `off`. Both are
+//! backends of the same walk over the IR as the derive's code, so each program computes
+//! the derive's bits either way, and a run that switches midway is the run that does not
+//! (`lagrange-cli/tests/cli_generate.rs` and `cli_generate_simulate.rs`).
 //!
 //! The runtime is generic over the sizes; a loaded model is a system of any number of
 //! coordinates and constraints, its vectors sized at run time (nalgebra's `Dyn`):
 //! [`Loaded::new`] for a model, [`Loaded::reduced`] for its reduced model (Routh).
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use lagrange_core::{ModelInfo, Quantity};
@@ -47,9 +49,24 @@ struct Model {
     rows: Vec<usize>,
     /// For a reduced model: the names of the ignored coordinates and `χ̇(t, q, q̇, C)`.
     ignored: Option<(Vec<String>, Program)>,
-    /// Each quantity's program compiled on its first use ([`Model::compiled`]), by
-    /// `Quantity as usize`; empty where the programs are interpreted ([`Backend`]).
-    compiled: Vec<OnceLock<Option<Compiled>>>,
+    /// Each quantity's program, compiled once it has run [`COMPILE_AFTER`] times
+    /// ([`Model::compiled`]), by `Quantity as usize`; empty where the programs are
+    /// interpreted ([`Backend`]).
+    compiled: Vec<Tier>,
+}
+
+/// The runs of a program after which it is compiled. Compiling a program costs about as
+/// much as interpreting it 500 to 700 times, from the UR5 to the G1 and the Centauro
+/// (`benches/loaded.rs`), so waiting that long costs at most twice what the best choice
+/// made in hindsight would: a linearization or a check of a large robot, which runs each
+/// program a few times, is not held up by compiling it, and a simulation compiles early.
+pub const COMPILE_AFTER: u32 = 512;
+
+/// One program's runs so far and its compiled code, made once.
+#[derive(Default)]
+struct Tier {
+    runs: AtomicU32,
+    code: OnceLock<Option<Compiled>>,
 }
 
 /// `0` or `off`: [`Backend::from_env`] is [`Backend::Interpreted`].
@@ -58,7 +75,8 @@ pub const ENV_JIT: &str = "LAGRANGE_JIT";
 /// How a loaded model runs its programs. Both compute the same bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
-    /// Compiled to machine code on first use (Cranelift), interpreted where that fails.
+    /// Compiled to machine code (Cranelift) once it has run [`COMPILE_AFTER`] times,
+    /// interpreted until then and where compiling fails.
     Compiled,
     /// Interpreted ([`Program::evaluate`]): the reference, and the fallback.
     Interpreted,
@@ -81,25 +99,40 @@ impl Backend {
 }
 
 impl Model {
-    /// The program of `quantity`, `program`, compiled on its first use: `None` where the
-    /// programs are interpreted, or where compiling it failed (a note says why once; the
-    /// interpreter computes the same bits).
+    /// The program of `quantity`, `program`, compiled once it has run [`COMPILE_AFTER`]
+    /// times: `None` before, where the programs are interpreted, or where compiling it
+    /// failed (a note says why once; the interpreter computes the same bits).
     fn compiled(&self, quantity: Quantity, program: &Program) -> Option<&Compiled> {
         // `M` is the dynamics' program.
         let key = match quantity {
             Quantity::MassMatrix => Quantity::Dynamics,
             other => other,
         };
-        self.compiled
-            .get(key as usize)?
-            .get_or_init(|| match Compiled::new(program) {
-                Ok(compiled) => Some(compiled),
-                Err(e) => {
-                    eprintln!(
-                        "note: {}: the program of {key:?} is interpreted, as it could not be compiled: {e}",
-                        self.equations.name
-                    );
-                    None
+        let tier = self.compiled.get(key as usize)?;
+        if let Some(code) = tier.code.get() {
+            return code.as_ref();
+        }
+        if tier.runs.fetch_add(1, Ordering::Relaxed) < COMPILE_AFTER {
+            return None;
+        }
+        tier.code
+            .get_or_init(|| {
+                let compiled = match key {
+                    // Its outputs in row order, the order the runtime reads.
+                    Quantity::ResidualJacobianRows => {
+                        Compiled::new(&program.with_outputs_at(&self.rows))
+                    }
+                    _ => Compiled::new(program),
+                };
+                match compiled {
+                    Ok(compiled) => Some(compiled),
+                    Err(e) => {
+                        eprintln!(
+                            "note: {}: the program of {key:?} is interpreted, as it could not be compiled: {e}",
+                            self.equations.name
+                        );
+                        None
+                    }
                 }
             })
             .as_ref()
@@ -107,7 +140,7 @@ impl Model {
 }
 
 /// A model's equations with parameter values, loaded at run time: a system of any size,
-/// its vectors sized at run time (`Dyn`), its programs compiled on first use.
+/// its vectors sized at run time (`Dyn`), its programs compiled once they run often.
 #[derive(Clone)]
 pub struct Loaded {
     model: Arc<Model>,
@@ -165,7 +198,7 @@ impl Loaded {
             equations: equations.clone(),
             ignored,
             compiled: match backend {
-                Backend::Compiled => (0..Quantity::COUNT).map(|_| OnceLock::new()).collect(),
+                Backend::Compiled => (0..Quantity::COUNT).map(|_| Tier::default()).collect(),
                 Backend::Interpreted => Vec::new(),
             },
         });

@@ -1,8 +1,9 @@
-//! The interpreted model's [`Programs`]: each quantity's derived program run by the IR
-//! interpreter. The runtime makes it a [`LagrangianSystem`](lagrange_core::LagrangianSystem)
+//! The loaded model's [`Programs`]: each quantity's derived program run compiled or
+//! interpreted. The runtime makes it a [`LagrangianSystem`](lagrange_core::LagrangianSystem)
 //! and a [`ConstrainedSystem`](lagrange_core::ConstrainedSystem) over them, as it does
 //! the derive's code.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use lagrange_core::nalgebra::Dyn;
@@ -64,29 +65,37 @@ impl Programs for Loaded {
                 at += piece.len();
             }
             match compiled {
+                // Compiled with its outputs in row order already (`Model::compiled`).
                 Some(compiled) => compiled.evaluate(inputs, out),
+                None if quantity == Quantity::ResidualJacobianRows => {
+                    program.evaluate(inputs, out);
+                    // Row by row, as the runtime solves them.
+                    let mut rows: Vec<f64> = self.model.rows.iter().map(|&k| out[k]).collect();
+                    return read(&mut rows);
+                }
                 None => program.evaluate(inputs, out),
-            }
-            if quantity == Quantity::ResidualJacobianRows {
-                // Row by row, as the runtime solves them.
-                let mut rows: Vec<f64> = self.model.rows.iter().map(|&k| out[k]).collect();
-                return read(&mut rows);
             }
             read(&mut out[..outputs])
         })
     }
 }
 
-/// `f` of a buffer of `length` zeros: on the stack when it is small, as most models'
-/// arguments and outputs are (a call is then free of allocations).
+/// `f` of a buffer of `length` values, which it must write before it reads them (the
+/// programs write every output): from a pool of this thread's buffers, so that calls,
+/// nested ones too, neither allocate nor clear one after the first.
 fn scratch<R>(length: usize, f: impl FnOnce(&mut [f64]) -> R) -> R {
-    const ON_STACK: usize = 256;
-    if length <= ON_STACK {
-        f(&mut [0.0; ON_STACK][..length])
-    } else {
-        f(&mut vec![0.0; length])
+    thread_local! {
+        static POOL: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
     }
+    let mut buffer = POOL.with_borrow_mut(Vec::pop).unwrap_or_default();
+    if buffer.len() < length {
+        buffer.resize(length, 0.0);
+    }
+    let result = f(&mut buffer[..length]);
+    POOL.with_borrow_mut(|pool| pool.push(buffer));
+    result
 }
+
 impl Loaded {
     /// The program of `quantity` and how many of its first outputs are the quantity's.
     fn program(&self, quantity: Quantity) -> (&Program, usize) {

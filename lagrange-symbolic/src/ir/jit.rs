@@ -15,6 +15,7 @@
 //! a buffer of the call. Compile time and memory therefore grow with the program's
 //! length, not with the square of a register allocator's view of it.
 
+use std::cell::RefCell;
 use std::fmt;
 use std::sync::Mutex;
 
@@ -34,7 +35,7 @@ use super::{Intrinsic, Program, Slot};
 /// The most instructions of a program one compiled function holds. Cranelift's register
 /// allocator and optimizer cost more than linear time in a function's length; this
 /// bounds each function, and so the whole compile, to linear time in the program's.
-pub const CHUNK: usize = 4096;
+pub const CHUNK: usize = 1024;
 
 /// A compiled function: `(inputs, outputs, spilled temporaries)`.
 type Function3 = unsafe extern "C" fn(*const f64, *mut f64, *mut f64);
@@ -170,14 +171,22 @@ impl Compiled {
             inputs.len(),
             out.len()
         );
-        let mut spilled = vec![0.0; self.spilled];
-        for function in &self.functions {
-            // SAFETY: the code reads `self.inputs` values of `inputs`, writes
-            // `self.outputs` of `out` (both checked above) and reads and writes the
-            // `self.spilled` values of `spilled`, as it was compiled to; the module that
-            // owns the code lives as long as `self`.
-            unsafe { function(inputs.as_ptr(), out.as_mut_ptr(), spilled.as_mut_ptr()) };
+        thread_local! {
+            /// Spilled temporaries, kept between calls: each is written before it is read.
+            static SPILLED: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
         }
+        SPILLED.with_borrow_mut(|spilled| {
+            if spilled.len() < self.spilled {
+                spilled.resize(self.spilled, 0.0);
+            }
+            for function in &self.functions {
+                // SAFETY: the code reads `self.inputs` values of `inputs`, writes
+                // `self.outputs` of `out` (both checked above) and reads and writes the
+                // first `self.spilled` values of `spilled` (its length checked above), as
+                // it was compiled to; the module that owns the code lives as long as `self`.
+                unsafe { function(inputs.as_ptr(), out.as_mut_ptr(), spilled.as_mut_ptr()) };
+            }
+        })
     }
 
     /// The number of compiled functions the program became.
@@ -266,8 +275,9 @@ struct Jit<'p> {
     /// The index of the instruction being compiled, and of the current function's first.
     index: usize,
     first: usize,
-    /// What the current function holds of each input, temporary and output.
-    inputs: Vec<Option<Value>>,
+    /// What the current function holds of each temporary and output. (Inputs are loaded
+    /// at each use: a load folds into the instruction that reads it, and a value held
+    /// across the function would only be spilled.)
     temps: Vec<Option<Held>>,
     outs: Vec<Option<Held>>,
     /// The temporaries and outputs the current function holds, to forget at its end.
@@ -308,7 +318,6 @@ impl<'p> Jit<'p> {
             ids: Vec::new(),
             index: 0,
             first: 0,
-            inputs: vec![None; program.inputs],
             temps: vec![None; temporaries],
             outs: vec![None; program.outputs],
             held: Vec::new(),
@@ -385,7 +394,6 @@ impl<'p> Jit<'p> {
                 Variable::Out(i) => self.outs[i] = None,
             }
         }
-        self.inputs.iter_mut().for_each(|v| *v = None);
         self.cursor().ins().return_(&[]);
         let compile = |e: &dyn fmt::Display| JitError::Compile(e.to_string());
         let signature = self.function.signature.clone();
@@ -431,12 +439,7 @@ impl Emitter for Jit<'_> {
     type Value = Value;
 
     fn input(&mut self, index: usize) -> Value {
-        if let Some(value) = self.inputs[index] {
-            return value;
-        }
-        let value = self.load(0, index);
-        self.inputs[index] = Some(value);
-        value
+        self.load(0, index)
     }
 
     fn literal(&mut self, value: f64) -> Value {

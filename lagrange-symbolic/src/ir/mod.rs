@@ -191,6 +191,38 @@ impl Program {
         emit::emit(self, &mut emit::Check::default())
     }
 
+    /// The same program with its outputs reordered: output `j` of the result is output
+    /// `order[j]` of this one (the same instructions, so the same bits).
+    ///
+    /// Panics unless `order` is a permutation of the outputs (a caller bug).
+    pub fn with_outputs_at(&self, order: &[usize]) -> Program {
+        let mut position = vec![usize::MAX; self.outputs];
+        for (j, &k) in order.iter().enumerate() {
+            assert!(
+                k < self.outputs && position[k] == usize::MAX,
+                "not a permutation of {} outputs",
+                self.outputs
+            );
+            position[k] = j;
+        }
+        assert_eq!(
+            order.len(),
+            self.outputs,
+            "not a permutation of the outputs"
+        );
+        let mut program = self.clone();
+        for instruction in &mut program.instructions {
+            instruction.for_each_slot_mut(|slot| {
+                if let Slot::Out(k) = slot
+                    && let Some(&j) = position.get(*k)
+                {
+                    *k = j;
+                }
+            });
+        }
+        program
+    }
+
     /// Which outputs are zero whatever the inputs, infinite and NaN ones included: never
     /// written, or last written a value known to be zero (a zero constant, a sum of
     /// zeros, a positive power of zero, a copy of one; not a product with a zero factor,
@@ -316,6 +348,30 @@ impl Program {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Reordered outputs are the same numbers in the new places, a reused output and one
+    /// never written included.
+    #[test]
+    fn outputs_reordered_keep_their_bits() {
+        let program = emit::spelling_cases();
+        let n = program.outputs;
+        let order: Vec<usize> = (0..n).map(|j| (j * 7 + 3) % n).collect();
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..n).collect::<Vec<_>>(), "a permutation");
+        let (mut before, mut after) = (vec![f64::NAN; n], vec![f64::NAN; n]);
+        program.evaluate(&[0.7, 1.3], &mut before);
+        program
+            .with_outputs_at(&order)
+            .evaluate(&[0.7, 1.3], &mut after);
+        for (j, &k) in order.iter().enumerate() {
+            assert_eq!(
+                after[j].to_bits(),
+                before[k].to_bits(),
+                "output {j} (was {k})"
+            );
+        }
+    }
 
     #[test]
     fn zero_outputs_are_the_ones_no_input_reaches() {
