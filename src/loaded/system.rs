@@ -81,11 +81,16 @@ impl Programs for Loaded {
 }
 
 /// `f` of a buffer of `length` values, which it must write before it reads them (the
-/// programs write every output): from a pool of this thread's buffers, so that calls,
-/// nested ones too, neither allocate nor clear one after the first.
+/// programs write every output): on the stack when it is small, as most models' arguments
+/// and outputs are, else from a pool of this thread's buffers; so calls, nested ones too,
+/// neither allocate nor clear one after the first.
 fn scratch<R>(length: usize, f: impl FnOnce(&mut [f64]) -> R) -> R {
+    const ON_STACK: usize = 256;
     thread_local! {
         static POOL: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
+    }
+    if length <= ON_STACK {
+        return f(&mut [0.0; ON_STACK][..length]);
     }
     let mut buffer = POOL.with_borrow_mut(Vec::pop).unwrap_or_default();
     if buffer.len() < length {

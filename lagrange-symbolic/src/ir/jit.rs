@@ -8,7 +8,9 @@
 //! round as Rust's do, `sqrt` as the instruction, one rounding for each fused
 //! multiply-add (the FMA instruction where the processor has it, the C library's `fma`
 //! where it does not), and the other functions (`sin`, `cos`, `exp`, `ln`, `powi`,
-//! `powf`) called in Rust's own `f64` methods, so in the same library.
+//! `powf`) called in Rust's own `f64` methods, so in the same library. (Which NaN an
+//! operation returns, IEEE 754 leaves open: a NaN comes out wherever the interpreter's
+//! does, its sign possibly not.)
 //!
 //! Bounded: a program is compiled in functions of at most [`CHUNK`] instructions, run one
 //! after the other; a temporary one function writes and a later one reads passes through
@@ -561,8 +563,13 @@ mod tests {
     use crate::ir::Instr;
     use crate::ir::emit::spelling_cases;
 
+    /// The values' bits, every NaN as one: IEEE 754 leaves which NaN an operation returns
+    /// open (a multiply-add of a negated NaN may keep either sign), and the backends'
+    /// promise is a NaN wherever the others give one, the same bits everywhere else.
     fn bits(v: &[f64]) -> Vec<u64> {
-        v.iter().map(|x| x.to_bits()).collect()
+        v.iter()
+            .map(|x| if x.is_nan() { f64::NAN } else { *x }.to_bits())
+            .collect()
     }
 
     /// `program` at `inputs` three ways: interpreted, compiled with the FMA instructions
@@ -583,6 +590,30 @@ mod tests {
         let program = spelling_cases();
         for (x, y) in [(0.7, 1.3), (2.0, 0.25), (1e-3, 7.5)] {
             agree(&program, &[x, y]);
+        }
+    }
+
+    /// Inputs at the edges of the number line: infinities, NaNs (of both signs, and with a
+    /// payload), zeros of both signs, the least subnormal, the greatest finite number.
+    #[test]
+    fn edge_inputs_have_the_interpreters_bits() {
+        let program = spelling_cases();
+        let edges = [
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+            f64::from_bits(0x7ff0_0000_dead_beef),
+            0.0,
+            -0.0,
+            5e-324,
+            f64::MAX,
+            -1.5,
+        ];
+        for &x in &edges {
+            for &y in &edges {
+                agree(&program, &[x, y]);
+            }
         }
     }
 
