@@ -21,8 +21,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use lagrange::core::{AccelerationJacobians, Batch, DimAllocator, TimedPhase};
 use lagrange::loaded::{Backend, Loaded};
-use lagrange::nalgebra::{Const, DVector, SVector};
+use lagrange::nalgebra::{Const, DVector, DefaultAllocator, Dim, Dyn, OMatrix, OVector, SVector};
 use lagrange::{FromParameterValues, Integrator, Lagrangian, LagrangianSystem, Simulation};
 use lagrange_symbolic::equations::Equations;
 use lagrange_symbolic::ir::jit::Compiled;
@@ -74,7 +75,7 @@ fn derived(path: &str, merge_fixed: bool) -> Equations {
 
 /// One robot under gravity (`g = 9.81`, its joint torques at 0): the struct `S` and the
 /// equations of `path` loaded both ways.
-fn robot<S: FromParameterValues<Const<N>>, const N: usize>(
+fn robot<S: FromParameterValues<Const<N>> + Sync, const N: usize>(
     name: &str,
     path: &str,
     merge_fixed: bool,
@@ -113,6 +114,11 @@ fn robot<S: FromParameterValues<Const<N>>, const N: usize>(
         black_box(&jacobians);
     });
     println!("{name:8} {N:2} joints  derive       FD {fd:9.0} ns  ∇FD {dfd:9.0} ns");
+    let timed: Vec<TimedPhase<Const<N>>> = states
+        .iter()
+        .map(|(q, qd)| (0.0, q.clone_owned(), qd.clone_owned()))
+        .collect();
+    throughput(name, "derive", system, &timed, fd, dfd);
     for (what, program) in [
         ("dynamics", &equations.programs.dynamics),
         (
@@ -140,6 +146,11 @@ fn robot<S: FromParameterValues<Const<N>>, const N: usize>(
             let jacobians = loaded.acceleration_jacobians(0.0, black_box(q), black_box(qd));
             black_box(&jacobians);
         });
+        let timed: Vec<TimedPhase<Dyn>> = dynamic
+            .iter()
+            .map(|(q, qd)| (0.0, q.clone(), qd.clone()))
+            .collect();
+        throughput(name, label, &loaded, &timed, fd_loaded, dfd_loaded);
         let difference = states
             .iter()
             .zip(&dynamic)
@@ -158,6 +169,43 @@ fn robot<S: FromParameterValues<Const<N>>, const N: usize>(
             dfd_loaded / dfd,
         );
     }
+}
+
+/// States per second per core of forward dynamics and of its derivatives over a batch
+/// (`Batch`: 64 batches of the states repeated to 4,096), beside single calls of `fd` and
+/// `dfd` ns.
+fn throughput<S: Batch<N>, N: Dim>(
+    name: &str,
+    label: &str,
+    system: &S,
+    states: &[TimedPhase<N>],
+    fd: f64,
+    dfd: f64,
+) where
+    DefaultAllocator: DimAllocator<N>,
+    OVector<f64, N>: Send + Sync,
+    OMatrix<f64, N, N>: Send,
+    AccelerationJacobians<N>: Send,
+{
+    let batch: Vec<TimedPhase<N>> = states.iter().cycle().take(4096).cloned().collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    let rate = |seconds: f64| (64 * batch.len()) as f64 / seconds / cores;
+    let clock = Instant::now();
+    for _ in 0..64 {
+        black_box(system.accelerations_each(black_box(&batch)));
+    }
+    let fd_batch = rate(clock.elapsed().as_secs_f64());
+    let clock = Instant::now();
+    for _ in 0..64 {
+        black_box(system.acceleration_jacobians_each(black_box(&batch)));
+    }
+    let dfd_batch = rate(clock.elapsed().as_secs_f64());
+    println!(
+        "{name:8} {label:11} batches of 4,096 on {cores} cores: FD {fd_batch:.3e} states/s/core \
+         ({:.2}× single calls), ∇FD {dfd_batch:.3e} ({:.2}×)",
+        fd_batch * fd * 1e-9,
+        dfd_batch * dfd * 1e-9
+    );
 }
 
 /// The ways of loading timed: both, or the one `BACKEND` names.

@@ -13,6 +13,7 @@
 //! - [`system`]: the traits a model implements ([`LagrangianSystem`], its constrained
 //!   and reduced forms), implemented once over a model's derived programs
 //!   ([`Programs`]), and what they say about it ([`ModelInfo`]);
+//! - [`batch`]: the system's calls over many states at once, spread over threads;
 //! - [`integrate`]: the integrators, one step at a time;
 //! - [`run`]: a [`Simulation`] and the [`Trajectory`] it records, with [`Event`]s;
 //! - [`control`]: a loop closed around a system;
@@ -26,6 +27,7 @@
 pub mod __private;
 pub mod action;
 pub mod analysis;
+pub mod batch;
 pub mod check;
 pub mod control;
 pub mod error;
@@ -45,6 +47,7 @@ pub use analysis::{
     constrained_equilibrium, constrained_normal_modes, equilibrium, find_constrained_equilibrium,
     find_equilibrium, linearize, linearize_constrained, normal_modes,
 };
+pub use batch::Batch;
 pub use check::{Check, CheckReport, Sample};
 pub use control::Controlled;
 pub use error::{Error, Short};
