@@ -36,7 +36,10 @@ use super::{Intrinsic, Program, Slot};
 
 /// The most instructions of a program one compiled function holds. Cranelift's register
 /// allocator and optimizer cost more than linear time in a function's length; this
-/// bounds each function, and so the whole compile, to linear time in the program's.
+/// bounds each function, and so the whole compile, to linear time in the program's
+/// (about 11 µs an instruction). Longer functions ran no faster: the G1's residual
+/// derivatives (21,191 instructions) in functions of 4,096 and 16,384 instructions took 2
+/// and 4 times as long to compile and ran within 1 % (`benches/loaded.rs`).
 pub const CHUNK: usize = 1024;
 
 /// A compiled function: `(inputs, outputs, spilled temporaries)`.
