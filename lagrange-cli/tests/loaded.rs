@@ -1,0 +1,129 @@
+//! Models loaded at run time (`lagrange::loaded`, what the command runs), compiled against
+//! interpreted: every quantity the runtime reads, over enough calls that each program is
+//! compiled partway (`COMPILE_AFTER`), must have the interpreter's bits before and after.
+//! The interpreter is the reference: `cli_generate` shows its bits are the derive's.
+//! The residual derivatives are compiled with their outputs in another order (row by
+//! row) than they are interpreted, so the derivatives of `q̈` check that reordering.
+
+use lagrange::loaded::{Backend, COMPILE_AFTER, Loaded};
+use lagrange::nalgebra::{DVector, Dyn};
+use lagrange::{ConstrainedSystem, LagrangianSystem};
+use lagrange_symbolic::equations::Equations;
+use lagrange_symbolic::source::{self, urdf};
+
+/// The workspace root.
+fn root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace")
+        .to_path_buf()
+}
+
+/// The bits of every number, NaNs as one (as the other bitwise tests compare them).
+fn bits<'a>(values: impl IntoIterator<Item = &'a f64>) -> Vec<u64> {
+    values
+        .into_iter()
+        .map(|x| if x.is_nan() { f64::NAN } else { *x }.to_bits())
+        .collect()
+}
+
+/// A state `(t, q, q̇)` of the `k`-th call.
+type State = (f64, DVector<f64>, DVector<f64>);
+
+/// Everything `system` gives at `(t, q, q̇)`.
+fn quantities<S: LagrangianSystem<Dyn>>(system: &S, (t, q, qd): &State) -> Vec<u64> {
+    let (t, q, qd) = (*t, q, qd);
+    let mut v = Vec::new();
+    let jacobians = system.acceleration_jacobians(t, q, qd).expect("∂q̈");
+    v.extend(bits(jacobians.accelerations.iter()));
+    v.extend(bits(jacobians.coordinates.iter()));
+    v.extend(bits(jacobians.velocities.iter()));
+    v.extend(bits(jacobians.parameters.iter()));
+    v.extend(bits(system.mass_matrix(t, q, qd).iter()));
+    v.extend(bits(system.inverse_dynamics(t, q, qd, qd).iter()));
+    v.extend(bits([system.energy(t, q, qd)].iter()));
+    v.extend(bits(system.momenta(t, q, qd).iter()));
+    v
+}
+
+/// `equations` with `values`, compiled and interpreted, agree at every call, the `k`-th
+/// at `state(k)`, in [`quantities`] and in `extra`'s.
+fn agree(
+    equations: &Equations,
+    values: &[f64],
+    state: impl Fn(usize) -> State,
+    extra: impl Fn(&Loaded, &State) -> Vec<u64>,
+) {
+    let compiled = Loaded::with_backend(equations, values, Backend::Compiled).expect("loaded");
+    let interpreted =
+        Loaded::with_backend(equations, values, Backend::Interpreted).expect("loaded");
+    let every = |system: &Loaded, state: &State| {
+        let mut v = quantities(system, state);
+        v.extend(extra(system, state));
+        v
+    };
+    for k in 0..COMPILE_AFTER as usize + 20 {
+        let state = state(k);
+        assert_eq!(
+            every(&compiled, &state),
+            every(&interpreted, &state),
+            "{}: call {k}",
+            equations.name
+        );
+    }
+}
+
+#[test]
+fn a_robot_compiled_has_the_interpreters_bits() {
+    let text = source::read_file(&root().join("lagrange-cli/tests/fixtures/arm3.urdf"))
+        .expect("the fixture");
+    let options = urdf::Options {
+        merge_fixed: false,
+        actuated: true,
+    };
+    let model = urdf::import(&text, options).expect("imported").model;
+    let equations = lagrange_symbolic::derive(&model).expect("derived").full;
+    let mut values: Vec<f64> = (0..equations.parameters.len())
+        .map(|i| 0.3 * i as f64 - 0.4)
+        .collect();
+    values[0] = 9.81;
+    let n = equations.coordinates.len();
+    let walk = |k: usize| {
+        let x = k as f64 * 0.173;
+        (
+            0.01 * k as f64,
+            DVector::from_fn(n, |i, _| (x + i as f64).sin()),
+            DVector::from_fn(n, |i, _| (0.7 * x - i as f64).cos()),
+        )
+    };
+    agree(&equations, &values, walk, |_, _| Vec::new());
+}
+
+#[test]
+fn a_constrained_model_compiled_has_the_interpreters_bits() {
+    let path = root().join("examples/models/cartesian_pendulum.toml");
+    let text = source::read_file(&path).expect("the model file");
+    let model = source::model_of(&text).expect("the model");
+    let equations = lagrange_symbolic::derive(&model).expect("derived").full;
+    let values: Vec<f64> = (0..equations.parameters.len())
+        .map(|i| 1.0 + 0.5 * i as f64)
+        .collect();
+    // On the circle of radius `l` (the second value), moving along it.
+    let l = values[1];
+    let on_circle = |k: usize| {
+        let angle = k as f64 * 0.173;
+        (
+            0.0,
+            DVector::from_vec(vec![l * angle.sin(), -l * angle.cos()]),
+            DVector::from_vec(vec![angle.cos(), angle.sin()]),
+        )
+    };
+    agree(&equations, &values, on_circle, |system, (t, q, qd)| {
+        let mut v = bits(system.constraint_values(*t, q).iter());
+        v.extend(bits(system.constraint_jacobian(*t, q).iter()));
+        let motion = system.constrained_motion(*t, q, qd).expect("the motion");
+        v.extend(bits(motion.accelerations.iter()));
+        v.extend(bits(motion.multipliers.iter()));
+        v
+    });
+}
