@@ -87,11 +87,16 @@ impl Backend {
     /// asked in a process, a note on standard error says when programs are interpreted.
     pub fn from_env() -> Backend {
         static FROM_ENV: OnceLock<Backend> = OnceLock::new();
-        *FROM_ENV.get_or_init(|| {
-            if std::env::var(ENV_JIT).is_ok_and(|v| v == "0" || v == "off") {
-                eprintln!("note: {ENV_JIT}=0: the models' programs are interpreted, not compiled");
+        *FROM_ENV.get_or_init(|| match std::env::var(ENV_JIT).as_deref() {
+            Ok(off @ ("0" | "off")) => {
+                eprintln!("note: {ENV_JIT}={off}: the models' programs are interpreted, not compiled");
                 Backend::Interpreted
-            } else {
+            }
+            Ok("" | "1" | "on") | Err(_) => Backend::Compiled,
+            Ok(other) => {
+                eprintln!(
+                    "note: {ENV_JIT}={other:?} is neither `0` nor `off`: the models' programs are compiled"
+                );
                 Backend::Compiled
             }
         })
