@@ -32,7 +32,7 @@ use lagrange_symbolic::source::{self, urdf};
 #[path = "shared/robots.rs"]
 #[allow(dead_code)]
 mod robots;
-use robots::{Centauro, G1, Ur5, uniform};
+use robots::{Centauro, G1, Ur5, gravity, states};
 
 #[derive(Lagrangian)]
 #[lagrangian(model = "examples/models/double_pendulum.toml")]
@@ -44,20 +44,11 @@ struct DoublePendulum {
     g: f64,
 }
 
-const STATES: usize = 64;
 const ROUNDS: usize = 2_000;
 
-/// The best of 5 rounds of `ROUNDS` calls of `call` on the states in turn, in ns per call.
-fn time(mut call: impl FnMut(usize)) -> f64 {
-    (0..5)
-        .map(|_| {
-            let start = Instant::now();
-            for i in 0..ROUNDS {
-                call(i % STATES);
-            }
-            start.elapsed().as_nanos() as f64 / ROUNDS as f64
-        })
-        .fold(f64::INFINITY, f64::min)
+/// [`robots::time`] over `ROUNDS` calls.
+fn time(call: impl FnMut(usize)) -> f64 {
+    robots::time(ROUNDS, call)
 }
 
 /// The equations of the URDF at `path` (relative to the repository), imported `actuated`
@@ -84,17 +75,9 @@ fn robot<S: FromParameterValues<Const<N>> + Sync, const N: usize>(
         return;
     }
     let equations = derived(path, merge_fixed);
-    let mut values = vec![0.0; S::PARAMETER_COUNT];
-    values[0] = 9.81;
-    let system = &S::from_parameter_values(&values).expect("the struct");
-    let mut seed = 20_261_207u64;
-    let states: Vec<(SVector<f64, N>, SVector<f64, N>)> = (0..STATES)
-        .map(|_| {
-            let q = SVector::from_fn(|_, _| uniform(&mut seed));
-            let qd = SVector::from_fn(|_, _| uniform(&mut seed));
-            (q, qd)
-        })
-        .collect();
+    let system = &gravity::<S, N>();
+    let values = system.parameter_values();
+    let states: Vec<(SVector<f64, N>, SVector<f64, N>)> = states(20_261_207);
     let dynamic: Vec<(DVector<f64>, DVector<f64>)> = states
         .iter()
         .map(|(q, qd)| {

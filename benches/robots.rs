@@ -26,31 +26,21 @@
 use std::hint::black_box;
 use std::path::Path;
 use std::process::Command;
-use std::time::Instant;
 
 use lagrange::LagrangianSystem;
 use lagrange::nalgebra::{Const, SVector};
 
 #[path = "shared/robots.rs"]
 mod robots;
-use robots::{Centauro, G1, Panda, Solo12, Ur5, gravity, uniform};
+use robots::{Centauro, G1, Panda, STATES, Solo12, Ur5, gravity, states};
 
-const STATES: usize = 64;
 /// Sittings of lagrange and Pinocchio in turn.
 const SITTINGS: usize = 3;
 const ROUNDS: usize = 20_000;
 
-/// The best of 5 rounds of `ROUNDS` calls of `call` on the states in turn, in ns per call.
-fn time(mut call: impl FnMut(usize)) -> f64 {
-    (0..5)
-        .map(|_| {
-            let start = Instant::now();
-            for i in 0..ROUNDS {
-                call(i % STATES);
-            }
-            start.elapsed().as_nanos() as f64 / ROUNDS as f64
-        })
-        .fold(f64::INFINITY, f64::min)
+/// [`robots::time`] over `ROUNDS` calls.
+fn time(call: impl FnMut(usize)) -> f64 {
+    robots::time(ROUNDS, call)
 }
 
 /// A Pinocchio program's figures for a robot: ns per call of fd, id, m, dfd, its
@@ -148,14 +138,7 @@ fn robot<S: LagrangianSystem<Const<N>>, const N: usize>(name: &str, system: &S, 
     if std::env::var("ROBOT").is_ok_and(|only| only != name) {
         return;
     }
-    let mut seed = 20_261_204u64;
-    let states: Vec<(SVector<f64, N>, SVector<f64, N>)> = (0..STATES)
-        .map(|_| {
-            let q = SVector::from_fn(|_, _| uniform(&mut seed));
-            let qd = SVector::from_fn(|_, _| uniform(&mut seed));
-            (q, qd)
-        })
-        .collect();
+    let states: Vec<(SVector<f64, N>, SVector<f64, N>)> = states(20_261_204);
     let ours = || {
         let fd = time(|i| {
             let (q, qd) = &states[i];

@@ -1,9 +1,11 @@
 //! The robots both benchmarks time, derived at compile time from the URDFs of
 //! example-robot-data (`lagrange-cli/tests/pinocchio/robots/`), each imported `actuated`
 //! (its joint torques `tau_…` parameters), and what they share: the robots under gravity,
-//! and the random states.
+//! the random states and the timing of calls over them.
 
-use lagrange::nalgebra::Const;
+use std::time::Instant;
+
+use lagrange::nalgebra::{Const, SVector};
 use lagrange::{FromParameterValues, Lagrangian};
 
 #[derive(Lagrangian)]
@@ -151,8 +153,35 @@ pub fn gravity<S: FromParameterValues<Const<N>>, const N: usize>() -> S {
     S::from_parameter_values(&values).unwrap()
 }
 
+/// The number of random states a robot is timed over.
+pub const STATES: usize = 64;
+
+/// [`STATES`] states `(q, q̇)`, every component uniform in (−1, 1), from `seed`.
+pub fn states<const N: usize>(mut seed: u64) -> Vec<(SVector<f64, N>, SVector<f64, N>)> {
+    (0..STATES)
+        .map(|_| {
+            let q = SVector::from_fn(|_, _| uniform(&mut seed));
+            let qd = SVector::from_fn(|_, _| uniform(&mut seed));
+            (q, qd)
+        })
+        .collect()
+}
+
+/// The best of 5 rounds of `rounds` calls of `call` on the states in turn, in ns per call.
+pub fn time(rounds: usize, mut call: impl FnMut(usize)) -> f64 {
+    (0..5)
+        .map(|_| {
+            let start = Instant::now();
+            for i in 0..rounds {
+                call(i % STATES);
+            }
+            start.elapsed().as_nanos() as f64 / rounds as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
 /// Uniform numbers in (−1, 1) from a fixed seed (SplitMix64).
-pub fn uniform(seed: &mut u64) -> f64 {
+fn uniform(seed: &mut u64) -> f64 {
     *seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *seed;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
