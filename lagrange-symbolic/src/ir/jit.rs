@@ -168,14 +168,7 @@ impl Compiled {
     ///
     /// Panics if `inputs` or `out` are shorter than the program's counts.
     pub fn evaluate(&self, inputs: &[f64], out: &mut [f64]) {
-        assert!(
-            inputs.len() >= self.inputs && out.len() >= self.outputs,
-            "a program of {} inputs and {} outputs evaluated with {} and {}",
-            self.inputs,
-            self.outputs,
-            inputs.len(),
-            out.len()
-        );
+        super::assert_room(self.inputs, self.outputs, inputs, out);
         thread_local! {
             /// Spilled temporaries, kept between calls: each is written before it is read.
             static SPILLED: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
@@ -717,6 +710,27 @@ mod tests {
             "no temporary passed between functions"
         );
         agree(&program, &[0.3, -1.1, 2.7]);
+    }
+
+    /// The compiled code reads and writes memory unchecked: too few inputs or outputs are
+    /// refused before it runs.
+    #[test]
+    #[should_panic(expected = "evaluated with 1 and")]
+    fn too_few_inputs_are_refused_before_the_code_runs() {
+        let program = spelling_cases();
+        let mut out = vec![0.0; program.outputs];
+        Compiled::new(&program)
+            .expect("compiled")
+            .evaluate(&[0.5], &mut out);
+    }
+
+    #[test]
+    #[should_panic(expected = "outputs evaluated with 2 and 3")]
+    fn too_few_outputs_are_refused_before_the_code_runs() {
+        let program = spelling_cases();
+        Compiled::new(&program)
+            .expect("compiled")
+            .evaluate(&[0.5, 1.5], &mut [0.0; 3]);
     }
 
     #[test]

@@ -128,6 +128,17 @@ impl Instr {
     }
 }
 
+/// Panics unless `inputs` and `out` hold the `needed_inputs` and `needed_outputs` values
+/// of a program's evaluation (every backend's precondition).
+fn assert_room(needed_inputs: usize, needed_outputs: usize, inputs: &[f64], out: &[f64]) {
+    assert!(
+        inputs.len() >= needed_inputs && out.len() >= needed_outputs,
+        "a program of {needed_inputs} inputs and {needed_outputs} outputs evaluated with {} and {}",
+        inputs.len(),
+        out.len()
+    );
+}
+
 /// A straight-line program computing `outputs` values from `inputs` values.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Program {
@@ -153,14 +164,7 @@ impl Program {
     /// program fails [`Program::validate`] (a caller bug: the engine's programs and every
     /// stored one pass it).
     pub fn evaluate(&self, inputs: &[f64], out: &mut [f64]) {
-        assert!(
-            inputs.len() >= self.inputs && out.len() >= self.outputs,
-            "a program of {} inputs and {} outputs evaluated with {} and {}",
-            self.inputs,
-            self.outputs,
-            inputs.len(),
-            out.len()
-        );
+        assert_room(self.inputs, self.outputs, inputs, out);
         let mut evaluator = emit::Evaluator {
             inputs,
             temps: vec![0.0; self.temporaries.min(self.instructions.len())],
