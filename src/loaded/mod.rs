@@ -113,7 +113,11 @@ impl Model {
             Quantity::MassMatrix => Quantity::Dynamics,
             other => other,
         };
-        let tier = self.compiled.get(key as usize)?;
+        if self.compiled.is_empty() {
+            return None;
+        }
+        // Every quantity has a place: `Quantity::COUNT` is one past the last.
+        let tier = &self.compiled[key as usize];
         if let Some(code) = tier.code.get() {
             return code.as_ref();
         }

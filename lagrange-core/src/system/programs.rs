@@ -70,8 +70,9 @@ pub enum Quantity {
 
 impl Quantity {
     /// The number of quantities: `quantity as usize` is below it, for tables indexed by
-    /// quantity. The last variant's index plus one (a variant added after it fails the
-    /// exhaustive match of the test below).
+    /// quantity: the last variant's index plus one. A variant added after the last must
+    /// move this to it; a table indexed past its end panics (`lagrange::loaded`'s does at a
+    /// new quantity's first run), it never misses one silently.
     pub const COUNT: usize = Quantity::IgnoredVelocities as usize + 1;
 }
 
@@ -651,8 +652,8 @@ where
 mod tests {
     use super::Quantity::{self, *};
 
-    /// Every quantity's index is below [`Quantity::COUNT`]: the match names every variant
-    /// (a new one does not compile until it is listed here too).
+    /// The quantities' indices are `0..COUNT`, without gaps. The match names every variant,
+    /// so a new one does not compile until it is listed there, and then in `all`.
     #[test]
     fn the_count_covers_every_quantity() {
         let all = [
