@@ -57,5 +57,6 @@ pub use lagrange_core::{
 };
 pub use lagrange_macros::Lagrangian;
 
+/// Models loaded at run time (feature `loaded`): the crate `lagrange-loaded`.
 #[cfg(feature = "loaded")]
-pub mod loaded;
+pub use lagrange_loaded as loaded;

@@ -7,11 +7,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const CRATES: [&str; 5] = [
+const CRATES: [&str; 6] = [
     "lagrange-common",
     "lagrange-core",
     "lagrange-symbolic",
     "lagrange-macros",
+    "lagrange-loaded",
     "lagrange-cli",
 ];
 

@@ -28,7 +28,7 @@ use toml::Spanned;
 
 use super::Failure;
 use super::file::ModelFile;
-use lagrange::loaded::Loaded;
+use lagrange_loaded::Loaded;
 
 /// Arguments of `lagrange check`.
 #[derive(clap::Args)]

@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::Failure;
 use super::file::ModelFile;
 use super::results::{failure, json, number};
-use lagrange::loaded::Loaded;
+use lagrange_loaded::Loaded;
 
 /// Arguments of `lagrange connect`.
 #[derive(clap::Args)]

@@ -1,7 +1,7 @@
 //! The `lagrange` command: derive, simulate, check and generate from TOML model files,
 //! and prepare a crate's offline derivations. Argument parsing and dispatch are here;
 //! each subcommand lives in its own module, and the models it reads run as
-//! `lagrange::loaded` systems.
+//! `lagrange_loaded` systems.
 //! Everything written to standard output goes through [`write_out`].
 
 #![deny(clippy::print_stdout)]
@@ -86,8 +86,8 @@ impl fmt::Display for Failure {
     }
 }
 
-impl From<lagrange::loaded::LoadError> for Failure {
-    fn from(error: lagrange::loaded::LoadError) -> Self {
+impl From<lagrange_loaded::LoadError> for Failure {
+    fn from(error: lagrange_loaded::LoadError) -> Self {
         Failure(error.0)
     }
 }

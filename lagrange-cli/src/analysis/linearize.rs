@@ -16,7 +16,7 @@ use super::{
 use crate::Failure;
 use crate::file::ModelFile;
 use crate::results::{failure, json, number};
-use lagrange::loaded::Loaded;
+use lagrange_loaded::Loaded;
 
 /// What `linearize --format json` prints.
 #[derive(Serialize)]

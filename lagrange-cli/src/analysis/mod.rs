@@ -14,7 +14,7 @@ use lagrange_symbolic::equations::{Derived, Equations};
 use super::Failure;
 use super::file::OperatingPoint;
 use super::results::number;
-use lagrange::loaded::ReducedState;
+use lagrange_loaded::ReducedState;
 
 pub(crate) mod linearize;
 mod minimal;

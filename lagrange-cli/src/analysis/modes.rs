@@ -15,7 +15,7 @@ use super::{
 use crate::Failure;
 use crate::file::ModelFile;
 use crate::results::{failure, json, number};
-use lagrange::loaded::Loaded;
+use lagrange_loaded::Loaded;
 
 /// What `modes --format json` prints.
 #[derive(Serialize)]

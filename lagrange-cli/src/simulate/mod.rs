@@ -15,7 +15,7 @@ use super::Failure;
 use super::file::ModelFile;
 use super::file::{Action, Direction, FileEvent, Target};
 use super::signal::Signal;
-use lagrange::loaded::{Loaded, ReducedState};
+use lagrange_loaded::{Loaded, ReducedState};
 use output_paths::{check_distinct, check_writable};
 pub(crate) use settings::Settings;
 use summary::{balance_summary, event_summary, stopped, summary, warn_of_drift};

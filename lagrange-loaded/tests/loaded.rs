@@ -1,13 +1,14 @@
-//! Models loaded at run time (`lagrange::loaded`, what the command runs), compiled against
+//! Models loaded at run time (`lagrange-loaded`, what the command runs), compiled against
 //! interpreted: every quantity the runtime reads, over enough calls that each program is
 //! compiled partway (`COMPILE_AFTER`), must have the interpreter's bits before and after.
-//! The interpreter is the reference: `cli_generate` shows its bits are the derive's.
+//! The interpreter is the reference: `lagrange-cli`'s `cli_generate` shows its bits are
+//! the derive's.
 //! The residual derivatives are compiled with their outputs in another order (row by
 //! row) than they are interpreted, so the derivatives of `q̈` check that reordering.
 
-use lagrange::loaded::{Backend, COMPILE_AFTER, Loaded};
-use lagrange::nalgebra::{DVector, Dyn};
-use lagrange::{ConstrainedSystem, LagrangianSystem};
+use lagrange_core::nalgebra::{DVector, Dyn};
+use lagrange_core::{ConstrainedSystem, LagrangianSystem};
+use lagrange_loaded::{Backend, COMPILE_AFTER, Loaded};
 use lagrange_symbolic::equations::Equations;
 use lagrange_symbolic::source::{self, urdf};
 

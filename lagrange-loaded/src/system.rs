@@ -11,7 +11,7 @@ use lagrange_core::system::Arguments;
 use lagrange_core::{Error, ModelInfo, Programs, Quantity};
 use lagrange_symbolic::ir::Program;
 
-use super::Loaded;
+use crate::Loaded;
 
 impl Programs for Loaded {
     type Coordinates = Dyn;

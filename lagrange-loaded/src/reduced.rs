@@ -6,8 +6,8 @@ use lagrange_core::ReducedPrograms;
 use lagrange_core::nalgebra::Dyn;
 use lagrange_symbolic::equations::{Equations, Reduced};
 
-use super::Loaded;
-use super::{Backend, LoadError};
+use crate::Loaded;
+use crate::{Backend, LoadError};
 
 impl Loaded {
     /// The system of the reduced model `reduced`, whose parameter `values` are the
@@ -32,8 +32,9 @@ pub struct ReducedState {
     pub values: Vec<f64>,
     /// The momenta of the ignored coordinates at the state.
     pub momenta: Vec<f64>,
-    /// The retained coordinates and velocities.
+    /// The retained coordinates.
     pub q: Vec<f64>,
+    /// The retained velocities.
     pub qd: Vec<f64>,
     /// The ignored coordinates.
     pub ignored: Vec<f64>,
