@@ -135,11 +135,7 @@ where
                 }
                 None => (trial.y, trial.f),
             };
-            let step = Step::new(
-                (t, y, f),
-                (t_new, y_end.clone(), f_end.clone()),
-                trial.correction,
-            );
+            let step = Step::new((t, y, f), (t_new, y_end, f_end), Some(trial.correction));
             // The action integrals by the 5th-order weights, as further components of the
             // state that no stage reads and the error norm leaves out.
             // Their continuous extension takes the stage weights of the state's (the last
@@ -162,7 +158,8 @@ where
             }
             err_old = err.max(1e-4);
             last_rejected = false;
-            (t, y, f) = (t_new, y_end, f_end);
+            [_, (y, f)] = step.into_ends();
+            t = t_new;
             h = (h * factor).min(settings.h_max);
         } else {
             // Also taken when `err` is NaN: `max` then picks the strongest reduction.

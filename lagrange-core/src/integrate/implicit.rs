@@ -128,21 +128,20 @@ where
     let mut y = y0;
     let mut p = system.momenta(steps.t0, &y.q, &y.qd);
     let mut f = rhs.eval(steps.t0, &y)?;
-    let n = y.q.shape_generic().0;
-    let zero = State::new(OVector::zeros_generic(n, U1), OVector::zeros_generic(n, U1));
     let mut g = None;
     for (t, t_next) in steps.iter() {
         let (q1, p1, increment) = advance(system, t, t_next, &y, &p, rhs.action.is_some())?;
         let qd1 = system.velocities(t_next, &q1, &p1)?;
         let y1 = State::new(q1, qd1);
         let f1 = rhs.eval(t_next, &y1)?;
-        let step = Step::new((t, y, f), (t_next, y1.clone(), f1.clone()), zero.clone());
+        let step = Step::new((t, y, f), (t_next, y1, f1), None);
         let (step, g1) =
             rhs.carry_action(step, g, |_, _, _| [increment, ActionIntegrals::default()]);
         if on_step(&step)?.is_break() {
             return Ok(());
         }
-        (y, p, f, g) = (y1, p1, f1, g1);
+        [_, (y, f)] = step.into_ends();
+        (p, g) = (p1, g1);
     }
     Ok(())
 }

@@ -19,7 +19,7 @@
 use std::marker::PhantomData;
 use std::ops::{AddAssign, ControlFlow};
 
-use nalgebra::{DefaultAllocator, Dim};
+use nalgebra::{DefaultAllocator, Dim, OVector};
 
 use crate::error::{Error, Short};
 use crate::size::DimAllocator;
@@ -443,12 +443,33 @@ impl<S> Rhs<'_, S> {
         S: LagrangianSystem<N>,
         DefaultAllocator: DimAllocator<N>,
     {
+        let qdd = self.accelerations(t, y)?;
+        Ok(State::new(y.qd.clone(), qdd))
+    }
+
+    /// [`eval`](Self::eval) into `out`, whose `q̇` part it overwrites rather than
+    /// allocates.
+    fn eval_into<N: Dim>(&mut self, t: f64, y: &State<N>, out: &mut State<N>) -> Result<(), Error>
+    where
+        S: LagrangianSystem<N>,
+        DefaultAllocator: DimAllocator<N>,
+    {
+        out.qd = self.accelerations(t, y)?;
+        out.q.copy_from(&y.qd);
+        Ok(())
+    }
+
+    /// `q̈` at `(t, y)`, counted; an error for a state that is not finite.
+    fn accelerations<N: Dim>(&mut self, t: f64, y: &State<N>) -> Result<OVector<f64, N>, Error>
+    where
+        S: LagrangianSystem<N>,
+        DefaultAllocator: DimAllocator<N>,
+    {
         if !y.is_finite() {
             return Err(Error::NonFiniteState { t });
         }
         self.stats.evaluations += 1;
-        let qdd = self.system.accelerations(t, &y.q, &y.qd)?;
-        Ok(State::new(y.qd.clone(), qdd))
+        self.system.accelerations(t, &y.q, &y.qd)
     }
 
     /// The integrands of the action integrals at `(t, y)`: `p·q̇` and `L`.

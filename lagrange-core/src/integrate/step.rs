@@ -45,6 +45,16 @@ where
         self.components().all(f64::is_finite)
     }
 
+    /// `q` and `q̇` as slices, for arithmetic component by component.
+    pub(super) fn parts(&self) -> [&[f64]; 2] {
+        [self.q.as_slice(), self.qd.as_slice()]
+    }
+
+    /// `q` and `q̇` as mutable slices.
+    pub(super) fn parts_mut(&mut self) -> [&mut [f64]; 2] {
+        [self.q.as_mut_slice(), self.qd.as_mut_slice()]
+    }
+
     /// All `2N` components: `q` then `q̇`.
     pub fn components(&self) -> impl Iterator<Item = f64> + '_ {
         self.q.iter().chain(self.qd.iter()).copied()
@@ -193,33 +203,26 @@ impl Mul<f64> for &ActionIntegrals {
     }
 }
 
-/// The coefficients of `y(θ) = r₀ + θ(r₁ + (1−θ)(r₂ + θ(r₃ + (1−θ) r₄)))`: the cubic
+/// `y(θ) = r₀ + θ(r₁ + (1−θ)(r₂ + θ(r₃ + (1−θ) r₄)))` for one component: the cubic
 /// Hermite interpolant from the values `y0`, `y1` and slopes `f0`, `f1` at the ends of a
-/// step of length `h`, plus the quartic correction `r4`.
-fn extension<T>(h: f64, (y0, f0): (T, T), (y1, f1): (T, T), r4: T) -> [T; 5]
-where
-    T: Clone + Add<Output = T> + Sub<Output = T> + Mul<f64, Output = T>,
-{
-    let dy = y1 - y0.clone();
-    let r2 = f0 * h - dy.clone();
-    let r3 = dy.clone() - f1 * h - r2.clone();
-    [y0, dy, r2, r3, r4]
-}
-
-/// The value of the extension with coefficients `r` at `θ`.
-fn extended<T>([r0, r1, r2, r3, r4]: &[T; 5], theta: f64) -> T
-where
-    T: Mul<f64, Output = T>,
-    for<'a> &'a T: Add<T, Output = T> + Mul<f64, Output = T>,
-{
+/// step of length `h`, plus the quartic correction `r4`. Every component of a state and
+/// of the action integrals is extended by it.
+fn hermite(h: f64, (y0, f0): (f64, f64), (y1, f1): (f64, f64), r4: f64, theta: f64) -> f64 {
+    let r1 = y1 - y0;
+    let r2 = f0 * h - r1;
+    let r3 = r1 - f1 * h - r2;
     let theta1 = 1.0 - theta;
-    r0 + (r1 + (r2 + (r3 + r4 * theta1) * theta) * theta1) * theta
+    y0 + (r1 + (r2 + (r3 + r4 * theta1) * theta) * theta1) * theta
 }
 
 /// One accepted step from `t0` to `t1`, with its continuous extension.
 ///
 /// The extension is `y(θ) = r₀ + θ(r₁ + (1−θ)(r₂ + θ(r₃ + (1−θ) r₄)))`, `θ = (t − t0)/(t1 − t0)`:
 /// cubic Hermite interpolation plus, for Dormand–Prince, the quartic correction `r₄`.
+///
+/// The step keeps its ends and the correction, and makes the extension's coefficients when
+/// it is read between its ends: most steps are never read there, and at run-time sizes
+/// each coefficient is an allocation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Step<N: Dim>
 where
@@ -227,10 +230,15 @@ where
 {
     t0: f64,
     t1: f64,
-    y1: State<N>,
-    r: [State<N>; 5],
-    /// The action integrals at the end, and their extension, when the run carries them.
-    action: Option<(ActionIntegrals, [ActionIntegrals; 5])>,
+    /// The state and its derivative at `t0`.
+    start: (State<N>, State<N>),
+    /// The state and its derivative at `t1`.
+    end: (State<N>, State<N>),
+    /// The correction `r₄`; `None` for zero (plain Hermite interpolation).
+    r4: Option<State<N>>,
+    /// The action integrals and their rates at the start and at the end, and the
+    /// correction of their extension, when the run carries them.
+    action: Option<[ActionIntegrals; 5]>,
 }
 
 /// Copied, as its vectors are, when the size is fixed by the type.
@@ -245,20 +253,28 @@ impl<N: Dim> Step<N>
 where
     DefaultAllocator: DimAllocator<N>,
 {
-    /// The Hermite part of the extension, from the end points and their derivatives `f0`, `f1`,
-    /// plus the correction `r4` (zero for plain Hermite interpolation).
+    /// The step from `y0` at `t0` to `y1` at `t1`, with the derivatives `f0`, `f1` there:
+    /// its extension is the Hermite interpolant plus the correction `r4` (`None`: zero,
+    /// plain Hermite interpolation).
     pub(super) fn new(
         (t0, y0, f0): (f64, State<N>, State<N>),
         (t1, y1, f1): (f64, State<N>, State<N>),
-        r4: State<N>,
+        r4: Option<State<N>>,
     ) -> Self {
         Step {
             t0,
             t1,
-            r: extension(t1 - t0, (y0, f0), (y1.clone(), f1), r4),
-            y1,
+            start: (y0, f0),
+            end: (y1, f1),
+            r4,
             action: None,
         }
+    }
+
+    /// The states and derivatives at the start and at the end, for the integrator to go
+    /// on from the end and to reuse the start's vectors.
+    pub(super) fn into_ends(self) -> [(State<N>, State<N>); 2] {
+        [self.start, self.end]
     }
 
     /// The step with the action integrals `a0` at its start and `a1` at its end, and
@@ -271,7 +287,7 @@ where
         r4: ActionIntegrals,
     ) -> Self {
         Step {
-            action: Some((end.0, extension(self.t1 - self.t0, start, end, r4))),
+            action: Some([start.0, start.1, end.0, end.1, r4]),
             ..self
         }
     }
@@ -288,26 +304,45 @@ where
 
     /// State at the start of the step.
     pub fn start(&self) -> &State<N> {
-        &self.r[0]
+        &self.start.0
     }
 
     /// State at the end of the step.
     pub fn end(&self) -> &State<N> {
-        &self.y1
+        &self.end.0
     }
 
     /// The state at `t`, meant for `t` within the step (outside it, this extrapolates).
     pub fn interpolate(&self, t: f64) -> State<N> {
-        extended(&self.r, (t - self.t0) / (self.t1 - self.t0))
+        let ((y0, f0), (y1, f1)) = (&self.start, &self.end);
+        let (h, theta) = (self.t1 - self.t0, (t - self.t0) / (self.t1 - self.t0));
+        let mut y = y0.clone();
+        let (y0, f0, y1, f1) = (y0.parts(), f0.parts(), y1.parts(), f1.parts());
+        let r4 = self.r4.as_ref().map(State::parts);
+        for (part, out) in y.parts_mut().into_iter().enumerate() {
+            for (i, out) in out.iter_mut().enumerate() {
+                let correction = r4.map_or(0.0, |r4| r4[part][i]);
+                let (start, end) = ((y0[part][i], f0[part][i]), (y1[part][i], f1[part][i]));
+                *out = hermite(h, start, end, correction, theta);
+            }
+        }
+        y
     }
 
     /// The action integrals at `t` within the step, if the run records them; at the end
     /// of the step, the integrator's own values.
     pub fn action_at(&self, t: f64) -> Option<ActionIntegrals> {
-        let (end, r) = self.action?;
+        let [a0, g0, a1, g1, r4] = self.action?;
         if t == self.t1 {
-            return Some(end);
+            return Some(a1);
         }
-        Some(extended(&r, (t - self.t0) / (self.t1 - self.t0)))
+        let (h, theta) = (self.t1 - self.t0, (t - self.t0) / (self.t1 - self.t0));
+        let field = |x: fn(&ActionIntegrals) -> f64| {
+            hermite(h, (x(&a0), x(&g0)), (x(&a1), x(&g1)), x(&r4), theta)
+        };
+        Some(ActionIntegrals {
+            action: field(|a| a.action),
+            principal: field(|a| a.principal),
+        })
     }
 }

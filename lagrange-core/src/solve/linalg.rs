@@ -23,19 +23,18 @@ where
 /// `q̈` from `M q̈ = f` at the state `(t, q, q̇)`: the unconstrained accelerations, with
 /// an error carrying the state when `M` is singular or the result is not finite. `tree`
 /// is the shape of `M` ([`ModelInfo::mass_matrix_tree`](crate::ModelInfo)), empty for a
-/// dense factorization.
+/// dense factorization; `remake` makes `M` again where it is not positive definite
+/// ([`MassFactor::remade`]).
 pub(crate) fn solve_accelerations<N: Dim>(
-    m: OMatrix<f64, N, N>,
-    f: OVector<f64, N>,
+    (m, f): (OMatrix<f64, N, N>, OVector<f64, N>),
     tree: &[Option<usize>],
-    t: f64,
-    q: &OVector<f64, N>,
-    qd: &OVector<f64, N>,
+    remake: impl FnOnce() -> OMatrix<f64, N, N>,
+    (t, q, qd): (f64, &OVector<f64, N>, &OVector<f64, N>),
 ) -> Result<OVector<f64, N>, Error>
 where
     DefaultAllocator: DimAllocator<N>,
 {
-    MassFactor::new(m, tree).accelerations(f, t, q, qd)
+    MassFactor::remade(m, tree, remake).accelerations(f, t, q, qd)
 }
 
 /// A mass matrix factorized once for several right-hand sides: over the tree of its
@@ -65,15 +64,27 @@ where
     /// chains zero: a tree a hand-written system declares wrongly costs speed, not
     /// correctness), densely otherwise.
     pub(crate) fn new(m: OMatrix<f64, N, N>, tree: &'a [Option<usize>]) -> Self {
+        let original = m.clone();
+        Self::remade(m, tree, || original)
+    }
+
+    /// [`new`](Self::new), factorizing `m` in place and calling `remake` for `m` again
+    /// only where it is not positive definite (LU then needs all of it): no copy of `m`,
+    /// which at run-time sizes would be an allocation on every call.
+    pub(crate) fn remade(
+        m: OMatrix<f64, N, N>,
+        tree: &'a [Option<usize>],
+        remake: impl FnOnce() -> OMatrix<f64, N, N>,
+    ) -> Self {
         if has_shape(&m, tree) {
-            return match tree_factor(m.clone(), tree) {
+            return match tree_factor(m, tree) {
                 Some(factor) => MassFactor::Tree(factor, tree),
-                None => MassFactor::General(m),
+                None => MassFactor::General(remake()),
             };
         }
-        match cholesky(m.clone()) {
+        match cholesky(m) {
             Some(l) => MassFactor::Cholesky(l),
-            None => MassFactor::General(m),
+            None => MassFactor::General(remake()),
         }
     }
 

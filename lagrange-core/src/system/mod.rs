@@ -205,8 +205,9 @@ where
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
     ) -> Result<OVector<f64, N>, Error> {
-        let (m, f) = self.mass_matrix_and_forcing(t, q, qd);
-        linalg::solve_accelerations(m, f, &self.info().mass_matrix_tree, t, q, qd)
+        let dynamics = self.mass_matrix_and_forcing(t, q, qd);
+        let remake = || self.mass_matrix(t, q, qd);
+        linalg::solve_accelerations(dynamics, &self.info().mass_matrix_tree, remake, (t, q, qd))
     }
 
     /// The velocities with momenta `p` at `(t, q)`: the solution of `∂L/∂q̇ (t, q, q̇) = p`

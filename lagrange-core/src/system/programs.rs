@@ -445,8 +445,9 @@ where
         let tree = &self.model().mass_matrix_tree;
         // Solved in the reader: `M` is not moved out of it.
         output(self, Quantity::Dynamics, &Arguments::new(t, q, qd), |v| {
-            let (m, f) = (matrix(n, n, &v[mass]), vector(n, &v[forcing]));
-            linalg::solve_accelerations(m, f, tree, t, q, qd)
+            let dynamics = (matrix(n, n, &v[mass.clone()]), vector(n, &v[forcing]));
+            let remake = || matrix(n, n, &v[mass]);
+            linalg::solve_accelerations(dynamics, tree, remake, (t, q, qd))
         })
     }
 
