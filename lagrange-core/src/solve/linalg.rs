@@ -665,6 +665,31 @@ mod tests {
         ));
     }
 
+    /// The accelerations factorize `M` in place and make it again only for LU: at
+    /// run-time sizes, positive definite or not, the bits of the dense solve of a copy.
+    #[test]
+    fn accelerations_remake_m_only_where_it_is_not_positive_definite() {
+        use nalgebra::{DMatrix, DVector};
+        let state = (0.0, &DVector::zeros(2), &DVector::zeros(2));
+        let f = DVector::from_vec(vec![1.0, -2.0]);
+        for (m, remade) in [
+            (DMatrix::from_row_slice(2, 2, &[2.0, 0.5, 0.5, 1.0]), false),
+            // Cholesky fails at its second pivot, having changed the first column.
+            (DMatrix::from_row_slice(2, 2, &[4.0, 6.0, 6.0, 1.0]), true),
+        ] {
+            let mut calls = 0;
+            let remake = || {
+                calls += 1;
+                m.clone()
+            };
+            let qdd = solve_accelerations((m.clone(), f.clone()), &[], remake, state).unwrap();
+            assert_eq!(calls, usize::from(remade));
+            let dense = solve_mass_matrix(m.clone(), f.clone()).unwrap();
+            assert_eq!(qdd.as_slice(), dense.as_slice());
+            assert!((&m * &qdd - &f).norm() < 1e-14);
+        }
+    }
+
     #[test]
     fn singular_matrix_is_none() {
         let m = Matrix2::new(1.0, 2.0, 2.0, 4.0);
