@@ -750,3 +750,40 @@ fn the_action_and_principal_function_follow_the_projectiles_closed_form() {
     let plain = simulate_csv(&model("projectile.toml"), &["--dt", "0.01"]);
     assert_eq!(plain.lines().next(), Some("t,x,y,dot_x,dot_y,energy,p_x"));
 }
+
+/// `LAGRANGE_JIT` read as a user sets it: `0` and `off` interpret and say so, any other
+/// value compiles and says it was not understood (a value that is not UTF-8 too), unset or
+/// `1` compiles and says nothing of it; the numbers are the same every way.
+#[test]
+fn lagrange_jit_says_how_it_was_read() {
+    use std::os::unix::ffi::OsStrExt;
+    let file = model("double_pendulum.toml");
+    let run = |value: Option<&std::ffi::OsStr>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_lagrange"));
+        command.args(["simulate", &file, "--t-end", "0.5", "--integrator", "rk4"]);
+        command.env_remove("LAGRANGE_JIT");
+        if let Some(value) = value {
+            command.env("LAGRANGE_JIT", value);
+        }
+        let output = command.output().expect("the lagrange binary runs");
+        assert!(output.status.success(), "{}", stderr(&output));
+        (stderr(&output), output.stdout)
+    };
+    // Standard error may also say that the model is being derived (a cache miss).
+    let (quiet, numbers) = run(None);
+    assert!(!quiet.contains("LAGRANGE_JIT"), "{quiet}");
+    for (value, note) in [
+        (&b"1"[..], None),
+        (b"0", Some("interpreted, not compiled")),
+        (b"off", Some("interpreted, not compiled")),
+        (b"banana", Some("is neither `0` nor `off`")),
+        (b"0\xff", Some("is neither `0` nor `off`")),
+    ] {
+        let (said, printed) = run(Some(std::ffi::OsStr::from_bytes(value)));
+        match note {
+            None => assert!(!said.contains("LAGRANGE_JIT"), "{value:?}: {said}"),
+            Some(note) => assert!(said.contains(note), "{value:?}: {said}"),
+        }
+        assert_eq!(printed, numbers, "{value:?}");
+    }
+}

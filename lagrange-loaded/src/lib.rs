@@ -22,6 +22,7 @@ use lagrange_core::{ModelInfo, Quantity};
 use lagrange_symbolic::equations::Equations;
 use lagrange_symbolic::ir::Program;
 use lagrange_symbolic::ir::jit::Compiled;
+use lagrange_symbolic::store::check_equations;
 
 pub use reduced::ReducedState;
 
@@ -92,7 +93,13 @@ impl Backend {
                 eprintln!("note: {ENV_JIT}={off}: the models' programs are interpreted, not compiled");
                 Backend::Interpreted
             }
-            Ok("" | "1" | "on") | Err(_) => Backend::Compiled,
+            Ok("" | "1" | "on") | Err(std::env::VarError::NotPresent) => Backend::Compiled,
+            Err(std::env::VarError::NotUnicode(value)) => {
+                eprintln!(
+                    "note: {ENV_JIT}={value:?} is neither `0` nor `off`: the models' programs are compiled"
+                );
+                Backend::Compiled
+            }
             Ok(other) => {
                 eprintln!(
                     "note: {ENV_JIT}={other:?} is neither `0` nor `off`: the models' programs are compiled"
@@ -199,6 +206,20 @@ impl Loaded {
                 equations.name,
                 equations.parameters.len(),
                 values.len()
+            )));
+        }
+        // Equations given by a caller, not only read from the store (which checks its
+        // entries): a program of the wrong shape is refused here, not at its first run.
+        let ignored_shape = ignored.as_ref().map_or(Ok(()), |(names, program)| {
+            let inputs = equations.inputs().len();
+            program
+                .validate(inputs, names.len())
+                .map_err(|e| format!("program `ignored_velocities`: {e}"))
+        });
+        if let Err(problem) = check_equations(equations).and(ignored_shape) {
+            return Err(LoadError(format!(
+                "{which}{} cannot be loaded: {problem}",
+                equations.name
             )));
         }
         let model = Arc::new(Model {

@@ -128,3 +128,27 @@ fn a_constrained_model_compiled_has_the_interpreters_bits() {
         v
     });
 }
+
+/// Equations handed to `Loaded` by a caller, not read from the store: a program of the
+/// wrong shape is refused when the model is loaded, naming the model and the program,
+/// rather than panicking at its first run.
+#[test]
+fn equations_of_the_wrong_shape_are_refused_when_loaded() {
+    let path = root().join("examples/models/double_pendulum.toml");
+    let text = source::read_file(&path).expect("the model file");
+    let model = source::model_of(&text).expect("the model");
+    let derived = lagrange_symbolic::derive(&model).expect("derived");
+    let values = vec![1.0; derived.full.parameters.len()];
+    for backend in [Backend::Compiled, Backend::Interpreted] {
+        assert!(Loaded::with_backend(&derived.full, &values, backend).is_ok());
+        let mut damaged = derived.full.clone();
+        damaged.programs.dynamics.outputs -= 1;
+        let error = Loaded::with_backend(&damaged, &values, backend)
+            .err()
+            .expect("refused");
+        assert!(
+            error.0.contains("DoublePendulum") && error.0.contains("`dynamics`"),
+            "{error}"
+        );
+    }
+}

@@ -10,7 +10,8 @@
 //! where it does not), and the other functions (`sin`, `cos`, `exp`, `ln`, `powi`,
 //! `powf`) called in Rust's own `f64` methods, so in the same library. (Which NaN an
 //! operation returns, IEEE 754 leaves open: a NaN comes out wherever the interpreter's
-//! does, its sign possibly not.)
+//! does, its sign and payload possibly not, as the processor's instructions pick among
+//! NaN operands in their own order.)
 //!
 //! Bounded: a program is compiled in functions of at most [`CHUNK`] instructions, run one
 //! after the other; a temporary one function writes and a later one reads passes through
@@ -123,6 +124,11 @@ impl Compiled {
 
     /// Compiles `program`, using the FMA instructions or not as `fma` says.
     pub fn with_fma(program: &Program, fma: Fma) -> Result<Compiled, JitError> {
+        // Checked first, at the cost of a walk: an invalid program would otherwise reach
+        // the compiler, which sizes its tables by the counts the program claims.
+        program
+            .validate(program.inputs, program.outputs)
+            .map_err(JitError::Program)?;
         let compile = |e: &dyn fmt::Display| JitError::Compile(e.to_string());
         // Offsets are 32-bit: no program the engine writes comes near.
         let largest = program.inputs.max(program.outputs).max(program.temporaries);
@@ -134,19 +140,29 @@ impl Compiled {
         let mut builder = JITBuilder::with_isa(isa(fma)?, default_libcall_names());
         builder.symbol("fma", fma_in_rust as *const u8);
         let mut jit = Jit::new(JITModule::new(builder), program);
-        jit.start();
-        emit::emit(program, &mut jit).map_err(JitError::Program)?;
-        if let Some(failure) = jit.failure.take() {
-            return Err(failure);
-        }
-        jit.finish()?;
+        let built = (|| {
+            jit.start();
+            emit::emit(program, &mut jit).map_err(JitError::Program)?;
+            if let Some(failure) = jit.failure.take() {
+                return Err(failure);
+            }
+            jit.finish()?;
+            jit.module.finalize_definitions().map_err(|e| compile(&e))
+        })();
         let Jit {
-            mut module,
+            module,
             ids,
             spill_slots,
             ..
         } = jit;
-        module.finalize_definitions().map_err(|e| compile(&e))?;
+        if let Err(error) = built {
+            // A module is not freed when it is dropped (Cranelift keeps its code valid for
+            // any pointer handed out): the functions defined before the failure would
+            // stay allocated.
+            // SAFETY: no pointer to the module's code was taken, so none of it runs.
+            unsafe { module.free_memory() };
+            return Err(error);
+        }
         let functions = ids
             .iter()
             .map(|&id| {

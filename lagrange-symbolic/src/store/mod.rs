@@ -36,6 +36,7 @@ pub use folders::{
     EXPANSION_ENV, OFFLINE_DIR, cache_dir, cache_subdir, offline_dir, offline_requested,
     prepare_staging,
 };
+pub use validate::check_equations;
 use validate::validate;
 
 /// The version of the engine and of the entry format; an entry written by another

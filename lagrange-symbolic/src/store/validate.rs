@@ -43,6 +43,13 @@ pub(super) fn validate(derived: &Derived, model: &Model) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks equations made or read outside the store as a stored entry's are checked (every
+/// program has the counts its role requires, every index list fits the coordinates), so
+/// that a damaged set is an error before any of its programs runs.
+pub fn check_equations(eq: &Equations) -> Result<(), String> {
+    validate_equations(eq, "")
+}
+
 /// Checks one set of equations (`role` begins the names in its errors): every program
 /// has the counts its role requires and every index list fits the coordinates.
 fn validate_equations(eq: &Equations, role: &str) -> Result<(), String> {
