@@ -157,6 +157,9 @@ fn row<S: Chain<N>, const N: usize>(form: &str) {
     );
 }
 
+/// A chain's number of links and the function that prints its table row.
+type Row = (usize, fn(&str));
+
 fn main() {
     // `cargo bench` passes `--bench`; a number limits the chains to that many links.
     let largest: usize = std::env::args()
@@ -165,7 +168,7 @@ fn main() {
         .unwrap_or(usize::MAX);
     println!("|  n | form |     derive   | operations | accelerations |");
     println!("|---:|------|-------------:|-----------:|--------------:|");
-    let rows: [(usize, fn(&str)); 10] = [
+    let rows: [Row; 10] = [
         (2, row::<Chain2, 2>),
         (2, row::<TreeChain2, 2>),
         (4, row::<Chain4, 4>),
