@@ -21,7 +21,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use lagrange::core::{AccelerationJacobians, Batch, DimAllocator, TimedPhase};
+use lagrange::core::{AccelerationJacobians, Batch, DimAllocator, Phase, TimedPhase};
 use lagrange::loaded::{Backend, Loaded};
 use lagrange::nalgebra::{Const, DVector, DefaultAllocator, Dim, Dyn, OMatrix, OVector, SVector};
 use lagrange::{FromParameterValues, Integrator, Lagrangian, LagrangianSystem, Simulation};
@@ -77,8 +77,8 @@ fn robot<S: FromParameterValues<Const<N>> + Sync, const N: usize>(
     let equations = derived(path, merge_fixed);
     let system = &gravity::<S, N>();
     let values = system.parameter_values();
-    let states: Vec<(SVector<f64, N>, SVector<f64, N>)> = states(20_261_207);
-    let dynamic: Vec<(DVector<f64>, DVector<f64>)> = states
+    let states: Vec<Phase<Const<N>>> = states(20_261_207);
+    let dynamic: Vec<Phase<Dyn>> = states
         .iter()
         .map(|(q, qd)| {
             (
@@ -87,21 +87,9 @@ fn robot<S: FromParameterValues<Const<N>> + Sync, const N: usize>(
             )
         })
         .collect();
-    let fd = time(|i| {
-        let (q, qd) = &states[i];
-        black_box(system.accelerations(0.0, black_box(q), black_box(qd)).ok());
-    });
-    let dfd = time(|i| {
-        let (q, qd) = &states[i];
-        let jacobians = system.acceleration_jacobians(0.0, black_box(q), black_box(qd));
-        black_box(&jacobians);
-    });
+    let (fd, dfd) = per_call(system, &states);
     println!("{name:8} {N:2} joints  derive       FD {fd:9.0} ns  ∇FD {dfd:9.0} ns");
-    let timed: Vec<TimedPhase<Const<N>>> = states
-        .iter()
-        .map(|(q, qd)| (0.0, q.clone_owned(), qd.clone_owned()))
-        .collect();
-    throughput(name, "derive", system, &timed, fd, dfd);
+    throughput(name, "derive", system, &states, fd, dfd);
     for (what, program) in [
         ("dynamics", &equations.programs.dynamics),
         (
@@ -120,20 +108,8 @@ fn robot<S: FromParameterValues<Const<N>> + Sync, const N: usize>(
     }
     for (backend, label) in backends() {
         let loaded = Loaded::with_backend(&equations, &values, backend).expect("loaded");
-        let fd_loaded = time(|i| {
-            let (q, qd) = &dynamic[i];
-            black_box(loaded.accelerations(0.0, black_box(q), black_box(qd)).ok());
-        });
-        let dfd_loaded = time(|i| {
-            let (q, qd) = &dynamic[i];
-            let jacobians = loaded.acceleration_jacobians(0.0, black_box(q), black_box(qd));
-            black_box(&jacobians);
-        });
-        let timed: Vec<TimedPhase<Dyn>> = dynamic
-            .iter()
-            .map(|(q, qd)| (0.0, q.clone(), qd.clone()))
-            .collect();
-        throughput(name, label, &loaded, &timed, fd_loaded, dfd_loaded);
+        let (fd_loaded, dfd_loaded) = per_call(&loaded, &dynamic);
+        throughput(name, label, &loaded, &dynamic, fd_loaded, dfd_loaded);
         let difference = states
             .iter()
             .zip(&dynamic)
@@ -154,14 +130,31 @@ fn robot<S: FromParameterValues<Const<N>> + Sync, const N: usize>(
     }
 }
 
+/// ns per call of forward dynamics and of its derivatives at `states` (at `t = 0`).
+fn per_call<S: LagrangianSystem<N>, N: Dim>(system: &S, states: &[Phase<N>]) -> (f64, f64)
+where
+    DefaultAllocator: DimAllocator<N>,
+{
+    let fd = time(|i| {
+        let (q, qd) = &states[i];
+        black_box(system.accelerations(0.0, black_box(q), black_box(qd)).ok());
+    });
+    let dfd = time(|i| {
+        let (q, qd) = &states[i];
+        let jacobians = system.acceleration_jacobians(0.0, black_box(q), black_box(qd));
+        black_box(&jacobians);
+    });
+    (fd, dfd)
+}
+
 /// States per second per core of forward dynamics and of its derivatives over a batch
-/// (`Batch`: 64 batches of the states repeated to 4,096), beside single calls of `fd` and
-/// `dfd` ns.
+/// (`Batch`: 64 batches of the states, at `t = 0`, repeated to 4,096), beside single
+/// calls of `fd` and `dfd` ns.
 fn throughput<S: Batch<N>, N: Dim>(
     name: &str,
     label: &str,
     system: &S,
-    states: &[TimedPhase<N>],
+    states: &[Phase<N>],
     fd: f64,
     dfd: f64,
 ) where
@@ -170,7 +163,12 @@ fn throughput<S: Batch<N>, N: Dim>(
     OMatrix<f64, N, N>: Send,
     AccelerationJacobians<N>: Send,
 {
-    let batch: Vec<TimedPhase<N>> = states.iter().cycle().take(4096).cloned().collect();
+    let batch: Vec<TimedPhase<N>> = states
+        .iter()
+        .cycle()
+        .take(4096)
+        .map(|(q, qd)| (0.0, q.clone(), qd.clone()))
+        .collect();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
     let rate = |seconds: f64| (64 * batch.len()) as f64 / seconds / cores;
     let clock = Instant::now();
