@@ -16,8 +16,8 @@ use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use super::file::location;
 use lagrange_core::{Check, CheckReport, LagrangianSystem};
+use lagrange_loaded::file::location;
 use lagrange_symbolic::equations::Equations;
 use lagrange_symbolic::ir::Program;
 use lagrange_symbolic::syntax::Expr;
@@ -27,8 +27,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::Failure;
-use super::file::ModelFile;
 use lagrange_loaded::Loaded;
+use lagrange_loaded::file::ModelFile;
 
 /// Arguments of `lagrange check`.
 #[derive(clap::Args)]

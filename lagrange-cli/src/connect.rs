@@ -11,9 +11,9 @@ use lagrange_core::{Condition, Connect, LagrangianSystem, Motion, Search};
 use serde::Serialize;
 
 use super::Failure;
-use super::file::ModelFile;
 use super::results::{failure, json, number};
 use lagrange_loaded::Loaded;
+use lagrange_loaded::file::ModelFile;
 
 /// Arguments of `lagrange connect`.
 #[derive(clap::Args)]

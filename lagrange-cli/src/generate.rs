@@ -24,8 +24,8 @@ use serde::Serialize;
 use self::code::Lang;
 use self::context::Context;
 use super::Failure;
-use super::file::ModelFile;
 use super::simulate::Settings;
+use lagrange_loaded::file::ModelFile;
 
 /// Arguments of `lagrange generate`.
 #[derive(clap::Args)]

@@ -30,12 +30,10 @@ mod analysis;
 mod check;
 mod connect;
 mod derive;
-mod file;
 mod generate;
 mod import;
 mod prepare;
 mod results;
-mod signal;
 mod simulate;
 
 /// Equations of motion from a model file: print them, integrate them, compare them with

@@ -6,7 +6,7 @@ use lagrange_core::Error;
 use serde::Serialize;
 
 use crate::Failure;
-use crate::file::ModelFile;
+use lagrange_loaded::file::ModelFile;
 
 /// A runtime error as the command's failure, naming the file.
 pub(crate) fn failure(file: &ModelFile, what: &str, e: Error) -> Failure {

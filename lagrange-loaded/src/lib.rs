@@ -14,6 +14,10 @@
 //! The runtime is generic over the sizes; a loaded model is a system of any number of
 //! coordinates and constraints, its vectors sized at run time (nalgebra's `Dyn`):
 //! [`Loaded::new`] for a model, [`Loaded::reduced`] for its reduced model (Routh).
+//!
+//! A model file ([`file::ModelFile`]) is read here too, with its values, initial state,
+//! inputs' signals ([`signal`]) and events, so that every front end (the command, the
+//! Python package) reads it with the same syntax and the same errors.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -26,7 +30,9 @@ use lagrange_symbolic::store::check_equations;
 
 pub use reduced::ReducedState;
 
+pub mod file;
 mod reduced;
+pub mod signal;
 mod system;
 
 /// Why a model could not be loaded: the message names the model.

@@ -14,9 +14,9 @@ use super::{
     print, rows, stability_name, table,
 };
 use crate::Failure;
-use crate::file::ModelFile;
 use crate::results::{failure, json, number};
 use lagrange_loaded::Loaded;
+use lagrange_loaded::file::ModelFile;
 
 /// What `linearize --format json` prints.
 #[derive(Serialize)]

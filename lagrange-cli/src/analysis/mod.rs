@@ -12,9 +12,9 @@ use lagrange_core::nalgebra::{Complex, DMatrix};
 use lagrange_symbolic::equations::{Derived, Equations};
 
 use super::Failure;
-use super::file::OperatingPoint;
 use super::results::number;
 use lagrange_loaded::ReducedState;
+use lagrange_loaded::file::OperatingPoint;
 
 pub(crate) mod linearize;
 mod minimal;

@@ -13,9 +13,9 @@ use super::{
     Args, Format, Subject, assignments, eigenvalue_list, finite_time, pairs, print, stability_name,
 };
 use crate::Failure;
-use crate::file::ModelFile;
 use crate::results::{failure, json, number};
 use lagrange_loaded::Loaded;
+use lagrange_loaded::file::ModelFile;
 
 /// What `modes --format json` prints.
 #[derive(Serialize)]

@@ -4,7 +4,7 @@ use lagrange_symbolic::equations::Derived;
 use serde::Serialize;
 
 use crate::Failure;
-use crate::file::ModelFile;
+use lagrange_loaded::file::ModelFile;
 
 /// What `--format json` prints.
 #[derive(Serialize)]

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::{cyclic, linearization_entries, mass_entries};
 use crate::Failure;
-use crate::file::ModelFile;
+use lagrange_loaded::file::ModelFile;
 
 /// The LaTeX report's template.
 const REPORT: &str = include_str!("../../../templates/latex/report.tex");

@@ -8,7 +8,7 @@ use lagrange_symbolic::equations::{Equations, Symbolic};
 use lagrange_symbolic::syntax::Expr;
 
 use super::Failure;
-use super::file::ModelFile;
+use lagrange_loaded::file::ModelFile;
 
 mod json;
 mod latex;

@@ -11,8 +11,8 @@ use serde::Serialize;
 use super::code::{self, Lang, Rendered};
 use super::run_time::RunTime;
 use crate::Failure;
-use crate::file::ModelFile;
 use crate::simulate::Settings;
+use lagrange_loaded::file::ModelFile;
 
 /// Default RK4 step when the model file's integrator is another one.
 const DEFAULT_STEP: f64 = 1e-3;

@@ -11,8 +11,8 @@ use serde::Serialize;
 
 use super::code::{self, Lang, Rendered};
 use crate::Failure;
-use crate::file::{Action, Direction, ModelFile, Target};
-use crate::signal::Signal;
+use lagrange_loaded::file::{Action, Direction, ModelFile, Target};
+use lagrange_loaded::signal::Signal;
 
 /// The signals and events of the context (see `templates/README.md`).
 #[derive(Serialize)]

@@ -1,14 +1,12 @@
-//! `lagrange import`: a robot described in URDF as a model file (the engine's
-//! [`urdf`](lagrange_symbolic::source::urdf) translation, written as TOML with `g = 9.81`
-//! and the initial configuration), with what it did not use on standard error.
+//! `lagrange import`: a robot described in URDF as a model file
+//! ([`import_urdf`]: the engine's translation, written as TOML with `g = 9.81` and the
+//! initial configuration), with what it did not use on standard error.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use lagrange_symbolic::model::Model;
+use lagrange_loaded::file::import_urdf;
 use lagrange_symbolic::source::{self, urdf};
 use lagrange_symbolic::syntax::print::escape_text;
-use serde::Serialize;
 
 use super::Failure;
 
@@ -36,7 +34,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         merge_fixed: args.fixed_joint_merge,
         actuated: args.actuated,
     };
-    let imported = urdf::import(&text, options).map_err(|e| Failure(format!("{shown}: {e}")))?;
+    let imported = import_urdf(&text, options).map_err(|e| Failure(format!("{shown}: {e}")))?;
     if !imported.ignored.is_empty() {
         eprintln!(
             "note: ignored (not dynamics): {}",
@@ -48,30 +46,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
                 .join(", ")
         );
     }
-    let mut values: BTreeMap<String, f64> = [("g".to_string(), 9.81)].into();
-    values.extend(imported.model.inputs.iter().map(|u| (u.clone(), 0.0)));
-    let file = File {
-        model: imported.model,
-        values,
-        initial: Initial {
-            q: imported.initial,
-        },
-    };
-    let text =
-        toml::to_string(&file).map_err(|e| Failure(format!("cannot write the model file: {e}")))?;
+    let text = imported.text;
     out!("# Imported from {shown} by `lagrange import`.\n{text}");
     Ok(())
-}
-
-/// What the model file holds besides the model.
-#[derive(Serialize)]
-struct File {
-    model: Model,
-    values: BTreeMap<String, f64>,
-    initial: Initial,
-}
-
-#[derive(Serialize)]
-struct Initial {
-    q: BTreeMap<String, f64>,
 }

@@ -12,17 +12,17 @@ use lagrange_core::{
 };
 
 use super::Failure;
-use super::file::ModelFile;
-use super::file::{Action, Direction, FileEvent, Target};
-use super::signal::Signal;
+use lagrange_loaded::file::ModelFile;
+use lagrange_loaded::file::Overrides;
+pub(crate) use lagrange_loaded::file::Settings;
+use lagrange_loaded::file::{Action, Direction, FileEvent, Target};
+use lagrange_loaded::signal::Signal;
 use lagrange_loaded::{Loaded, ReducedState};
 use output_paths::{check_distinct, check_writable};
-pub(crate) use settings::Settings;
 use summary::{balance_summary, event_summary, stopped, summary, warn_of_drift};
 
 mod output_paths;
 mod progress;
-mod settings;
 mod summary;
 
 /// Arguments of `lagrange simulate`. Each setting overrides the file's `[simulation]` table.
@@ -74,10 +74,24 @@ pub(crate) struct Args {
     fine_output: bool,
 }
 
+impl Args {
+    /// What the command line sets over the file's `[simulation]` table.
+    fn overrides(&self) -> Overrides {
+        Overrides {
+            t_start: self.t_start,
+            t_end: self.t_end,
+            integrator: self.integrator.clone(),
+            dt: self.dt,
+            tolerance: self.tolerance,
+            fine_output: self.fine_output,
+        }
+    }
+}
+
 /// Runs `lagrange simulate`.
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
-    let settings = Settings::resolve(args, &file)?;
+    let settings = Settings::resolve(&args.overrides(), &file)?;
     let outputs: Vec<&PathBuf> = [&args.out, &args.plot, &args.html]
         .into_iter()
         .flatten()

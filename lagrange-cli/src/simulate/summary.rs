@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use lagrange_core::nalgebra::Dyn;
 use lagrange_core::{LagrangianSystem, Short, Trajectory};
 
-use super::settings::Settings;
 use crate::Failure;
+use lagrange_loaded::file::Settings;
 
 /// A run whose conserved quantity drifts by more than this (relative to its initial value;
 /// absolute for one that starts at zero) says so on stderr: the results are not to be

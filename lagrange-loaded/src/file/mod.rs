@@ -56,14 +56,18 @@ use lagrange_symbolic::syntax::print::{escape_text, excerpt_text};
 use lagrange_symbolic::{source, store};
 use serde::Deserialize;
 
-use super::Failure;
-use super::signal::Signal;
+use crate::LoadError;
+use crate::signal::Signal;
 use events::WrittenEvent;
-pub(crate) use events::{Action, Direction, FileEvent, Target};
-pub(crate) use lagrange_symbolic::source::location;
+pub use events::{Action, Direction, FileEvent, Target};
+pub use imported::{ImportedFile, import_urdf};
+pub use lagrange_symbolic::source::location;
+pub use settings::{Overrides, Settings};
 
 mod events;
+mod imported;
 mod locate;
+mod settings;
 
 /// The file as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -85,7 +89,7 @@ struct Written {
 
 /// A state with parameter values, to analyse a model at.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct OperatingPoint {
+pub struct OperatingPoint {
     /// Coordinates, in the model's order.
     pub q: Vec<f64>,
     /// Velocities.
@@ -107,7 +111,7 @@ struct Initial {
 /// solver `lagrange generate` writes; read by one rule, `simulate`'s `Settings`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct Simulation {
+pub struct Simulation {
     /// Start time (default 0).
     pub t_start: Option<f64>,
     /// End time.
@@ -122,7 +126,7 @@ pub(crate) struct Simulation {
 
 /// A loaded model file.
 #[derive(Debug, Clone)]
-pub(crate) struct ModelFile {
+pub struct ModelFile {
     /// Where it was read from.
     pub path: PathBuf,
     /// Its text, for locating errors.
@@ -141,14 +145,20 @@ pub(crate) struct ModelFile {
 
 impl ModelFile {
     /// Reads and parses the file; syntax and type errors carry the file, line and column.
-    pub(crate) fn load(path: &Path) -> Result<ModelFile, Failure> {
-        let text = source::read_file(path).map_err(Failure)?;
+    pub fn load(path: &Path) -> Result<ModelFile, LoadError> {
+        let text = source::read_file(path).map_err(LoadError)?;
+        ModelFile::parse(path, text)
+    }
+
+    /// A model file's `text`, read as if from `path` (which its messages name and whose
+    /// stem names a model without `name`).
+    pub fn parse(path: &Path, text: String) -> Result<ModelFile, LoadError> {
         let written: Written = toml::from_str(&text).map_err(|e| {
             let at = e
                 .span()
                 .map(|span| location(&text, span.start))
                 .unwrap_or((1, 1));
-            Failure(format!(
+            LoadError(format!(
                 "{}:{}:{}: {}",
                 escape_text(&path.display().to_string()),
                 at.0,
@@ -185,7 +195,7 @@ impl ModelFile {
     /// Symbolica's notice banner would go to standard output, where it would corrupt
     /// `--format json` and CSV: the command hides it and says on standard error instead
     /// that the engine ran (see the README on symbolica's licensing).
-    pub(crate) fn derive(&self) -> Result<Derived, Failure> {
+    pub fn derive(&self) -> Result<Derived, LoadError> {
         // Errors found without the engine come first, and without the note; a cached
         // entry is used only for a model that passes today's checks.
         self.model
@@ -215,7 +225,32 @@ impl ModelFile {
     /// The parameter values in the model's parameter order; every parameter needs one,
     /// except an input with a signal in `[inputs]` (its value is the signal's, set while
     /// the model moves; 0 until then).
-    pub(crate) fn parameter_values(&self) -> Result<Vec<f64>, Failure> {
+    pub fn parameter_values(&self) -> Result<Vec<f64>, LoadError> {
+        self.parameter_values_given(&BTreeMap::new(), "")
+    }
+
+    /// [`parameter_values`](Self::parameter_values) with the values `given` in place of
+    /// `[values]`'s (each a parameter's, finite); `by` says where they were given, for
+    /// messages (`values=` from Python).
+    pub fn parameter_values_given(
+        &self,
+        given: &BTreeMap<String, f64>,
+        by: &str,
+    ) -> Result<Vec<f64>, LoadError> {
+        let parameters = &self.model.parameters;
+        if let Some(name) = given.keys().find(|name| !parameters.contains(name)) {
+            return Err(LoadError(format!(
+                "{by}: `{}` is not a parameter of `{}` ({})",
+                escape_text(&excerpt_text(name)),
+                self.model.name,
+                excerpt_text(&parameters.join(", "))
+            )));
+        }
+        if let Some((name, value)) = given.iter().find(|(_, value)| !value.is_finite()) {
+            return Err(LoadError(format!(
+                "{by}: the value of `{name}` is {value}: parameters take finite numbers"
+            )));
+        }
         self.unknown_names(
             "[values]",
             self.values.keys(),
@@ -226,7 +261,7 @@ impl ModelFile {
             .model
             .parameters
             .iter()
-            .map(|p| match (self.values.get(p), self.inputs.contains_key(p)) {
+            .map(|p| match (given.get(p).or(self.values.get(p)), self.inputs.contains_key(p)) {
                 (Some(_), true) => Err(self.failure_at(
                     p,
                     format!("input `{p}` has both a value in [values] and a signal in [inputs]: give one"),
@@ -246,17 +281,18 @@ impl ModelFile {
                     },
                 )),
             })
-            .collect::<Result<Vec<f64>, Failure>>()?;
-        self.physical(&values, &[])?;
+            .collect::<Result<Vec<f64>, LoadError>>()?;
+        let given: Vec<&str> = given.keys().map(String::as_str).collect();
+        self.physical(&values, (&given, by))?;
         Ok(values)
     }
 
     /// An error, at the line of the first value it reads, for a mass, an inertia or a
     /// wheel's radius that the parameter `values` (in the model's order) make unphysical
     /// (the engine's rule, which refuses the same numbers written in the model); the
-    /// parameters named in `given` were set by `--at`. A quantity that reads an input
+    /// parameters named in `given` were set by `by` (`--at`). A quantity that reads an input
     /// driven by a signal is not checked.
-    fn physical(&self, values: &[f64], given: &[&str]) -> Result<(), Failure> {
+    fn physical(&self, values: &[f64], (given, by): (&[&str], &str)) -> Result<(), LoadError> {
         // A model that does not check fails with its own errors where it is derived.
         let Ok(checked) = self.model.check() else {
             return Ok(());
@@ -272,11 +308,7 @@ impl ModelFile {
             None => Ok(()),
             Some(u) => {
                 let from = |p: &str| {
-                    if given.contains(&p) {
-                        "--at"
-                    } else {
-                        "[values]"
-                    }
+                    if given.contains(&p) { by } else { "[values]" }
                 };
                 let with: Vec<String> = u
                     .parameters
@@ -286,7 +318,7 @@ impl ModelFile {
                 let message = format!("{} (with {})", u.error.message, with.join(", "));
                 let first = &u.parameters[0];
                 Err(if given.contains(&first.as_str()) {
-                    Failure(format!("--at: {}", escape_text(&message)))
+                    LoadError(format!("{by}: {}", escape_text(&message)))
                 } else {
                     self.failure_at(first, message)
                 })
@@ -295,7 +327,7 @@ impl ModelFile {
     }
 
     /// An error if `[inputs]` gives a signal to a name not declared in `inputs = [...]`.
-    fn undeclared_signals(&self) -> Result<(), Failure> {
+    fn undeclared_signals(&self) -> Result<(), LoadError> {
         self.unknown_names(
             "[inputs]",
             self.inputs.keys(),
@@ -304,7 +336,7 @@ impl ModelFile {
     }
 
     /// The `[inputs]` signals, as (parameter index, signal); they may not read inputs.
-    pub(crate) fn input_signals(&self) -> Result<Vec<(usize, Signal)>, Failure> {
+    pub fn input_signals(&self) -> Result<Vec<(usize, Signal)>, LoadError> {
         self.undeclared_signals()?;
         self.inputs
             .iter()
@@ -325,7 +357,7 @@ impl ModelFile {
     /// (zero without one) and `[values]` (an input driven by a signal: 0), with `at`
     /// overriding them, each `name=value` for a coordinate, `dot(coordinate)` or a
     /// parameter (inputs included).
-    pub(crate) fn operating_point(&self, at: &[String]) -> Result<OperatingPoint, Failure> {
+    pub fn operating_point(&self, at: &[String]) -> Result<OperatingPoint, LoadError> {
         let n = self.model.coordinates.len();
         let (mut q, mut qd) = if self.initial.is_some() {
             self.initial_state()?
@@ -337,7 +369,7 @@ impl ModelFile {
         let mut given = Vec::new();
         for entry in at.iter().flat_map(|a| a.split(',')) {
             let bad = |why: String| {
-                Failure(format!(
+                LoadError(format!(
                     "--at `{}`: {why}",
                     escape_text(&excerpt_text(entry))
                 ))
@@ -376,14 +408,14 @@ impl ModelFile {
                 }
             }
         }
-        self.physical(&parameters, &given)?;
+        self.physical(&parameters, (&given, "--at"))?;
         Ok(OperatingPoint { q, qd, parameters })
     }
 
     /// The initial coordinates and velocities in coordinate order.
-    pub(crate) fn initial_state(&self) -> Result<(Vec<f64>, Vec<f64>), Failure> {
+    pub fn initial_state(&self) -> Result<(Vec<f64>, Vec<f64>), LoadError> {
         let initial = self.initial.as_ref().ok_or_else(|| {
-            Failure(format!(
+            LoadError(format!(
                 "{}: no [initial] table: give `q = {{ … }}` for every coordinate",
                 self.shown_path()
             ))
@@ -415,12 +447,12 @@ impl ModelFile {
 
     /// An error if `table` names something that is not one of `known`, the model's names
     /// of one kind (`kind`: "a parameter", …); when the name is of another kind, which.
-    pub(super) fn unknown_names<'a>(
+    pub(crate) fn unknown_names<'a>(
         &self,
         table: &str,
         names: impl Iterator<Item = &'a String>,
         (kind, known): (&str, &[String]),
-    ) -> Result<(), Failure> {
+    ) -> Result<(), LoadError> {
         let Some(name) = names.into_iter().find(|name| !known.contains(name)) else {
             return Ok(());
         };

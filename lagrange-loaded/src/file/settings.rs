@@ -1,14 +1,14 @@
 //! The settings of one run: the integrator by name, the times, the step or output interval
-//! and the tolerance, from the command line over the file's `[simulation]` table. The one
-//! reading of that table: `generate` takes its defaults from it too.
+//! and the tolerance, from the caller's overrides (the command line, Python's arguments)
+//! over the file's `[simulation]` table. The one reading of that table: `generate` takes
+//! its defaults from it too.
 
 use lagrange_core::{Integrator, Short};
 
-use super::Args;
-use crate::Failure;
-use crate::file::ModelFile;
+use super::ModelFile;
+use crate::LoadError;
 
-/// Tolerance of the adaptive integrator unless the file or `--tolerance` gives one.
+/// Tolerance of the adaptive integrator unless the file or the caller gives one.
 const DEFAULT_TOLERANCE: f64 = 1e-10;
 
 /// Output points (adaptive integrator) or steps (fixed-step ones) unless a `dt` is given.
@@ -39,11 +39,32 @@ impl Method {
     }
 }
 
-/// The settings of one run, from the command line over the file's defaults.
+/// What a caller sets over the file's `[simulation]` table; `None` keeps the file's.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Overrides {
+    /// Start time.
+    pub t_start: Option<f64>,
+    /// End time.
+    pub t_end: Option<f64>,
+    /// The integrator by name: `rk4`, `dp54` (or `dormand-prince`), `gauss-legendre` (or
+    /// `-1`, `-2`, `-3`), `variational`.
+    pub integrator: Option<String>,
+    /// Step of a fixed-step integrator, output interval of the adaptive one.
+    pub dt: Option<f64>,
+    /// Tolerance of the adaptive integrator.
+    pub tolerance: Option<f64>,
+    /// Record the adaptive integrator at least every `(t_end − t_start)/1000`, whatever
+    /// the file's `dt` (for a report's smooth plots).
+    pub fine_output: bool,
+}
+
+/// The settings of one run, from the caller's overrides over the file's defaults.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Settings {
-    pub(crate) t0: f64,
-    pub(crate) t_end: f64,
+pub struct Settings {
+    /// Start time.
+    pub t0: f64,
+    /// End time.
+    pub t_end: f64,
     method: Method,
     /// Step (fixed-step methods) or output interval (Dormand–Prince).
     dt: f64,
@@ -52,23 +73,23 @@ pub(crate) struct Settings {
 
 impl Settings {
     /// Merges `args` over the file's `[simulation]` table and checks the values.
-    pub(super) fn resolve(args: &Args, file: &ModelFile) -> Result<Settings, Failure> {
+    pub fn resolve(args: &Overrides, file: &ModelFile) -> Result<Settings, LoadError> {
         let defaults = &file.simulation;
         let path = file.path.display();
         let t0 = args.t_start.or(defaults.t_start).unwrap_or(0.0);
         let t_end = args.t_end.or(defaults.t_end).ok_or_else(|| {
-            Failure(format!(
+            LoadError(format!(
                 "{path}: no end time: set `t_end` in the file's [simulation] table (`simulate` also takes --t-end)"
             ))
         })?;
         let (t0_, t_end_) = (Short(t0), Short(t_end));
         if !(t0.is_finite() && t_end.is_finite() && t_end > t0) {
-            return Err(Failure(format!(
+            return Err(LoadError(format!(
                 "{path}: the end time {t_end_} must be finite and after the start time {t0_}"
             )));
         }
         if !(t_end - t0).is_finite() {
-            return Err(Failure(format!(
+            return Err(LoadError(format!(
                 "{path}: the span from {t0_} to {t_end_} is beyond the floating-point numbers: no step can cover it"
             )));
         }
@@ -78,7 +99,7 @@ impl Settings {
             .or(defaults.integrator.as_deref())
             .unwrap_or("dp54");
         let method = Method::parse(name).ok_or_else(|| {
-            Failure(format!(
+            LoadError(format!(
                 "{path}: unknown integrator `{name}`: use rk4, dp54, gauss-legendre (or gauss-legendre-1, -2, -3) or variational"
             ))
         })?;
@@ -94,13 +115,13 @@ impl Settings {
             .or(defaults.tolerance)
             .unwrap_or(DEFAULT_TOLERANCE);
         if args.dt.is_none() && defaults.dt.is_none() && dt == 0.0 {
-            return Err(Failure(format!(
+            return Err(LoadError(format!(
                 "{path}: the span from {t0_} to {t_end_} is too short to divide into {DEFAULT_INTERVALS} steps: give --dt"
             )));
         }
         for (what, value) in [("dt", dt), ("tolerance", tolerance)] {
             if !(value.is_finite() && value > 0.0) {
-                return Err(Failure(format!(
+                return Err(LoadError(format!(
                     "{path}: {what} must be finite and positive, got {}",
                     Short(value)
                 )));
@@ -117,17 +138,17 @@ impl Settings {
 
     /// The file's `[simulation]` table alone, by the same rules (what `generate` writes as
     /// its solver's defaults).
-    pub(crate) fn of_file(file: &ModelFile) -> Result<Settings, Failure> {
-        Settings::resolve(&Args::default(), file)
+    pub fn of_file(file: &ModelFile) -> Result<Settings, LoadError> {
+        Settings::resolve(&Overrides::default(), file)
     }
 
     /// The step, when the integrator is RK4.
-    pub(crate) fn rk4_step(&self) -> Option<f64> {
+    pub fn rk4_step(&self) -> Option<f64> {
         (self.method == Method::Rk4).then_some(self.dt)
     }
 
     /// The runtime's integrator.
-    pub(super) fn integrator(&self) -> Integrator {
+    pub fn integrator(&self) -> Integrator {
         match self.method {
             Method::Rk4 => Integrator::Rk4 { dt: self.dt },
             Method::DormandPrince => Integrator::dormand_prince(self.tolerance, self.tolerance),
@@ -141,12 +162,12 @@ impl Settings {
 
     /// The output interval: `dt` for the adaptive method; fixed-step methods record
     /// every step.
-    pub(super) fn output_interval(&self) -> Option<f64> {
+    pub fn output_interval(&self) -> Option<f64> {
         (self.method == Method::DormandPrince).then_some(self.dt)
     }
 
     /// One line for the summary.
-    pub(super) fn describe(&self) -> String {
+    pub fn describe(&self) -> String {
         let method = match self.method {
             Method::Rk4 => format!("rk4 with dt = {}", Short(self.dt)),
             Method::DormandPrince => format!(

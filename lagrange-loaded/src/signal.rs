@@ -11,7 +11,7 @@ use lagrange_symbolic::syntax::{Expr, TIME};
 
 /// A checked expression of `t`, `q`, `q̇` and the parameters.
 #[derive(Debug, Clone)]
-pub(crate) struct Signal {
+pub struct Signal {
     /// One output over `(t, q, q̇, p)`, the derived programs' input layout.
     program: Program,
     /// The sizes of that layout.
@@ -22,7 +22,7 @@ impl Signal {
     /// Parses `source` and resolves its names against `model`; `excluded` parameters
     /// (an input's signal may not read the inputs) are unknown names. The error is a
     /// sentence about `what` (e.g. "the signal of input `u`").
-    pub(crate) fn parse(
+    pub fn parse(
         source: &str,
         model: &Model,
         excluded: &[String],
@@ -71,7 +71,7 @@ impl Signal {
     }
 
     /// The value at time `t`, state `(q, q̇)` and parameter values `p`.
-    pub(crate) fn value(&self, t: f64, q: &[f64], qd: &[f64], p: &[f64]) -> f64 {
+    pub fn value(&self, t: f64, q: &[f64], qd: &[f64], p: &[f64]) -> f64 {
         let inputs: Vec<f64> = std::iter::once(t)
             .chain(q.iter().chain(qd).chain(p).copied())
             .collect();
@@ -81,7 +81,7 @@ impl Signal {
     }
 
     /// The program (one output) and the layout of its inputs, for `generate` to write.
-    pub(crate) fn program(&self) -> (&Program, Inputs) {
+    pub fn program(&self) -> (&Program, Inputs) {
         (&self.program, self.inputs)
     }
 }

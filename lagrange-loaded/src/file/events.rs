@@ -8,7 +8,7 @@ use lagrange_symbolic::syntax::print::excerpt_text;
 use serde::Deserialize;
 
 use super::ModelFile;
-use crate::Failure;
+use crate::LoadError;
 use crate::signal::Signal;
 
 /// An `[[events]]` entry as written.
@@ -25,7 +25,7 @@ pub(super) struct WrittenEvent {
 
 /// Which zero crossings of an event's expression count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Direction {
+pub enum Direction {
     /// From negative to positive.
     Rising,
     /// From positive to negative.
@@ -36,7 +36,7 @@ pub(crate) enum Direction {
 
 /// What a value of a reset sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Target {
+pub enum Target {
     /// Coordinate `i`.
     Coordinate(usize),
     /// Velocity `i`.
@@ -45,7 +45,7 @@ pub(crate) enum Target {
 
 /// What an event does.
 #[derive(Debug, Clone)]
-pub(crate) enum Action {
+pub enum Action {
     /// Note it and go on.
     Record,
     /// End the run.
@@ -56,7 +56,7 @@ pub(crate) enum Action {
 
 /// A checked `[[events]]` entry.
 #[derive(Debug, Clone)]
-pub(crate) struct FileEvent {
+pub struct FileEvent {
     /// Its name (`event N` when the file gives none).
     pub name: String,
     /// The expression whose zero crossings are the event.
@@ -69,7 +69,7 @@ pub(crate) struct FileEvent {
 
 impl ModelFile {
     /// The `[[events]]` entries, checked.
-    pub(crate) fn events(&self) -> Result<Vec<FileEvent>, Failure> {
+    pub fn events(&self) -> Result<Vec<FileEvent>, LoadError> {
         self.events
             .iter()
             .enumerate()
@@ -109,7 +109,7 @@ impl ModelFile {
                                 let what = format!("the reset of `{key}` in event `{shown}`");
                                 Ok((target, parse(source, what)?))
                             })
-                            .collect::<Result<_, Failure>>()?;
+                            .collect::<Result<_, LoadError>>()?;
                         Action::Reset(values)
                     }
                     (Some("reset"), true) => {
@@ -140,7 +140,7 @@ impl ModelFile {
     }
 
     /// A coordinate or `dot(coordinate)` by name (a reset's key, an `--at` name).
-    pub(super) fn reset_target(&self, key: &str) -> Option<Target> {
+    pub(crate) fn reset_target(&self, key: &str) -> Option<Target> {
         let coordinates = &self.model.coordinates;
         let index = |name: &str| coordinates.iter().position(|c| c == name.trim());
         match key

@@ -7,12 +7,12 @@ use lagrange_symbolic::source::{item_location, item_subject, key_location};
 use lagrange_symbolic::syntax::print::escape_text;
 
 use super::ModelFile;
-use crate::Failure;
+use crate::LoadError;
 
 impl ModelFile {
     /// Every model error as one message, one line each: `file:line:column: key = "…":
     /// message`, with user text escaped and shortened.
-    pub(crate) fn model_errors(&self, errors: &[ModelError]) -> Failure {
+    pub fn model_errors(&self, errors: &[ModelError]) -> LoadError {
         let lines: Vec<String> = errors
             .iter()
             .map(|e| {
@@ -25,18 +25,18 @@ impl ModelFile {
                 )
             })
             .collect();
-        Failure(lines.join("\nerror: "))
+        LoadError(lines.join("\nerror: "))
     }
 
     /// The file's path as messages show it.
-    pub(super) fn shown_path(&self) -> String {
+    pub(crate) fn shown_path(&self) -> String {
         escape_text(&self.path.display().to_string())
     }
 
     /// A failure located at the first line that starts with `key`.
-    pub(super) fn failure_at(&self, key: &str, message: String) -> Failure {
+    pub(crate) fn failure_at(&self, key: &str, message: String) -> LoadError {
         let (line, column) = key_location(&self.text, key).unwrap_or((1, 1));
-        Failure(format!(
+        LoadError(format!(
             "{}:{line}:{column}: {}",
             self.shown_path(),
             escape_text(&message)
