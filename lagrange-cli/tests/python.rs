@@ -17,7 +17,7 @@ use external::Tool;
 static PYTHON: Tool = Tool {
     skipped: "the Python package's tests",
     programs: "a Python with maturin, NumPy and pytest",
-    install: "python3 -m venv .venv && .venv/bin/pip install maturin numpy pytest, then set LAGRANGE_PYTHON=.venv/bin/python",
+    install: "python3 -m venv .venv && .venv/bin/pip install maturin numpy pytest && export LAGRANGE_PYTHON=$PWD/.venv/bin/python",
     require: "LAGRANGE_REQUIRE_PYTHON",
     explained: Once::new(),
 };
@@ -27,44 +27,72 @@ fn python() -> PathBuf {
     std::env::var_os("LAGRANGE_PYTHON").map_or_else(|| PathBuf::from("python3"), PathBuf::from)
 }
 
-/// Why `python` cannot build and test the package, if it cannot.
-fn unfit(python: &Path) -> Option<String> {
+/// The folder of `python`'s scripts (where its `maturin` is, which the build backend runs),
+/// or why `python` cannot build and test the package.
+fn scripts(python: &Path) -> Result<PathBuf, String> {
     let probe = Command::new(python)
-        .args(["-c", "import maturin, numpy, pytest"])
-        .output();
-    match probe {
-        Err(e) => Some(format!("cannot run `{}`: {e}", python.display())),
-        Ok(out) if !out.status.success() => Some(format!(
+        .args([
+            "-c",
+            "import maturin, numpy, pytest, sysconfig; print(sysconfig.get_path('scripts'))",
+        ])
+        .output()
+        .map_err(|e| format!("cannot run `{}`: {e}", python.display()))?;
+    if !probe.status.success() {
+        return Err(format!(
             "`{}` lacks maturin, NumPy or pytest: {}",
             python.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        )),
-        Ok(_) => None,
+            String::from_utf8_lossy(&probe.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
+        ));
     }
+    Ok(PathBuf::from(String::from_utf8_lossy(&probe.stdout).trim()))
 }
 
 #[test]
 fn the_python_package_passes_its_tests() {
     let python = python();
-    if let Some(why) = unfit(&python) {
-        PYTHON.missing(&why).unwrap_or_else(|e| panic!("{e}"));
-        return;
-    }
+    let scripts = match scripts(&python) {
+        Ok(scripts) => scripts,
+        Err(why) => {
+            PYTHON.missing(&why).unwrap_or_else(|e| panic!("{e}"));
+            return;
+        }
+    };
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let path = std::env::join_paths(std::iter::once(scripts).chain(std::env::split_paths(&path)))
+        .expect("PATH joins");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let package = root.join("python");
     // The package as this checkout has it: built (in `python/target`, kept between runs)
     // and installed over whatever version was there.
     let install = Command::new(&python)
-        .args(["-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-deps"])
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-build-isolation",
+            "--no-deps",
+        ])
         .arg(&package)
+        .env("PATH", &path)
         .status()
         .expect("pip runs");
-    assert!(install.success(), "installing the package from {} failed", package.display());
+    assert!(
+        install.success(),
+        "installing the package from {} failed",
+        package.display()
+    );
     let tests = Command::new(&python)
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
         .arg(package.join("tests"))
         .current_dir(root)
         .status()
         .expect("pytest runs");
-    assert!(tests.success(), "the Python package's tests failed (pytest's output above)");
+    assert!(
+        tests.success(),
+        "the Python package's tests failed (pytest's output above)"
+    );
 }

@@ -213,10 +213,20 @@ impl Model {
             states.array(
                 py,
                 &[n],
-                jacobians.iter().map(|j| j.accelerations.as_slice().to_vec()),
+                jacobians
+                    .iter()
+                    .map(|j| j.accelerations.as_slice().to_vec()),
             )?,
-            states.array(py, &[n, n], jacobians.iter().map(|j| row_major(&j.coordinates)))?,
-            states.array(py, &[n, n], jacobians.iter().map(|j| row_major(&j.velocities)))?,
+            states.array(
+                py,
+                &[n, n],
+                jacobians.iter().map(|j| row_major(&j.coordinates)),
+            )?,
+            states.array(
+                py,
+                &[n, n],
+                jacobians.iter().map(|j| row_major(&j.velocities)),
+            )?,
         ))
     }
 

@@ -138,7 +138,11 @@ impl Model {
     /// The same model at other parameter values, given by name (the others keep theirs),
     /// checked as `[values]` is: finite, and making no mass or inertia unphysical.
     #[pyo3(signature = (**values))]
-    fn with_values(&self, py: Python<'_>, values: Option<BTreeMap<String, f64>>) -> PyResult<Model> {
+    fn with_values(
+        &self,
+        py: Python<'_>,
+        values: Option<BTreeMap<String, f64>>,
+    ) -> PyResult<Model> {
         let mut all = self.values();
         all.extend(values.unwrap_or_default());
         let ordered = self

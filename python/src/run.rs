@@ -41,7 +41,9 @@ impl Model {
         tolerance: Option<f64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let file = &self.file;
-        if !file.input_signals().map_err(error)?.is_empty() || !file.events().map_err(error)?.is_empty() {
+        if !file.input_signals().map_err(error)?.is_empty()
+            || !file.events().map_err(error)?.is_empty()
+        {
             return Err(error(format!(
                 "{}: this file's [inputs] signals and [[events]] are run by `lagrange simulate`; `simulate` here runs the model without them, so it refuses the file rather than ignore them",
                 file.path.display()
@@ -77,8 +79,7 @@ impl Model {
         }
         let trajectory = py
             .detach(|| {
-                let simulation =
-                    Simulation::new(&self.system).integrator(settings.integrator());
+                let simulation = Simulation::new(&self.system).integrator(settings.integrator());
                 let simulation = match settings.output_interval() {
                     Some(dt) => simulation.output_interval(dt),
                     None => simulation,
