@@ -6,9 +6,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use lagrange_core::{Conserved, LagrangianSystem};
-use lagrange_loaded::Loaded;
 use lagrange_loaded::file::{ModelFile, import_urdf};
+use lagrange_loaded::{LoadError, Loaded};
+use lagrange_symbolic::equations::Derived;
 use lagrange_symbolic::source::{self, urdf};
+use lagrange_symbolic::store;
 use lagrange_symbolic::syntax::print::escape_text;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -31,6 +33,8 @@ pub(crate) struct Model {
     /// The file it was read from, for its checks of values, its initial state and its
     /// `[simulation]` table.
     pub(crate) file: Arc<ModelFile>,
+    /// Its derivation, which a pickled model carries.
+    derived: Arc<Derived>,
     /// The loaded system at the model's parameter values.
     pub(crate) system: Loaded,
 }
@@ -42,13 +46,52 @@ fn open(py: Python<'_>, file: ModelFile, given: Option<BTreeMap<String, f64>>) -
     py.detach(|| {
         let values = file.parameter_values_given(&given, GIVEN)?;
         let derived = file.derive()?;
-        let system = Loaded::new(&derived.full, &values)?;
+        Model::new(file, derived, &values)
+    })
+    .map_err(error)
+}
+
+impl Model {
+    /// `file` loaded from its `derived` equations at `values`.
+    fn new(file: ModelFile, derived: Derived, values: &[f64]) -> Result<Model, LoadError> {
+        let system = Loaded::new(&derived.full, values)?;
         Ok(Model {
             file: Arc::new(file),
+            derived: Arc::new(derived),
             system,
         })
+    }
+}
+
+/// A model sent to another process (`Model._shipped`): its file's name and text, its
+/// derivation as a store entry's text, and its parameter values. Rebuilt without the
+/// engine; the entry and the values are checked as a stored entry and `values=` are.
+#[pyfunction]
+pub(crate) fn restored(
+    py: Python<'_>,
+    path: PathBuf,
+    text: String,
+    entry: String,
+    values: Vec<f64>,
+) -> PyResult<Model> {
+    py.detach(|| {
+        let file = ModelFile::parse(&path, text)?;
+        let derived = store::parse_entry(&entry, &file.model, path.clone())
+            .map_err(|e| LoadError(format!("a shipped model's derivation: {e}")))?;
+        let parameters = &file.model.parameters;
+        if values.len() != parameters.len() {
+            return Err(LoadError(format!(
+                "{} values for the {} parameters of `{}`",
+                values.len(),
+                parameters.len(),
+                file.model.name
+            )));
+        }
+        let given = parameters.iter().cloned().zip(values).collect();
+        let values = file.parameter_values_given(&given, GIVEN)?;
+        Model::new(file, derived, &values)
     })
-    .map_err(|e: lagrange_loaded::LoadError| error(e))
+    .map_err(error)
 }
 
 /// Reads the model file at `path`, derives it and loads it at its `[values]`, with
@@ -154,8 +197,21 @@ impl Model {
             .map_err(error)?;
         Ok(Model {
             file: Arc::clone(&self.file),
+            derived: Arc::clone(&self.derived),
             system,
         })
+    }
+
+    /// What the model is pickled as (`restored` takes it back): its file's name and text,
+    /// its derivation as a store entry, its parameter values.
+    fn _shipped(&self) -> PyResult<(PathBuf, String, String, Vec<f64>)> {
+        let entry = store::entry_text(&self.file.model, &self.derived).map_err(error)?;
+        Ok((
+            self.file.path.clone(),
+            self.file.text().to_string(),
+            entry,
+            self.system.parameter_values(),
+        ))
     }
 
     /// The initial state `(q0, q̇0)` of the file's `[initial]` table, as lists.

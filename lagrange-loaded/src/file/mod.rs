@@ -150,6 +150,11 @@ impl ModelFile {
         ModelFile::parse(path, text)
     }
 
+    /// The file's text, as read.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// A model file's `text`, read as if from `path` (which its messages name and whose
     /// stem names a model without `name`).
     pub fn parse(path: &Path, text: String) -> Result<ModelFile, LoadError> {

@@ -169,6 +169,12 @@ pub fn read(dir: &Path, model: &Model) -> Result<Derived, StoreError> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(StoreError::Missing(path)),
         Err(e) => return Err(StoreError::Unreadable(path, e.to_string())),
     };
+    parse_entry(&text, model, path)
+}
+
+/// The derivation of `model` in an entry's `text` (what [`entry_text`] writes), checked as
+/// [`read`] checks a stored file; `path` names where the text came from in the errors.
+pub fn parse_entry(text: &str, model: &Model, path: PathBuf) -> Result<Derived, StoreError> {
     let unreadable = |e: serde_json::Error| StoreError::Unreadable(path.clone(), e.to_string());
     // The version first: an entry of another format need not parse as this one's, and
     // is stale rather than damaged. [`write`] puts it first, so this version's entries
@@ -180,7 +186,7 @@ pub fn read(dir: &Path, model: &Model) -> Result<Derived, StoreError> {
             return Err(StoreError::Stale(path, why));
         }
     }
-    let stored: Stored = serde_json::from_str(&text).map_err(unreadable)?;
+    let stored: Stored = serde_json::from_str(text).map_err(unreadable)?;
     if stored.model != *model {
         let why = "it was derived from a different model".to_string();
         return Err(StoreError::Stale(path, why));
@@ -203,6 +209,20 @@ pub fn read(dir: &Path, model: &Model) -> Result<Derived, StoreError> {
     Ok(derived)
 }
 
+/// The entry of `model`'s derivation as text: what [`write`] stores, and what a model
+/// loaded in one process is sent to another as ([`parse_entry`] reads it back).
+pub fn entry_text(model: &Model, derived: &Derived) -> Result<String, serde_json::Error> {
+    let entry = Entry {
+        engine: ENGINE_VERSION.to_string(),
+        model: model.clone(),
+        derived_hash: content_hash(derived),
+        derived: derived.clone(),
+    };
+    // Without indentation: a derivation of a 29-joint robot is 3.9 MB so and 22 MB
+    // indented, and the derive reads it with an engine built without optimization.
+    serde_json::to_string(&entry)
+}
+
 /// How an entry of this version begins: `{"engine":` and [`ENGINE_VERSION`].
 fn header() -> String {
     let version = serde_json::to_string(ENGINE_VERSION).expect("a string always serializes");
@@ -213,16 +233,8 @@ fn header() -> String {
 /// sees the old file or the new one, never a part.
 pub fn write(dir: &Path, model: &Model, derived: &Derived) -> Result<PathBuf, StoreError> {
     let path = entry_path(dir, model)?;
-    let entry = Entry {
-        engine: ENGINE_VERSION.to_string(),
-        model: model.clone(),
-        derived_hash: content_hash(derived),
-        derived: derived.clone(),
-    };
     let failed = |e: &dyn fmt::Display| StoreError::Unwritable(path.clone(), e.to_string());
-    // Without indentation: a derivation of a 29-joint robot is 3.9 MB so and 22 MB
-    // indented, and the derive reads it with an engine built without optimization.
-    let mut text = serde_json::to_string(&entry).map_err(|e| failed(&e))?;
+    let mut text = entry_text(model, derived).map_err(|e| failed(&e))?;
     text.push('\n');
     let partial = path.with_extension(format!("json.{}.partial", std::process::id()));
     fs::create_dir_all(dir).map_err(|e| failed(&e))?;
