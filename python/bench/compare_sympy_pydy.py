@@ -363,14 +363,21 @@ def build_sympy(spec, method):
         q, u, params, M, f, extra = sympy_cart(n, method)
         vals = cart_values(n)
         pv = [vals[str(s)] for s in params]
-    return time.perf_counter() - t0, q, u, params, pv, M, f, extra
+    t_form = time.perf_counter() - t0
+    # KanesMethod orders its speeds independent first, then dependent (the bicycle's
+    # phi', delta', thetaR', x', y', psi', theta', thetaF'): `order` maps its rows of u'
+    # back to the coordinates' order.
+    kane = extra["kane"] if isinstance(extra, dict) else extra
+    speeds = list(kane.u) if hasattr(kane, "u") and method == "kane" else list(u)
+    order = [speeds.index(ui) for ui in u]
+    return t_form, q, u, params, pv, M, f, extra, order
 
 
 def worker_sympy(spec, method, quick, check_states, with_pydy_lambdify):
     import numpy as np
     import sympy as sm
 
-    t_form, q, u, params, pv, M, f, extra = build_sympy(spec, method)
+    t_form, q, u, params, pv, M, f, extra, order = build_sympy(spec, method)
     out = {"form": t_form, "size_ops": int(sm.count_ops(M) + sm.count_ops(f)) if spec != "bicycle" else None}
     if spec == "bicycle":
         check_states = [bicycle_state(extra, 1)]
@@ -382,7 +389,7 @@ def worker_sympy(spec, method, quick, check_states, with_pydy_lambdify):
 
     def rhs(qv, uv):
         Mv, fv = fun(qv, uv, p)
-        return np.linalg.solve(Mv, fv).ravel()
+        return np.linalg.solve(Mv, fv).ravel()[order]
 
     out["checks"] = [rhs(np.array(s[0]), np.array(s[1])).tolist() for s in check_states]
     nq = len(q)
@@ -404,7 +411,7 @@ def worker_sympy(spec, method, quick, check_states, with_pydy_lambdify):
             arr[:, k] = v
         Mb = arr[:, : nq * nq].reshape(BATCH, nq, nq)
         fb = arr[:, nq * nq:]
-        return np.linalg.solve(Mb, fb[..., None])[..., 0]
+        return np.linalg.solve(Mb, fb[..., None])[..., 0][:, order]
 
     out["batch"] = best_per_call(batch, quick) / BATCH
     # Sanity: the batch's first row is the single evaluation at that row's state.
@@ -414,11 +421,13 @@ def worker_sympy(spec, method, quick, check_states, with_pydy_lambdify):
 
     if with_pydy_lambdify:
         out["pydy_lambdify"] = pydy_generate(extra, q, u, params, pv, "lambdify", quick,
-                                             check_states)
+                                             check_states, order)
     return out
 
 
-def pydy_generate(kane, q, u, params, pv, generator, quick, check_states):
+def pydy_generate(kane, q, u, params, pv, generator, quick, check_states, order):
+    """PyDy's ODE function from Kane's equations; its state is [q, u] with u in
+    KanesMethod's order (independent speeds first)."""
     import numpy as np
     from pydy.codegen.ode_function_generators import generate_ode_function
 
@@ -428,24 +437,28 @@ def pydy_generate(kane, q, u, params, pv, generator, quick, check_states):
     kwargs = {}
     if generator == "cython":
         kwargs["tmp_dir"] = tempfile.mkdtemp(prefix="pydy_cython_")
-    rhs = generate_ode_function(kane.forcing_full, q, u, params,
+    rhs = generate_ode_function(kane.forcing_full, list(kane.q), list(kane.u), params,
                                 mass_matrix=kane.mass_matrix_full, generator=generator, **kwargs)
     t_gen = time.perf_counter() - t0
     p = np.array(pv)
     nq = len(q)
+    inverse = np.argsort(order)  # coordinates' order -> KanesMethod's order
+
+    def state(s):
+        return np.concatenate([s[0], np.asarray(s[1])[inverse]])
+
     out = {"generate": t_gen}
-    out["checks"] = [rhs(np.concatenate([s[0], s[1]]), 0.0, p)[nq:].tolist()
-                     for s in check_states]
-    x1 = np.concatenate([check_states[0][0], check_states[0][1]])
+    out["checks"] = [rhs(state(s), 0.0, p)[nq:][order].tolist() for s in check_states]
+    x1 = state(check_states[0])
     out["single"] = best_per_call(lambda: rhs(x1, 0.0, p), quick)
     return out
 
 
 def worker_pydy_cython(spec, quick, check_states):
-    t_form, q, u, params, pv, M, f, extra = build_sympy(spec, "kane")
+    t_form, q, u, params, pv, M, f, extra, order = build_sympy(spec, "kane")
     if spec == "bicycle":
         check_states = [bicycle_state(extra, 1)]
-    out = pydy_generate(extra, q, u, params, pv, "cython", quick, check_states)
+    out = pydy_generate(extra, q, u, params, pv, "cython", quick, check_states, order)
     out["form"] = t_form
     return out
 

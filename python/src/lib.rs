@@ -11,6 +11,7 @@
 
 use pyo3::prelude::*;
 
+mod analysis;
 mod arrays;
 mod model;
 mod run;
@@ -35,6 +36,7 @@ derivation runs at a time per user.";
 #[pyo3(name = "_native")]
 fn native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<model::Model>()?;
+    module.add_class::<run::Report>()?;
     module.add_function(wrap_pyfunction!(model::load, module)?)?;
     module.add_function(wrap_pyfunction!(model::loads, module)?)?;
     module.add_function(wrap_pyfunction!(model::load_urdf, module)?)?;

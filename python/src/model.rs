@@ -26,7 +26,7 @@ pub(crate) fn error(e: impl Display) -> PyErr {
 }
 
 /// A model derived and loaded: its equations, facts and parameter values, evaluated at
-/// states (one, or a batch as rows of a 2-D array) and integrated. Made by `load`, `loads`
+/// states (one, or a batch as rows of a 2-D array), linearized and integrated. Made by `load`, `loads`
 /// or `load_urdf`; immutable (`with_values` makes another).
 #[pyclass(frozen, module = "lagrange_dynamics")]
 pub(crate) struct Model {

@@ -1,0 +1,73 @@
+//! `Model.linearize` and `Model.equilibrium`: the runtime's analysis at a state.
+
+use lagrange_core::{LagrangianSystem, equilibrium, linearize};
+use nalgebra::{DMatrix, DVector};
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::model::{Model, error};
+
+/// `m` as a NumPy array, row by row.
+fn array<'py>(py: Python<'py>, m: &DMatrix<f64>) -> Bound<'py, PyArray2<f64>> {
+    let data = m.transpose().as_slice().to_vec();
+    Array2::from_shape_vec((m.nrows(), m.ncols()), data)
+        .expect("a matrix's entries fill its shape")
+        .into_pyarray(py)
+}
+
+/// `values` as a vector of the model's `n` coordinates; `name` is the argument's.
+fn coordinates(values: Vec<f64>, n: usize, name: &str) -> PyResult<DVector<f64>> {
+    if values.len() != n {
+        return Err(error(format!(
+            "{name} has {} values: the model has {n} coordinates",
+            values.len()
+        )));
+    }
+    Ok(DVector::from_vec(values))
+}
+
+#[pymethods]
+impl Model {
+    /// The linearization `δẋ = A δx + B δu` of the motion at `(t, q, q̇)`, `x = (q, q̇)`,
+    /// from the exact derivatives: a dict of `A` `(2n, 2n)`, `B` `(2n, inputs)` (the
+    /// inputs in the order of `info["inputs"]`) and `rate`, `ẋ` at the state (zero at an
+    /// equilibrium). `numpy.linalg.eigvals(A)` gives its stability.
+    #[pyo3(signature = (q, qd = None, t = 0.0))]
+    fn linearize<'py>(
+        &self,
+        py: Python<'py>,
+        q: Vec<f64>,
+        qd: Option<Vec<f64>>,
+        t: f64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let n = self.file.model.coordinates.len();
+        let q = coordinates(q, n, "q")?;
+        let qd = coordinates(qd.unwrap_or_else(|| vec![0.0; n]), n, "qd")?;
+        let linear = py
+            .detach(|| linearize(&self.system, t, &q, &qd))
+            .map_err(error)?;
+        let dict = PyDict::new(py);
+        dict.set_item("A", array(py, &linear.a))?;
+        dict.set_item("B", array(py, &linear.b))?;
+        dict.set_item("rate", PyArray1::from_slice(py, linear.rate.as_slice()))?;
+        Ok(dict)
+    }
+
+    /// The equilibrium (`q̈ = 0` at rest) nearest the configuration `guess`, by Newton's
+    /// method on the exact derivatives.
+    #[pyo3(signature = (guess, t = 0.0))]
+    fn equilibrium<'py>(
+        &self,
+        py: Python<'py>,
+        guess: Vec<f64>,
+        t: f64,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let guess = coordinates(guess, self.system.info().coordinates.len(), "guess")?;
+        let q = py
+            .detach(|| equilibrium(&self.system, t, &guess))
+            .map_err(error)?;
+        Ok(PyArray1::from_slice(py, q.as_slice()))
+    }
+}
