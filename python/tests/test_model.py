@@ -246,10 +246,70 @@ def test_wrong_shapes_are_refused_with_the_expected_shape(double):
         double.simulate(t_end=1.0, integrator="euler")
 
 
-def test_a_file_with_events_is_refused_rather_than_run_without_them():
+def test_the_files_events_act_as_in_the_command():
+    # Dropped from 1 m, bouncing back with e = 0.8 of its speed: it reaches the floor at
+    # t1 = sqrt(2h/g), then each flight lasts e times the one before, 2 e^k sqrt(2h/g).
     ball = ld.load(REPOSITORY / "examples" / "models" / "bouncing_ball.toml")
-    with pytest.raises(ld.LagrangeError, match=r"\[\[events\]\]"):
-        ball.simulate()
+    run = ball.simulate(t_end=2.0, tolerance=1e-12)
+    floors = [t for name, t in run["events"] if name == "floor"]
+    fall = math.sqrt(2 * 1.0 / 9.81)
+    expected = [fall, fall + 2 * 0.8 * fall, fall + 2 * 0.8 * fall + 2 * 0.64 * fall]
+    assert floors[:3] == pytest.approx(expected, rel=1e-9)
+    apexes = [t for name, t in run["events"] if name == "apex"]
+    assert apexes[0] == pytest.approx(fall + 0.8 * fall, rel=1e-9)
+
+
+CART = """
+[model]
+name = "Cart"
+coordinates = ["x"]
+parameters = ["m", "u"]
+inputs = ["u"]
+kinetic = "1/2*m*dot(x)^2"
+force = { x = "u" }
+
+[values]
+m = 2.0
+u = 0.0
+
+[initial]
+q = { x = 0.5 }
+"""
+
+
+def test_an_input_follows_a_python_callable():
+    # u = -k x makes a harmonic oscillator: x = x0 cos(sqrt(k/m) t).
+    cart = ld.loads(CART)
+    k, m = 8.0, 2.0
+    calls = []
+
+    def spring(t, q, qd):
+        calls.append(t)
+        return -k * q[0]
+
+    run = cart.simulate(t_end=3.0, tolerance=1e-12, inputs={"u": spring})
+    w = math.sqrt(k / m)
+    assert np.allclose(run["q"][:, 0], 0.5 * np.cos(w * run["t"]), atol=1e-8)
+    assert len(calls) > 100
+    # Without it the input keeps its value: no force, the cart stays.
+    still = cart.simulate(t_end=1.0)
+    assert np.all(still["q"][:, 0] == 0.5)
+
+
+def test_a_callables_exception_stops_the_run_and_is_raised():
+    cart = ld.loads(CART)
+
+    def broken(t, q, qd):
+        if t > 0.5:
+            raise ZeroDivisionError("the controller divided by zero")
+        return 1.0
+
+    with pytest.raises(ZeroDivisionError, match="the controller divided by zero"):
+        cart.simulate(t_end=1.0, inputs={"u": broken})
+    with pytest.raises(ld.LagrangeError, match="`m` is not an input of `Cart` \\(its inputs: u\\)"):
+        cart.simulate(t_end=1.0, inputs={"m": broken})
+    with pytest.raises(TypeError):
+        cart.simulate(t_end=1.0, inputs={"u": lambda t, q, qd: "fast"})
 
 
 def test_threads_share_a_model(double):

@@ -8,14 +8,14 @@ use std::path::{Path, PathBuf};
 
 use lagrange_core::nalgebra::{DVector, Dyn};
 use lagrange_core::{
-    Controlled, Event, HtmlReport, LagrangianSystem, Short, Simulation, Stopped, Trajectory,
+    Controlled, HtmlReport, LagrangianSystem, Short, Simulation, Stopped, Trajectory,
 };
 
 use super::Failure;
 use lagrange_loaded::file::ModelFile;
 use lagrange_loaded::file::Overrides;
 pub(crate) use lagrange_loaded::file::Settings;
-use lagrange_loaded::file::{Action, Direction, FileEvent, Target};
+use lagrange_loaded::file::{FileEvent, motion};
 use lagrange_loaded::signal::Signal;
 use lagrange_loaded::{Loaded, ReducedState};
 use output_paths::{check_distinct, check_writable};
@@ -286,9 +286,8 @@ impl Integrate<'_> {
         let controller = move |t: f64, q: &DVector<f64>, qd: &DVector<f64>| {
             inputs
                 .iter()
-                .map(|&k| match signals.iter().find(|(i, _)| *i == k) {
-                    Some((_, signal)) => signal.value(t, q.as_slice(), qd.as_slice(), &values),
-                    None => values[k],
+                .map(|&k| {
+                    motion::input_value(k, &signals, &values, (t, q.as_slice(), qd.as_slice()))
                 })
                 .collect::<Vec<f64>>()
         };
@@ -306,7 +305,7 @@ impl Integrate<'_> {
         let Settings { t0, t_end, .. } = *self.outputs.settings;
         let mut simulation = self.outputs.simulation(system);
         for event in &self.events {
-            simulation = simulation.event(core_event(event, self.values));
+            simulation = simulation.event(motion::event(event, self.values));
         }
         let mut bar = progress::Progress::new(t0, t_end);
         let result = simulation
@@ -398,40 +397,5 @@ impl Outputs<'_> {
         out!("{}", event_summary(&trajectory));
         out!("{}", balance_summary(system, &trajectory));
         Ok(())
-    }
-}
-
-/// The runtime's event of a model file's `[[events]]` entry, its expressions reading the
-/// parameter `values`.
-fn core_event<'a>(event: &'a FileEvent, values: &'a [f64]) -> Event<'a, Dyn> {
-    let when = &event.when;
-    let core = Event::new(
-        event.name.clone(),
-        move |t, q: &DVector<f64>, qd: &DVector<f64>| {
-            when.value(t, q.as_slice(), qd.as_slice(), values)
-        },
-    );
-    let core = match event.direction {
-        Direction::Rising => core.rising(),
-        Direction::Falling => core.falling(),
-        Direction::Either => core,
-    };
-    match &event.action {
-        Action::Record => core,
-        Action::Stop => core.stop(),
-        Action::Reset(targets) => {
-            core.reset(move |t, q: &DVector<f64>, qd: &DVector<f64>| {
-                // Every new value is computed from the state before the reset.
-                let (mut q_after, mut qd_after) = (q.clone(), qd.clone());
-                for (target, signal) in targets {
-                    let value = signal.value(t, q.as_slice(), qd.as_slice(), values);
-                    match *target {
-                        Target::Coordinate(i) => q_after[i] = value,
-                        Target::Velocity(i) => qd_after[i] = value,
-                    }
-                }
-                (q_after, qd_after)
-            })
-        }
     }
 }

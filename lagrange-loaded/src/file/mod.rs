@@ -67,6 +67,7 @@ pub use settings::{Overrides, Settings};
 mod events;
 mod imported;
 mod locate;
+pub mod motion;
 mod settings;
 
 /// The file as written.

@@ -180,7 +180,7 @@ pub fn parse_entry(text: &str, model: &Model, path: PathBuf) -> Result<Derived, 
     // is stale rather than damaged. [`write`] puts it first, so this version's entries
     // are told by their first bytes; others are parsed for the version they name.
     if !text.starts_with(&header()) {
-        let written: Written = serde_json::from_str(&text).map_err(unreadable)?;
+        let written: Written = serde_json::from_str(text).map_err(unreadable)?;
         if written.engine != ENGINE_VERSION {
             let why = format!("written by {}, this is {ENGINE_VERSION}", written.engine);
             return Err(StoreError::Stale(path, why));
