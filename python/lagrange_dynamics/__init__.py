@@ -23,6 +23,7 @@ from ._native import (
     loads,
 )
 from ._native import restored as _restored
+from .spec import from_dict, to_toml
 from .sweep import Sweep, sweep
 
 __all__ = [
@@ -32,10 +33,12 @@ __all__ = [
     "Report",
     "Sweep",
     "__version__",
+    "from_dict",
     "load",
     "load_urdf",
     "loads",
     "sweep",
+    "to_toml",
 ]
 
 

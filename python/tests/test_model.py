@@ -336,3 +336,44 @@ def test_the_package_carries_symbolicas_license_and_says_runtime_rights_are_not_
     assert license_files, files
     text = metadata.distribution("lagrange-dynamics").locate_file(license_files[0]).read_text()
     assert text.startswith("# Symbolica Source-Available License")
+
+
+def test_a_model_written_as_a_dict_is_the_files_model(pendulum):
+    spec = {
+        "name": "Pendulum",
+        "coordinates": ["theta"],
+        "parameters": ["m", "l", "g"],
+        "kinetic": "1/2*m*l^2*dot(theta)^2",
+        "potential": "-m*g*l*cos(theta)",
+        "values": {"m": 2.0, "l": 0.5, "g": 9.81},
+        "initial": {"q": {"theta": 1.0}},
+    }
+    written = ld.from_dict(spec)
+    q = np.random.default_rng(6).uniform(-3, 3, size=(20, 1))
+    assert np.array_equal(written.accelerations(q, q), pendulum.accelerations(q, q))
+    assert written.initial == pendulum.initial
+    tables = {"model": {k: spec[k] for k in spec if k not in ("values", "initial")},
+              "values": spec["values"], "initial": spec["initial"]}
+    assert ld.to_toml(tables) == ld.to_toml(spec)
+    # Bodies and particles as lists of dicts.
+    falling = ld.from_dict({
+        "name": "Falling", "coordinates": ["y"], "parameters": ["m", "g"],
+        "potential": "m*g*y",
+        "particle": [{"name": "p", "mass": "m", "position": ["0", "y"]}],
+        "values": {"m": 1.0, "g": 9.81},
+    })
+    assert falling.accelerations([3.0]) == pytest.approx([-9.81])
+
+
+def test_a_mistake_in_a_dict_names_its_key():
+    spec = {
+        "name": "Bad", "coordinates": ["x"], "parameters": ["k"],
+        "kinetic": "1/2*dot(x)^2", "potential": "1/2*k*x^2 + \"\n[values]\nk = 1",
+        "values": {"k": 1.0},
+    }
+    with pytest.raises(ld.LagrangeError, match=r"potential"):
+        ld.from_dict(spec)
+    with pytest.raises(TypeError, match="not set"):
+        ld.from_dict({**spec, "potential": {1, 2}})
+    with pytest.raises(TypeError, match="keys are strings"):
+        ld.from_dict({**spec, "values": {1: 2.0}})
