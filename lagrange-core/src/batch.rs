@@ -7,6 +7,7 @@
 //! (`Sync`, as the derive's structs and loaded models are) has these methods ([`Batch`]).
 
 use std::num::NonZeroUsize;
+use std::sync::OnceLock;
 
 use nalgebra::{DefaultAllocator, Dim, OMatrix, OVector};
 
@@ -82,9 +83,17 @@ where
 }
 
 /// `f` of every item, in order: the items in contiguous blocks, one per thread, no block
-/// smaller than [`STATES_PER_THREAD`] and no more blocks than the processor's threads.
+/// smaller than [`STATES_PER_THREAD`] and no more blocks than the processor's threads (as
+/// the first large batch found them).
 fn each<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    // One block without asking for the threads: asking reads the control groups' files
+    // on Linux (tens of microseconds, more than a small batch's calls).
+    if items.len() < 2 * STATES_PER_THREAD {
+        return items.iter().map(&f).collect();
+    }
+    static THREADS: OnceLock<usize> = OnceLock::new();
+    let threads = *THREADS
+        .get_or_init(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get));
     let blocks = (items.len() / STATES_PER_THREAD).clamp(1, threads);
     if blocks == 1 {
         return items.iter().map(&f).collect();
