@@ -515,6 +515,23 @@ def versions():
                                     text=True).stdout.splitlines()[0]
     except (OSError, IndexError):
         out["gcc"] = "?"
+    # Which build of lagrange_dynamics: its extension module's path, date and hash (the
+    # package may be rebuilt between runs).
+    try:
+        import glob
+        import hashlib
+        import importlib.util
+
+        spec = importlib.util.find_spec("lagrange_dynamics")
+        folder = Path(spec.origin).parent
+        libs = sorted(glob.glob(str(folder / "*.so")) + glob.glob(str(folder / "*.pyd")))
+        if libs:
+            lib = Path(libs[0])
+            digest = hashlib.sha256(lib.read_bytes()).hexdigest()[:12]
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(lib.stat().st_mtime))
+            out["lagrange-dynamics build"] = f"{lib} ({stamp} UTC, sha256 {digest})"
+    except Exception as e:  # noqa: BLE001 - informative only
+        out["lagrange-dynamics build"] = f"? ({e})"
     cpu = "?"
     try:
         for line in open("/proc/cpuinfo"):
