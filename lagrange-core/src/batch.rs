@@ -92,8 +92,8 @@ fn each<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
         return items.iter().map(&f).collect();
     }
     static THREADS: OnceLock<usize> = OnceLock::new();
-    let threads = *THREADS
-        .get_or_init(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get));
+    let threads =
+        *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get));
     let blocks = (items.len() / STATES_PER_THREAD).clamp(1, threads);
     if blocks == 1 {
         return items.iter().map(&f).collect();

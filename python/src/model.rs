@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use lagrange_core::{Conserved, LagrangianSystem};
+use lagrange_loaded::derivation;
 use lagrange_loaded::file::{ModelFile, import_urdf};
 use lagrange_loaded::{LoadError, Loaded};
 use lagrange_symbolic::equations::Derived;
@@ -230,6 +231,19 @@ impl Model {
     #[getter]
     fn latex(&self) -> String {
         self.system.info().equations_latex.to_string()
+    }
+
+    /// The whole derivation as `lagrange derive` prints it: the equations of motion, the
+    /// conserved integral, the cyclic coordinates, the constraints, the general theorems,
+    /// and Routh's reduced system where the model ignores coordinates.
+    #[getter]
+    fn derivation(&self) -> String {
+        derivation::text::document(&self.derived)
+    }
+
+    /// The derivation as a LaTeX document, as `lagrange derive --format latex` writes it.
+    fn derivation_latex(&self) -> PyResult<String> {
+        derivation::latex::document(&self.file, &self.derived).map_err(error)
     }
 
     /// The equations as a notebook shows them.

@@ -96,3 +96,13 @@ def test_the_report_is_the_commands_page(tmp_path):
     assert (tmp_path / "pendulum.html").read_text() == html
     with pytest.raises(ld.LagrangeError, match="cannot write"):
         report.save(tmp_path / "missing" / "pendulum.html")
+
+
+def test_the_derivation_is_the_commands_with_rouths_reduction():
+    # Thomson & Tait's central orbit: the angle is cyclic, and Routh's reduction ignores it.
+    orbit = ld.load(REPOSITORY / "examples" / "models" / "central_orbit_routh.toml")
+    text = orbit.derivation
+    assert "Routh's reduction, ignoring" in text and "Routhian" in text
+    latex = orbit.derivation_latex()
+    assert latex.lstrip().startswith("\\documentclass") and "\\end{document}" in latex
+    assert orbit.info["cyclic"] != []

@@ -1,18 +1,11 @@
-//! `lagrange derive`: the derived equations of a model file as text (`text.rs`), as a
-//! LaTeX document (`latex.rs`) or as JSON (`json.rs`). Here: the command's flow, and what
-//! the text and the LaTeX read of the equations alike.
+//! `lagrange derive`: the derived equations of a model file as text, as a LaTeX document
+//! or as JSON ([`lagrange_loaded::derivation`] writes each).
 
 use std::path::PathBuf;
 
-use lagrange_symbolic::equations::{Equations, Symbolic};
-use lagrange_symbolic::syntax::Expr;
-
 use super::Failure;
+use lagrange_loaded::derivation::{json, latex, text};
 use lagrange_loaded::file::ModelFile;
-
-mod json;
-mod latex;
-mod text;
 
 /// Arguments of `lagrange derive`.
 #[derive(clap::Args)]
@@ -52,53 +45,4 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     };
     outln!("{out}");
     Ok(())
-}
-
-/// The upper triangle of the (symmetric) mass matrix without its zero entries:
-/// `(i, j, Mᵢⱼ)`.
-fn mass_entries(symbolic: &Symbolic) -> impl Iterator<Item = (usize, usize, &Expr)> {
-    symbolic
-        .mass_matrix
-        .iter()
-        .enumerate()
-        .flat_map(|(i, row)| row.iter().enumerate().skip(i).map(move |(j, m)| (i, j, m)))
-        .filter(|(_, _, m)| !m.is_zero())
-}
-
-/// The names of the cyclic coordinates.
-fn cyclic(eq: &Equations) -> Vec<&str> {
-    eq.cyclic
-        .iter()
-        .map(|&i| eq.coordinates[i].as_str())
-        .collect()
-}
-
-/// The non-zero entries of the printed linearization, as (matrix, row, column, value):
-/// `K` and `C` by coordinates, `B` by coordinate and input.
-fn linearization_entries(eq: &Equations) -> Vec<(&'static str, &str, &str, &Expr)> {
-    let Some(l) = eq.symbolic.as_ref().and_then(|s| s.linearization.as_ref()) else {
-        return Vec::new();
-    };
-    let inputs: Vec<&str> = eq
-        .inputs
-        .iter()
-        .map(|&k| eq.parameters[k].as_str())
-        .collect();
-    let coordinates: Vec<&str> = eq.coordinates.iter().map(String::as_str).collect();
-    [
-        ("K", &l.coordinates, &coordinates),
-        ("C", &l.velocities, &coordinates),
-        ("B", &l.inputs, &inputs),
-    ]
-    .into_iter()
-    .flat_map(|(name, rows, columns)| {
-        let coordinates = &coordinates;
-        rows.iter().enumerate().flat_map(move |(i, row)| {
-            row.iter()
-                .zip(columns.iter())
-                .filter(|(value, _)| !value.is_zero())
-                .map(move |(value, &column)| (name, coordinates[i], column, value))
-        })
-    })
-    .collect()
 }

@@ -3,8 +3,8 @@
 use lagrange_symbolic::equations::Derived;
 use serde::Serialize;
 
-use crate::Failure;
-use lagrange_loaded::file::ModelFile;
+use crate::LoadError;
+use crate::file::ModelFile;
 
 /// What `--format json` prints.
 #[derive(Serialize)]
@@ -17,10 +17,10 @@ struct Document<'a> {
 
 /// The parameter values by name as JSON numbers; a value that is not finite (which JSON
 /// cannot hold, and serde would silently write as `null`) is an error naming it.
-pub(super) fn values(
+pub fn values(
     file: &ModelFile,
     values: &[f64],
-) -> Result<serde_json::Map<String, serde_json::Value>, Failure> {
+) -> Result<serde_json::Map<String, serde_json::Value>, LoadError> {
     file.model
         .parameters
         .iter()
@@ -29,7 +29,7 @@ pub(super) fn values(
             serde_json::Number::from_f64(v)
                 .map(|n| (p.clone(), serde_json::Value::Number(n)))
                 .ok_or_else(|| {
-                    Failure(format!(
+                    LoadError(format!(
                         "{}: the value of the parameter `{p}` is {v}, which JSON cannot represent: give a finite number in [values]",
                         file.path.display()
                     ))
@@ -39,15 +39,16 @@ pub(super) fn values(
 }
 
 /// The JSON document: the model, its parameter `values` and the derivation.
-pub(super) fn document(
+pub fn document(
     file: &ModelFile,
     values: serde_json::Map<String, serde_json::Value>,
     derived: &Derived,
-) -> Result<String, Failure> {
+) -> Result<String, LoadError> {
     let document = Document {
         model: &file.model,
         values,
         derived,
     };
-    serde_json::to_string_pretty(&document).map_err(|e| Failure(format!("cannot write JSON: {e}")))
+    serde_json::to_string_pretty(&document)
+        .map_err(|e| LoadError(format!("cannot write JSON: {e}")))
 }

@@ -7,27 +7,27 @@ use lagrange_symbolic::syntax::print;
 use serde::Serialize;
 
 use super::{cyclic, linearization_entries, mass_entries};
-use crate::Failure;
-use lagrange_loaded::file::ModelFile;
+use crate::LoadError;
+use crate::file::ModelFile;
 
 /// The LaTeX report's template.
 const REPORT: &str = include_str!("../../../templates/latex/report.tex");
 
 /// The whole derivation as a LaTeX document, rendered from `templates/latex/report.tex`.
-pub(super) fn document(file: &ModelFile, derived: &Derived) -> Result<String, Failure> {
+pub fn document(file: &ModelFile, derived: &Derived) -> Result<String, LoadError> {
     let mut systems = vec![LatexSystem::new(&derived.full, None)?];
     if let Some(reduced) = &derived.reduced {
         systems.push(LatexSystem::new(&reduced.equations, Some(reduced))?);
     }
     let mut tera = tera::Tera::default();
     tera.add_raw_template("report.tex", REPORT)
-        .map_err(|e| Failure(format!("the LaTeX template does not parse: {e}")))?;
+        .map_err(|e| LoadError(format!("the LaTeX template does not parse: {e}")))?;
     let mut context = tera::Context::new();
     context.insert("title", &latex_text(&file.model.name));
     context.insert("source", &latex_text(&file.path.display().to_string()));
     context.insert("systems", &systems);
     tera.render("report.tex", &context)
-        .map_err(|e| Failure(format!("cannot render the LaTeX report: {e}")))
+        .map_err(|e| LoadError(format!("cannot render the LaTeX report: {e}")))
 }
 
 /// One system's sections of the LaTeX report; every field is LaTeX (math unless named
@@ -80,9 +80,9 @@ struct Constraint {
 }
 
 impl LatexSystem {
-    fn new(eq: &Equations, reduced: Option<&Reduced>) -> Result<LatexSystem, Failure> {
+    fn new(eq: &Equations, reduced: Option<&Reduced>) -> Result<LatexSystem, LoadError> {
         let Some(symbolic) = &eq.symbolic else {
-            return Err(Failure(format!(
+            return Err(LoadError(format!(
                 "`{}` is a kinematic tree too deep or too large to expand: its equations have no printed form (the text and JSON formats say what was derived)",
                 eq.name
             )));
@@ -107,7 +107,7 @@ impl LatexSystem {
                 .enumerate()
                 .map(|(k, (g, &scleronomic))| {
                     let g = Expr::parse(g).map_err(|e| {
-                        Failure(format!("cannot read back the constraint `{g}`: {e}"))
+                        LoadError(format!("cannot read back the constraint `{g}`: {e}"))
                     })?;
                     Ok(Constraint {
                         value: print::latex(&g),
@@ -115,7 +115,7 @@ impl LatexSystem {
                         on_velocities: k + c.on_velocities >= c.text.len(),
                     })
                 })
-                .collect::<Result<_, Failure>>()?,
+                .collect::<Result<_, LoadError>>()?,
             None => Vec::new(),
         };
         Ok(LatexSystem {

@@ -38,7 +38,7 @@ fn constraint_kind(scleronomic: bool, on_velocities: bool) -> &'static str {
 }
 
 /// The whole derivation as plain text.
-pub(super) fn document(derived: &Derived) -> String {
+pub fn document(derived: &Derived) -> String {
     let mut out = String::new();
     equations_text(&mut out, &derived.full);
     if let Some(reduced) = &derived.reduced {
