@@ -191,7 +191,8 @@ impl Model {
         states.array(py, &[n], tau.iter().map(|a| a.as_slice().to_vec()))
     }
 
-    /// The accelerations and their derivatives at each state: `(q̈, ∂q̈/∂q, ∂q̈/∂q̇)`.
+    /// The accelerations and their derivatives at each state: `(q̈, ∂q̈/∂q, ∂q̈/∂q̇,
+    /// ∂q̈/∂p)`, the last by parameter in the order of `parameters`.
     #[pyo3(signature = (q, qd = None, t = 0.0))]
     #[allow(clippy::type_complexity)]
     fn acceleration_jacobians<'py>(
@@ -201,6 +202,7 @@ impl Model {
         qd: Option<Input<'py>>,
         t: f64,
     ) -> PyResult<(
+        Bound<'py, PyArrayDyn<f64>>,
         Bound<'py, PyArrayDyn<f64>>,
         Bound<'py, PyArrayDyn<f64>>,
         Bound<'py, PyArrayDyn<f64>>,
@@ -226,6 +228,11 @@ impl Model {
                 py,
                 &[n, n],
                 jacobians.iter().map(|j| row_major(&j.velocities)),
+            )?,
+            states.array(
+                py,
+                &[n, self.file.model.parameters.len()],
+                jacobians.iter().map(|j| row_major(&j.parameters)),
             )?,
         ))
     }

@@ -100,7 +100,7 @@ def test_a_batch_is_each_single_call_bit_for_bit(double):
     assert batch["accelerations"].shape == (300, 2)
     assert batch["mass_matrix"].shape == (300, 2, 2)
     assert batch["energy"].shape == (300,)
-    assert [j.shape for j in jacobians] == [(300, 2), (300, 2, 2), (300, 2, 2)]
+    assert [j.shape for j in jacobians] == [(300, 2), (300, 2, 2), (300, 2, 2), (300, 2, 5)]
     for i in range(0, 300, 7):
         assert np.array_equal(batch["accelerations"][i], double.accelerations(q[i], qd[i]))
         assert np.array_equal(batch["mass_matrix"][i], double.mass_matrix(q[i], qd[i]))
@@ -123,7 +123,7 @@ def test_inverse_dynamics_undoes_forward_dynamics(double):
 
 def test_the_derivatives_are_the_finite_differences_of_the_accelerations(double):
     q, qd = np.array([0.4, -1.1]), np.array([0.8, -0.3])
-    qdd, dq, dqd = double.acceleration_jacobians(q, qd)
+    qdd, dq, dqd, dp = double.acceleration_jacobians(q, qd)
     assert np.array_equal(qdd, double.accelerations(q, qd))
     h = 1e-6
     for k in range(2):
@@ -133,6 +133,12 @@ def test_the_derivatives_are_the_finite_differences_of_the_accelerations(double)
         by_qd = (double.accelerations(q, qd + e) - double.accelerations(q, qd - e)) / (2 * h)
         assert dq[:, k] == pytest.approx(by_q, rel=1e-6, abs=1e-7)
         assert dqd[:, k] == pytest.approx(by_qd, rel=1e-6, abs=1e-7)
+    for k, name in enumerate(double.parameters):
+        h = 1e-6 * double.values[name]
+        up = double.with_values(**{name: double.values[name] + h})
+        down = double.with_values(**{name: double.values[name] - h})
+        by_p = (up.accelerations(q, qd) - down.accelerations(q, qd)) / (2 * h)
+        assert dp[:, k] == pytest.approx(by_p, rel=1e-6, abs=1e-7), name
 
 
 def test_a_pendulum_swings_to_the_other_side_in_half_its_exact_period(pendulum):
