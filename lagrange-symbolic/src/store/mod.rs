@@ -209,7 +209,7 @@ pub fn parse_entry(text: &str, model: &Model, path: PathBuf) -> Result<Derived, 
     Ok(derived)
 }
 
-/// The entry of `model`'s derivation as text: what [`write`] stores, and what a model
+/// The entry of `model`'s derivation as text: what [`write()`] stores, and what a model
 /// loaded in one process is sent to another as ([`parse_entry`] reads it back).
 pub fn entry_text(model: &Model, derived: &Derived) -> Result<String, serde_json::Error> {
     let entry = Entry {
