@@ -1,6 +1,7 @@
-//! `Model.linearize` and `Model.equilibrium`: the runtime's analysis at a state.
+//! `Model.linearize`, `equilibrium`, `modes` and Hamilton's form: the runtime's analysis
+//! at a state.
 
-use lagrange_core::{LagrangianSystem, equilibrium, linearize};
+use lagrange_core::{LagrangianSystem, equilibrium, linearize, normal_modes};
 use nalgebra::{DMatrix, DVector};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
@@ -53,6 +54,66 @@ impl Model {
         dict.set_item("B", array(py, &linear.b))?;
         dict.set_item("rate", PyArray1::from_slice(py, linear.rate.as_slice()))?;
         Ok(dict)
+    }
+
+    /// The normal modes of the small oscillations about the equilibrium `q`: a dict of
+    /// `omega_squared` `(k,)` (the eigenvalues of `K v = ω² M v`, negative along an unstable
+    /// direction) and `shapes` `(k, n)` (each row a mode shape `v`, `vᵀ M v = 1`).
+    /// Refused where small motions are not normal modes (`q` no equilibrium, gyroscopic or
+    /// damping terms, a constrained model).
+    #[pyo3(signature = (q, t = 0.0))]
+    fn modes<'py>(&self, py: Python<'py>, q: Vec<f64>, t: f64) -> PyResult<Bound<'py, PyDict>> {
+        let q = coordinates(q, self.system.info().coordinates.len(), "q")?;
+        let modes = py
+            .detach(|| normal_modes(&self.system, t, &q))
+            .map_err(error)?;
+        let omega_squared: Vec<f64> = modes.iter().map(|m| m.omega_squared).collect();
+        let shapes = DMatrix::from_fn(modes.len(), q.len(), |k, i| modes[k].shape[i]);
+        let dict = PyDict::new(py);
+        dict.set_item("omega_squared", PyArray1::from_slice(py, &omega_squared))?;
+        dict.set_item("shapes", array(py, &shapes))?;
+        Ok(dict)
+    }
+
+    /// The momenta `p = ∂L/∂q̇` at `(t, q, q̇)`.
+    #[pyo3(signature = (q, qd, t = 0.0))]
+    fn momenta<'py>(
+        &self,
+        py: Python<'py>,
+        q: Vec<f64>,
+        qd: Vec<f64>,
+        t: f64,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let n = self.system.info().coordinates.len();
+        let (q, qd) = (coordinates(q, n, "q")?, coordinates(qd, n, "qd")?);
+        let p = self.system.momenta(t, &q, &qd);
+        Ok(PyArray1::from_slice(py, p.as_slice()))
+    }
+
+    /// Hamilton's function `H(t, q, p)`.
+    #[pyo3(signature = (q, p, t = 0.0))]
+    fn hamiltonian(&self, q: Vec<f64>, p: Vec<f64>, t: f64) -> PyResult<f64> {
+        let n = self.system.info().coordinates.len();
+        let (q, p) = (coordinates(q, n, "q")?, coordinates(p, n, "p")?);
+        self.system.hamiltonian(t, &q, &p).map_err(error)
+    }
+
+    /// Hamilton's canonical equations at `(t, q, p)`: `(q̇, ṗ)`.
+    #[pyo3(signature = (q, p, t = 0.0))]
+    fn canonical<'py>(
+        &self,
+        py: Python<'py>,
+        q: Vec<f64>,
+        p: Vec<f64>,
+        t: f64,
+    ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+        let n = self.system.info().coordinates.len();
+        let (q, p) = (coordinates(q, n, "q")?, coordinates(p, n, "p")?);
+        let (qd, pd) = self.system.canonical_rhs(t, &q, &p).map_err(error)?;
+        Ok((
+            PyArray1::from_slice(py, qd.as_slice()),
+            PyArray1::from_slice(py, pd.as_slice()),
+        ))
     }
 
     /// The equilibrium (`q̈ = 0` at rest) nearest the configuration `guess`, by Newton's

@@ -106,3 +106,29 @@ def test_the_derivation_is_the_commands_with_rouths_reduction():
     latex = orbit.derivation_latex()
     assert latex.lstrip().startswith("\\documentclass") and "\\end{document}" in latex
     assert orbit.info["cyclic"] != []
+
+
+def test_the_double_pendulums_normal_modes_are_the_textbooks():
+    # Equal masses and lengths: omega^2 = (g/l)(2 -+ sqrt 2), shapes (1, +-sqrt 2).
+    double = ld.load(REPOSITORY / "examples" / "models" / "double_pendulum.toml")
+    modes = double.modes([0.0, 0.0])
+    g = 9.81
+    assert sorted(modes["omega_squared"]) == pytest.approx([g * (2 - math.sqrt(2)), g * (2 + math.sqrt(2))], rel=1e-12)
+    for omega_squared, shape in zip(modes["omega_squared"], modes["shapes"]):
+        ratio = shape[1] / shape[0]
+        expected = math.sqrt(2) if omega_squared < g * 2 else -math.sqrt(2)
+        assert ratio == pytest.approx(expected, rel=1e-12)
+    with pytest.raises(ld.LagrangeError, match="equilibrium"):
+        double.modes([0.5, 0.0])
+
+
+def test_hamiltons_form_is_the_pendulums():
+    pendulum = ld.loads(PENDULUM)
+    l, g = 0.8, 9.81
+    q, qd = 0.7, -1.3
+    p = pendulum.momenta([q], [qd])
+    assert p == pytest.approx([l * l * qd], rel=1e-15)
+    assert pendulum.hamiltonian([q], p) == pytest.approx(p[0] ** 2 / (2 * l * l) - g * l * math.cos(q), rel=1e-14)
+    qdot, pdot = pendulum.canonical([q], p)
+    assert qdot == pytest.approx([qd], rel=1e-14)
+    assert pdot == pytest.approx([-g * l * math.sin(q)], rel=1e-14)
