@@ -10,6 +10,9 @@ use pyo3::types::PyDict;
 
 use crate::model::{Model, error};
 
+/// Two vectors, as Hamilton's canonical equations give `(q̇, ṗ)`.
+type Pair<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>);
+
 /// `m` as a NumPy array, row by row.
 fn array<'py>(py: Python<'py>, m: &DMatrix<f64>) -> Bound<'py, PyArray2<f64>> {
     let data = m.transpose().as_slice().to_vec();
@@ -106,7 +109,7 @@ impl Model {
         q: Vec<f64>,
         p: Vec<f64>,
         t: f64,
-    ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+    ) -> PyResult<Pair<'py>> {
         let n = self.system.info().coordinates.len();
         let (q, p) = (coordinates(q, n, "q")?, coordinates(p, n, "p")?);
         let (qd, pd) = self.system.canonical_rhs(t, &q, &p).map_err(error)?;
