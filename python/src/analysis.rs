@@ -2,7 +2,7 @@
 //! at a state.
 
 use lagrange_core::{LagrangianSystem, equilibrium, linearize, normal_modes};
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
@@ -21,17 +21,6 @@ fn array<'py>(py: Python<'py>, m: &DMatrix<f64>) -> Bound<'py, PyArray2<f64>> {
         .into_pyarray(py)
 }
 
-/// `values` as a vector of the model's `n` coordinates; `name` is the argument's.
-fn coordinates(values: Vec<f64>, n: usize, name: &str) -> PyResult<DVector<f64>> {
-    if values.len() != n {
-        return Err(error(format!(
-            "{name} has {} values: the model has {n} coordinates",
-            values.len()
-        )));
-    }
-    Ok(DVector::from_vec(values))
-}
-
 #[pymethods]
 impl Model {
     /// The linearization `δẋ = A δx + B δu` of the motion at `(t, q, q̇)`, `x = (q, q̇)`,
@@ -46,9 +35,8 @@ impl Model {
         qd: Option<Vec<f64>>,
         t: f64,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let n = self.file.model.coordinates.len();
-        let q = coordinates(q, n, "q")?;
-        let qd = coordinates(qd.unwrap_or_else(|| vec![0.0; n]), n, "qd")?;
+        let q = self.vector(q, "q")?;
+        let qd = self.vector(qd.unwrap_or_else(|| vec![0.0; self.size()]), "qd")?;
         let linear = py
             .detach(|| linearize(&self.system, t, &q, &qd))
             .map_err(error)?;
@@ -66,7 +54,7 @@ impl Model {
     /// damping terms, a constrained model).
     #[pyo3(signature = (q, t = 0.0))]
     fn modes<'py>(&self, py: Python<'py>, q: Vec<f64>, t: f64) -> PyResult<Bound<'py, PyDict>> {
-        let q = coordinates(q, self.system.info().coordinates.len(), "q")?;
+        let q = self.vector(q, "q")?;
         let modes = py
             .detach(|| normal_modes(&self.system, t, &q))
             .map_err(error)?;
@@ -87,8 +75,7 @@ impl Model {
         qd: Vec<f64>,
         t: f64,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let n = self.system.info().coordinates.len();
-        let (q, qd) = (coordinates(q, n, "q")?, coordinates(qd, n, "qd")?);
+        let (q, qd) = (self.vector(q, "q")?, self.vector(qd, "qd")?);
         let p = self.system.momenta(t, &q, &qd);
         Ok(PyArray1::from_slice(py, p.as_slice()))
     }
@@ -96,8 +83,7 @@ impl Model {
     /// Hamilton's function `H(t, q, p)`.
     #[pyo3(signature = (q, p, t = 0.0))]
     fn hamiltonian(&self, q: Vec<f64>, p: Vec<f64>, t: f64) -> PyResult<f64> {
-        let n = self.system.info().coordinates.len();
-        let (q, p) = (coordinates(q, n, "q")?, coordinates(p, n, "p")?);
+        let (q, p) = (self.vector(q, "q")?, self.vector(p, "p")?);
         self.system.hamiltonian(t, &q, &p).map_err(error)
     }
 
@@ -110,8 +96,7 @@ impl Model {
         p: Vec<f64>,
         t: f64,
     ) -> PyResult<Pair<'py>> {
-        let n = self.system.info().coordinates.len();
-        let (q, p) = (coordinates(q, n, "q")?, coordinates(p, n, "p")?);
+        let (q, p) = (self.vector(q, "q")?, self.vector(p, "p")?);
         let (qd, pd) = self.system.canonical_rhs(t, &q, &p).map_err(error)?;
         Ok((
             PyArray1::from_slice(py, qd.as_slice()),
@@ -128,7 +113,7 @@ impl Model {
         guess: Vec<f64>,
         t: f64,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let guess = coordinates(guess, self.system.info().coordinates.len(), "guess")?;
+        let guess = self.vector(guess, "guess")?;
         let q = py
             .detach(|| equilibrium(&self.system, t, &guess))
             .map_err(error)?;

@@ -18,6 +18,8 @@ type Input<'py> = PyArrayLikeDyn<'py, f64, AllowTypeChange>;
 struct States {
     states: Vec<TimedPhase<Dyn>>,
     batch: bool,
+    /// The number of coordinates.
+    n: usize,
 }
 
 /// The rows of `array`, `(n,)` or `(m, n)`, as vectors; `name` is the argument's.
@@ -45,7 +47,7 @@ fn rows(array: &Input<'_>, name: &str, n: usize) -> PyResult<(Vec<DVector<f64>>,
 impl States {
     /// `(t, q, q̇)` from `q` and `qd` (zero velocities when `None`) of the same shape.
     fn read(model: &Model, t: f64, q: &Input<'_>, qd: Option<&Input<'_>>) -> PyResult<States> {
-        let n = model.system.info().coordinates.len();
+        let n = model.size();
         let (q, batch) = rows(q, "q", n)?;
         let qd = match qd {
             Some(qd) => {
@@ -62,13 +64,12 @@ impl States {
             None => vec![DVector::zeros(n); q.len()],
         };
         let states = q.into_iter().zip(qd).map(|(q, qd)| (t, q, qd)).collect();
-        Ok(States { states, batch })
+        Ok(States { states, batch, n })
     }
 
     /// The rows of `qdd` beside these states.
-    fn accelerations(&self, model: &Model, qdd: &Input<'_>) -> PyResult<Vec<DVector<f64>>> {
-        let n = model.system.info().coordinates.len();
-        let (qdd, batch) = rows(qdd, "qdd", n)?;
+    fn accelerations(&self, qdd: &Input<'_>) -> PyResult<Vec<DVector<f64>>> {
+        let (qdd, batch) = rows(qdd, "qdd", self.n)?;
         if batch != self.batch || qdd.len() != self.states.len() {
             return Err(PyValueError::new_err(format!(
                 "qdd has {} row(s) for {} state(s): give it the shape of q",
@@ -130,7 +131,7 @@ impl Model {
     ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         let states = States::read(self, t, &q, qd.as_ref())?;
         let m = py.detach(|| self.system.mass_matrix_each(&states.states));
-        let n = self.system.info().coordinates.len();
+        let n = states.n;
         states.array(py, &[n, n], m.iter().map(row_major))
     }
 
@@ -151,7 +152,7 @@ impl Model {
                 .map(|(t, q, qd)| self.system.forcing(*t, q, qd))
                 .collect()
         });
-        let n = self.system.info().coordinates.len();
+        let n = states.n;
         states.array(py, &[n], f.iter().map(|f| f.as_slice().to_vec()))
     }
 
@@ -167,7 +168,7 @@ impl Model {
         let states = States::read(self, t, &q, qd.as_ref())?;
         let qdd = py.detach(|| self.system.accelerations_each(&states.states));
         let qdd = each_ok(qdd, states.batch)?;
-        let n = self.system.info().coordinates.len();
+        let n = states.n;
         states.array(py, &[n], qdd.iter().map(|a| a.as_slice().to_vec()))
     }
 
@@ -183,11 +184,11 @@ impl Model {
         t: f64,
     ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         let states = States::read(self, t, &q, Some(&qd))?;
-        let qdd = states.accelerations(self, &qdd)?;
+        let qdd = states.accelerations(&qdd)?;
         let tau = py
             .detach(|| self.system.inverse_dynamics_each(&states.states, &qdd))
             .map_err(error)?;
-        let n = self.system.info().coordinates.len();
+        let n = states.n;
         states.array(py, &[n], tau.iter().map(|a| a.as_slice().to_vec()))
     }
 
@@ -210,7 +211,7 @@ impl Model {
         let states = States::read(self, t, &q, qd.as_ref())?;
         let jacobians = py.detach(|| self.system.acceleration_jacobians_each(&states.states));
         let jacobians = each_ok(jacobians, states.batch)?;
-        let n = self.system.info().coordinates.len();
+        let n = states.n;
         Ok((
             states.array(
                 py,
@@ -247,11 +248,13 @@ impl Model {
         t: f64,
     ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         let states = States::read(self, t, &q, qd.as_ref())?;
-        let e: Vec<f64> = states
-            .states
-            .iter()
-            .map(|(t, q, qd)| self.system.energy(*t, q, qd))
-            .collect();
+        let e: Vec<f64> = py.detach(|| {
+            states
+                .states
+                .iter()
+                .map(|(t, q, qd)| self.system.energy(*t, q, qd))
+                .collect()
+        });
         states.array(py, &[], e.into_iter().map(|e| vec![e]))
     }
 }

@@ -13,6 +13,7 @@ use lagrange_symbolic::equations::Derived;
 use lagrange_symbolic::source::{self, urdf};
 use lagrange_symbolic::store;
 use lagrange_symbolic::syntax::print::escape_text;
+use nalgebra::DVector;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -53,6 +54,24 @@ fn open(py: Python<'_>, file: ModelFile, given: Option<BTreeMap<String, f64>>) -
 }
 
 impl Model {
+    /// The number of coordinates.
+    pub(crate) fn size(&self) -> usize {
+        self.file.model.coordinates.len()
+    }
+
+    /// `values` as a vector of the model's coordinates, refused unless there is one per
+    /// coordinate; `name` is the argument's.
+    pub(crate) fn vector(&self, values: Vec<f64>, name: &str) -> PyResult<DVector<f64>> {
+        let n = self.size();
+        if values.len() != n {
+            return Err(error(format!(
+                "{name} has {} values: the model has {n} coordinates",
+                values.len()
+            )));
+        }
+        Ok(DVector::from_vec(values))
+    }
+
     /// `file` loaded from its `derived` equations at `values`.
     fn new(file: ModelFile, derived: Derived, values: &[f64]) -> Result<Model, LoadError> {
         let system = Loaded::new(&derived.full, values)?;

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 
 use lagrange_core::{Controlled, HtmlReport, LagrangianSystem, Simulation, Trajectory};
 use lagrange_loaded::file::{FileEvent, Overrides, Settings, motion};
+use lagrange_symbolic::syntax::print::{escape_text, excerpt_text};
 use nalgebra::{DVector, Dyn};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1};
@@ -61,7 +62,7 @@ fn integrate<S: LagrangianSystem<Dyn>>(
     system: &S,
     settings: &Settings,
     (events, values): (&[FileEvent], &[f64]),
-    (q0, qd0): (&[f64], &[f64]),
+    (q0, qd0): (&DVector<f64>, &DVector<f64>),
     record_action: bool,
 ) -> Result<Trajectory<Dyn>, lagrange_core::Error> {
     let mut simulation = Simulation::new(system).integrator(settings.integrator());
@@ -74,12 +75,7 @@ fn integrate<S: LagrangianSystem<Dyn>>(
     for event in events {
         simulation = simulation.event(motion::event(event, values));
     }
-    simulation.run(
-        settings.t0,
-        DVector::from_column_slice(q0),
-        DVector::from_column_slice(qd0),
-        settings.t_end,
-    )
+    simulation.run(settings.t0, q0.clone(), qd0.clone(), settings.t_end)
 }
 
 impl Model {
@@ -93,7 +89,8 @@ impl Model {
                 |(name, f)| match model.parameters.iter().position(|p| *p == name) {
                     Some(k) if model.inputs.contains(&name) => Ok((k, f)),
                     _ => Err(error(format!(
-                        "inputs=: `{name}` is not an input of `{}` (its inputs: {})",
+                        "inputs=: `{}` is not an input of `{}` (its inputs: {})",
+                        escape_text(&excerpt_text(&name)),
                         model.name,
                         if model.inputs.is_empty() {
                             "none".to_string()
@@ -122,25 +119,17 @@ impl Model {
         let signals = file.input_signals().map_err(error)?;
         let events = file.events().map_err(error)?;
         let settings = Settings::resolve(overrides, file).map_err(error)?;
-        let n = file.model.coordinates.len();
         let (q0, qd0) = match (q0, qd0) {
-            (Some(q0), qd0) => (q0, qd0.unwrap_or_else(|| vec![0.0; n])),
+            (Some(q0), qd0) => (q0, qd0.unwrap_or_else(|| vec![0.0; self.size()])),
             (None, qd0) => {
                 let (q, qd) = file.initial_state().map_err(error)?;
                 (q, qd0.unwrap_or(qd))
             }
         };
-        for (name, v) in [("q0", &q0), ("qd0", &qd0)] {
-            if v.len() != n {
-                return Err(error(format!(
-                    "{name} has {} values: the model has {n} coordinates",
-                    v.len()
-                )));
-            }
-        }
+        let (q0, qd0) = (self.vector(q0, "q0")?, self.vector(qd0, "qd0")?);
         let values = self.system.parameter_values();
         let run = (&events[..], &values[..]);
-        let start = (&q0[..], &qd0[..]);
+        let start = (&q0, &qd0);
         if signals.is_empty() && callables.is_empty() {
             return py
                 .detach(|| integrate(&self.system, &settings, run, start, record_action))
@@ -214,7 +203,7 @@ impl Model {
         };
         let callables = self.callables(inputs)?;
         let trajectory = self.run(py, &overrides, (q0, qd0), callables, false)?;
-        let n = self.file.model.coordinates.len();
+        let n = self.size();
         let dict = PyDict::new(py);
         dict.set_item("t", PyArray1::from_slice(py, trajectory.times()))?;
         dict.set_item("q", matrix(py, trajectory.q(), n)?)?;

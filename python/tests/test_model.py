@@ -316,6 +316,10 @@ def test_a_callables_exception_stops_the_run_and_is_raised():
         cart.simulate(t_end=1.0, inputs={"m": broken})
     with pytest.raises(TypeError):
         cart.simulate(t_end=1.0, inputs={"u": lambda t, q, qd: "fast"})
+    # A name is shown escaped: it cannot forge a line of its own in the message.
+    with pytest.raises(ld.LagrangeError, match="is not an input") as caught:
+        cart.simulate(t_end=1.0, inputs={"u\nerror: forged": broken})
+    assert "\n" not in str(caught.value)
 
 
 def test_threads_share_a_model(double):
