@@ -6,13 +6,13 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use lagrange_core::nalgebra::{DVector, Dyn};
-use lagrange_core::{Condition, Connect, LagrangianSystem, Motion, Search};
-use serde::Serialize;
+use lagrange_core::nalgebra::Dyn;
+use lagrange_core::{Condition, LagrangianSystem, Search};
 
 use super::Failure;
-use super::results::{failure, json, number};
+use super::results::{json, number};
 use lagrange_loaded::Loaded;
+use lagrange_loaded::connect::Problem;
 use lagrange_loaded::file::ModelFile;
 
 /// Arguments of `lagrange connect`.
@@ -62,67 +62,9 @@ enum Format {
     Json,
 }
 
-/// What `connect --format json` prints.
-#[derive(Serialize)]
-struct Document {
-    model: String,
-    coordinates: Vec<String>,
-    from: Vec<f64>,
-    to: Vec<f64>,
-    /// `time` or `energy`, and its value.
-    condition: &'static str,
-    value: f64,
-    /// The motions found, least action first.
-    motions: Vec<MotionDocument>,
-    /// The solutions of the integration dropped because more steps did not confirm them.
-    unconfirmed: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct MotionDocument {
-    initial_velocity: Vec<f64>,
-    final_velocity: Vec<f64>,
-    time: f64,
-    energy: f64,
-    /// `S = ∫ L dt`.
-    principal: f64,
-    /// `A = ∫ p·q̇ dt`.
-    action: f64,
-    initial_momenta: Vec<f64>,
-    final_momenta: Vec<f64>,
-    relations: Vec<RelationDocument>,
-    /// The kinetic foci of the start before the end, each with its multiplicity.
-    foci: Vec<FocusDocument>,
-    least: bool,
-    /// The relative change of the motion when the steps are doubled.
-    accuracy: f64,
-}
-
-#[derive(Serialize)]
-struct FocusDocument {
-    time: f64,
-    multiplicity: usize,
-}
-
-#[derive(Serialize)]
-struct RelationDocument {
-    derivative: String,
-    law: String,
-    computed: f64,
-    expected: f64,
-}
-
 /// Runs `lagrange connect`.
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
     let file = ModelFile::load(&args.model)?;
-    let events: Vec<String> = file.events()?.into_iter().map(|e| e.name).collect();
-    if !events.is_empty() {
-        return Err(Failure(format!(
-            "{}: connect finds the smooth natural motions of the equations, which would pass through the model's [[events]] ({}) without their resets; remove the events to connect the smooth motion",
-            file.path.display(),
-            lagrange_symbolic::syntax::print::escape_text(&events.join(", "))
-        )));
-    }
     let point = file.operating_point(&args.from)?;
     let coordinates = &file.model.coordinates;
     let to = configuration(coordinates, &args.to)?;
@@ -137,16 +79,21 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
         (None, None) => return Err(Failure("give --time or --energy".into())),
     };
     let derived = file.derive()?;
-    let work = Work {
-        file: &file,
+    let system = Loaded::new(&derived.full, &point.parameters)?;
+    let problem = Problem {
         from: &point.q,
         to: &to,
         starts: &starts,
         condition,
         steps: args.steps,
-        format: args.format,
     };
-    let out = work.call(Loaded::new(&derived.full, &point.parameters)?)?;
+    let search = problem.search(&file, &system)?;
+    let info = system.info();
+    let coordinates: Vec<String> = info.coordinates.iter().map(|c| c.to_string()).collect();
+    let out = match args.format {
+        Format::Json => json(&problem.document(&system, &search))?,
+        Format::Text => text(&info.name, &coordinates, &problem, &search),
+    };
     outln!("{out}");
     Ok(())
 }
@@ -227,89 +174,13 @@ fn assignments(flag: &str, entries: &[String]) -> Result<Vec<(String, f64)>, Fai
         .collect()
 }
 
-/// The search for the motions.
-struct Work<'a> {
-    file: &'a ModelFile,
-    from: &'a [f64],
-    to: &'a [f64],
-    starts: &'a [Vec<f64>],
-    condition: Condition,
-    steps: usize,
-    format: Format,
-}
-
-impl Work<'_> {
-    /// The motions of `system` between the two configurations, written out.
-    fn call(self, system: Loaded) -> Result<String, Failure> {
-        let vector = |v: &[f64]| DVector::from_column_slice(v);
-        let search = Connect::new(&system, vector(self.from), vector(self.to), self.condition)
-            .starts(self.starts.iter().map(|v| vector(v)))
-            .steps(self.steps)
-            .search()
-            .map_err(|e| failure(self.file, "no motion", e))?;
-        let info = system.info();
-        let coordinates: Vec<String> = info.coordinates.iter().map(|c| c.to_string()).collect();
-        let (condition, value) = match self.condition {
-            Condition::Time(tau) => ("time", tau),
-            Condition::Energy(e) => ("energy", e),
-        };
-        Ok(match self.format {
-            Format::Json => json(&Document {
-                model: info.name.to_string(),
-                coordinates,
-                from: self.from.to_vec(),
-                to: self.to.to_vec(),
-                condition,
-                value,
-                motions: search.motions.iter().map(document).collect(),
-                unconfirmed: search.unconfirmed,
-            })?,
-            Format::Text => text(&info.name, &coordinates, &self, &search),
-        })
-    }
-}
-
-fn document(m: &Motion<Dyn>) -> MotionDocument {
-    let list = |v: &DVector<f64>| v.iter().copied().collect();
-    MotionDocument {
-        initial_velocity: list(&m.initial_velocity),
-        final_velocity: list(&m.final_velocity),
-        time: m.time,
-        energy: m.energy,
-        principal: m.principal,
-        action: m.action,
-        initial_momenta: list(&m.initial_momenta),
-        final_momenta: list(&m.final_momenta),
-        relations: m
-            .relations
-            .iter()
-            .map(|r| RelationDocument {
-                derivative: r.derivative.clone(),
-                law: r.law.clone(),
-                computed: r.computed,
-                expected: r.expected,
-            })
-            .collect(),
-        foci: m
-            .foci
-            .iter()
-            .map(|f| FocusDocument {
-                time: f.time,
-                multiplicity: f.multiplicity,
-            })
-            .collect(),
-        least: m.is_least(),
-        accuracy: m.accuracy,
-    }
-}
-
 /// `(a, b, …)` of ten significant digits.
 fn tuple(values: impl IntoIterator<Item = f64>) -> String {
     let parts: Vec<String> = values.into_iter().map(number).collect();
     format!("({})", parts.join(", "))
 }
 
-fn text(name: &str, coordinates: &[String], work: &Work<'_>, search: &Search<Dyn>) -> String {
+fn text(name: &str, coordinates: &[String], work: &Problem<'_>, search: &Search<Dyn>) -> String {
     let motions = &search.motions;
     let mut out = String::new();
     let condition = match work.condition {

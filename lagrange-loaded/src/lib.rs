@@ -30,6 +30,7 @@ use lagrange_symbolic::store::check_equations;
 
 pub use reduced::ReducedState;
 
+pub mod connect;
 pub mod derivation;
 pub mod file;
 mod reduced;

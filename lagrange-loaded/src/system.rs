@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use lagrange_core::nalgebra::Dyn;
 use lagrange_core::system::Arguments;
-use lagrange_core::{Error, ModelInfo, Programs, Quantity};
+use lagrange_core::{Error, HtmlReport, ModelInfo, Programs, Quantity, Trajectory};
 use lagrange_symbolic::ir::Program;
 
 use crate::Loaded;
@@ -106,6 +106,21 @@ fn scratch<R>(length: usize, f: impl FnOnce(&mut [f64]) -> R) -> R {
 }
 
 impl Loaded {
+    /// `report` with the reactions of the constraints along `trajectory` (a run of this
+    /// system, no input set while it moved), where the model has constraints: the page the
+    /// command and the Python package write of a constrained model.
+    pub fn with_reactions(
+        &self,
+        report: HtmlReport,
+        trajectory: &Trajectory<Dyn>,
+    ) -> Result<HtmlReport, Error> {
+        if self.model.info.constraints.is_empty() {
+            Ok(report)
+        } else {
+            report.constraint_forces(trajectory, self)
+        }
+    }
+
     /// The program of `quantity` and how many of its first outputs are the quantity's.
     fn program(&self, quantity: Quantity) -> (&Program, usize) {
         let equations = &self.model.equations;

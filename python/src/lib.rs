@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 
 mod analysis;
 mod arrays;
+mod connect;
 mod model;
 mod run;
 

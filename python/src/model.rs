@@ -12,7 +12,7 @@ use lagrange_loaded::{LoadError, Loaded};
 use lagrange_symbolic::equations::Derived;
 use lagrange_symbolic::source::{self, urdf};
 use lagrange_symbolic::store;
-use lagrange_symbolic::syntax::print::escape_text;
+use lagrange_symbolic::syntax::print::{self, escape_text};
 use nalgebra::DVector;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -35,8 +35,8 @@ pub(crate) struct Model {
     /// The file it was read from, for its checks of values, its initial state and its
     /// `[simulation]` table.
     pub(crate) file: Arc<ModelFile>,
-    /// Its derivation, which a pickled model carries.
-    derived: Arc<Derived>,
+    /// Its derivation (which a pickled model carries), Routh's reduced model with it.
+    pub(crate) derived: Arc<Derived>,
     /// The loaded system at the model's parameter values.
     pub(crate) system: Loaded,
 }
@@ -250,6 +250,28 @@ impl Model {
     #[getter]
     fn latex(&self) -> String {
         self.system.info().equations_latex.to_string()
+    }
+
+    /// Routh's reduced system where the model ignores coordinates (`ignore = [...]`),
+    /// else `None`: a dict of `ignored` (the ignored coordinates), `coordinates` (the
+    /// retained ones), `momenta` (the parameters that are the ignored coordinates'
+    /// constant momenta), `routhian` (`R`, as text), `equations` (text) and `latex` (an
+    /// `align`-ready body). `simulate(reduced=True)` integrates it.
+    #[getter]
+    fn reduced<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(reduced) = &self.derived.reduced else {
+            return Ok(None);
+        };
+        let equations = &reduced.equations;
+        let dict = PyDict::new(py);
+        dict.set_item("ignored", reduced.ignored.clone())?;
+        dict.set_item("coordinates", equations.coordinates.clone())?;
+        let momenta = &equations.parameters[self.file.model.parameters.len()..];
+        dict.set_item("momenta", momenta.to_vec())?;
+        dict.set_item("routhian", print::text(&reduced.routhian))?;
+        dict.set_item("equations", equations.text())?;
+        dict.set_item("latex", equations.latex())?;
+        Ok(Some(dict))
     }
 
     /// The whole derivation as `lagrange derive` prints it: the equations of motion, the

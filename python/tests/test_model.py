@@ -302,6 +302,23 @@ def test_an_input_follows_a_python_callable():
     assert np.all(still["q"][:, 0] == 0.5)
 
 
+def test_an_input_follows_a_signal_given_as_text():
+    # The same spring, as the file's `[inputs]` would write it; given ones replace the
+    # file's own signal.
+    pushed = ld.loads(CART.replace("u = 0.0", "") + '\n[inputs]\nu = "1"\n')
+    run = pushed.simulate(t_end=3.0, tolerance=1e-12, inputs={"u": "-8*x"})
+    assert np.allclose(run["q"][:, 0], 0.5 * np.cos(2.0 * run["t"]), atol=1e-8)
+    # Without it, the file's signal: a constant force 1 on the mass 2, x = 0.5 + t²/4.
+    run = pushed.simulate(t_end=1.0, tolerance=1e-12)
+    assert np.allclose(run["q"][:, 0], 0.5 + run["t"] ** 2 / 4, atol=1e-10)
+    with pytest.raises(ld.LagrangeError, match="the signal of input `u`"):
+        pushed.simulate(t_end=1.0, inputs={"u": "-8*x +"})
+    with pytest.raises(ld.LagrangeError, match="the signal of input `u`"):
+        pushed.simulate(t_end=1.0, inputs={"u": "2*u"})
+    with pytest.raises(ld.LagrangeError, match="not by a float"):
+        pushed.simulate(t_end=1.0, inputs={"u": 3.0})
+
+
 def test_a_callables_exception_stops_the_run_and_is_raised():
     cart = ld.loads(CART)
 

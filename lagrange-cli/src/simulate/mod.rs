@@ -271,11 +271,7 @@ impl Integrate<'_> {
         if self.signals.is_empty() {
             // The reactions of the constraints, for the report.
             let forces = |report: HtmlReport, trajectory: &Trajectory<Dyn>| {
-                if system.info().constraints.is_empty() {
-                    Ok(report)
-                } else {
-                    report.constraint_forces(trajectory, &system)
-                }
+                system.with_reactions(report, trajectory)
             };
             return self.integrate(&system, &forces);
         }
