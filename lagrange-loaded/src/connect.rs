@@ -33,7 +33,7 @@ impl Problem<'_> {
         if !events.is_empty() {
             return Err(LoadError(format!(
                 "{}: connect finds the smooth natural motions of the equations, which would pass through the model's [[events]] ({}) without their resets; remove the events to connect the smooth motion",
-                file.path.display(),
+                file.shown_path(),
                 lagrange_symbolic::syntax::print::escape_text(&events.join(", "))
             )));
         }
@@ -42,7 +42,7 @@ impl Problem<'_> {
             .starts(self.starts.iter().map(|v| vector(v)))
             .steps(self.steps)
             .search()
-            .map_err(|e| LoadError(format!("{}: no motion: {e}", file.path.display())))
+            .map_err(|e| LoadError(format!("{}: no motion: {e}", file.shown_path())))
     }
 
     /// The result of the search as one document.

@@ -45,6 +45,14 @@ impl Signal {
             parameters,
         };
         let problem = match lower::program(std::slice::from_ref(&expr), layout.len(), &slot) {
+            // A constant part folded to infinity or NaN (`1/0`, `log(0)`, `2^2000`): the
+            // engine refuses it in a model's expressions, and so is it here.
+            Ok(program) if program.validate(layout.len(), 1).is_err() => {
+                return Err(format!(
+                    "{what} has a constant part that is not a finite number (a division by zero, the logarithm of 0, a value past the largest double): `{}`",
+                    excerpt_text(source)
+                ));
+            }
             Ok(program) => {
                 return Ok(Signal {
                     program,
@@ -149,6 +157,17 @@ mod tests {
         ] {
             let e = Signal::parse(source, &model(), &inputs, "the signal").unwrap_err();
             assert!(e.contains(&format!("`{name}`")), "{source}: {e}");
+        }
+        for source in [
+            "1/0",
+            "x/0 + t",
+            "log(0)",
+            "sqrt(-1)",
+            "2^2000",
+            "exp(1000)*x",
+        ] {
+            let e = Signal::parse(source, &model(), &[], "the signal").unwrap_err();
+            assert!(e.contains("not a finite number"), "{source}: {e}");
         }
         let e = Signal::parse("1 +", &model(), &[], "the signal").unwrap_err();
         assert!(e.starts_with("the signal does not parse"), "{e}");

@@ -4,7 +4,10 @@ so with the same syntax, checks and errors."""
 
 import json
 import math
+import numbers
 import re
+
+import numpy as np
 
 from ._native import loads
 
@@ -15,24 +18,31 @@ _TABLES = ("model", "values", "initial", "simulation", "inputs", "events", "draw
 def _key(key):
     if not isinstance(key, str):
         raise TypeError(f"a model's keys are strings, not {type(key).__name__}: {key!r}")
-    return key if _BARE_KEY.match(key) else json.dumps(key)
+    return key if _BARE_KEY.match(key) else _string(key)
+
+
+def _string(text):
+    """``text`` as a TOML basic string: JSON's string escapes are TOML's, and characters
+    past the basic plane are written as they are (JSON would escape them as surrogate
+    pairs, which TOML refuses); DEL, which JSON leaves and TOML refuses, is escaped."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def _value(value):
     """``value`` as TOML."""
-    if isinstance(value, bool):
+    if isinstance(value, (bool, np.bool_)):
         return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        value = float(value)
         if math.isnan(value):
             return "nan"
         if math.isinf(value):
             return "inf" if value > 0 else "-inf"
         return repr(value)
     if isinstance(value, str):
-        # JSON's string escapes are TOML's basic string's.
-        return json.dumps(value)
+        return _string(value)
     if isinstance(value, dict):
         return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + " }"
     if isinstance(value, (list, tuple)):
@@ -44,13 +54,20 @@ def to_toml(spec):
     """The model file of ``spec`` (see ``from_dict``) as text."""
     if not isinstance(spec, dict):
         raise TypeError(f"a model is a dict, not {type(spec).__name__}")
+    # In the flat form, `inputs` is the model's list of inputs when a list, the
+    # `[inputs]` table of signals when a dict.
+    def is_table(key, value):
+        return key in _TABLES and not (key == "inputs" and isinstance(value, (list, tuple)))
+
     tables = dict(spec) if "model" in spec else {
-        "model": {k: v for k, v in spec.items() if k not in _TABLES},
-        **{k: v for k, v in spec.items() if k in _TABLES},
+        "model": {k: v for k, v in spec.items() if not is_table(k, v)},
+        **{k: v for k, v in spec.items() if is_table(k, v)},
     }
     lines = []
     for name, table in tables.items():
         if name in ("events", "draw"):
+            if not isinstance(table, (list, tuple)) or not all(isinstance(e, dict) for e in table):
+                raise TypeError(f"`{name}` is a list of tables (dicts), not {type(table).__name__}")
             for entry in table:
                 lines.append(f"[[{_key(name)}]]")
                 lines.extend(f"{_key(k)} = {_value(v)}" for k, v in entry.items())

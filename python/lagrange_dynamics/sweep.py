@@ -59,6 +59,13 @@ def sweep(model, *, values=None, initial=None, client=None, threads=None, **sett
     in ``threads`` threads (default: the processor's), which run in parallel (a run
     releases the interpreter's lock); with a ``dask.distributed.Client``, on its workers.
     """
+    if settings.get("reduced"):
+        # Its runs hold the retained coordinates alone: the members' final states would
+        # not be the model's.
+        raise ValueError(
+            "a sweep runs the full system (reduced=True is Model.simulate's): the reduced "
+            "system's motion is the full one's, its ignored coordinates by quadrature"
+        )
     members = _members(values, initial)
     if client is None:
         workers = threads or os.cpu_count() or 1
@@ -111,19 +118,22 @@ class Sweep:
         return q, qd
 
     def to_dataframe(self):
-        """One row per member (pandas): its given values and initial state, the final time,
-        coordinates and velocities, and the error (empty where it ran)."""
+        """One row per member (pandas): its given values ``value[name]`` and initial state
+        ``q0[name]``, ``qd0[name]``, the final time ``t``, coordinates ``q[name]`` and
+        velocities ``qd[name]``, and the ``error`` (empty where it ran). The brackets keep
+        every column apart from the others whatever the model's names."""
         import pandas as pd
 
         q, qd = self.final()
         rows = []
         for k, member in enumerate(self.members):
-            row = {f"value_{name}": v for name, v in member["values"].items()}
+            row = {f"value[{name}]": v for name, v in member["values"].items()}
             for i, name in enumerate(self.coordinates):
-                if member["q0"] is not None:
-                    row[f"{name}_0"] = member["q0"][i]
-                row[name] = q[k, i]
-                row[f"dot_{name}"] = qd[k, i]
+                for start in ("q0", "qd0"):
+                    if member[start] is not None:
+                        row[f"{start}[{name}]"] = member[start][i]
+                row[f"q[{name}]"] = q[k, i]
+                row[f"qd[{name}]"] = qd[k, i]
             run = self.runs[k]
             row["t"] = run["t"][-1] if run is not None else np.nan
             row["error"] = self.errors[k] or ""

@@ -6,13 +6,39 @@ use lagrange_core::{Batch, Error, LagrangianSystem, TimedPhase};
 use nalgebra::{DMatrix, DVector, Dyn};
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{AllowTypeChange, IntoPyArray, PyArrayDyn, PyArrayLikeDyn};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::model::{Model, error};
 
-/// An array argument: anything NumPy turns into floats.
-type Input<'py> = PyArrayLikeDyn<'py, f64, AllowTypeChange>;
+/// An array argument: anything NumPy turns into real floats (a complex array, whose
+/// imaginary part the cast would drop, is refused).
+struct Input<'py>(PyArrayLikeDyn<'py, f64, AllowTypeChange>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Input<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_none() {
+            return Err(PyTypeError::new_err(
+                "expected an array of floats, not None",
+            ));
+        }
+        let numpy = obj.py().import("numpy")?;
+        if numpy.call_method1("iscomplexobj", (obj,))?.is_truthy()? {
+            return Err(PyTypeError::new_err(
+                "a state is real: this array is complex (take its .real if that is what is meant)",
+            ));
+        }
+        obj.extract().map(Input)
+    }
+}
+
+impl Input<'_> {
+    fn as_array(&self) -> numpy::ndarray::ArrayViewD<'_, f64> {
+        self.0.as_array()
+    }
+}
 
 /// States read from the arguments: one or a batch.
 struct States {

@@ -107,7 +107,12 @@ pub(crate) fn restored(
                 file.model.name
             )));
         }
-        let given = parameters.iter().cloned().zip(values).collect();
+        let given = parameters
+            .iter()
+            .cloned()
+            .zip(values)
+            .filter(|(name, _)| !file.driven(name))
+            .collect();
         let values = file.parameter_values_given(&given, GIVEN)?;
         Model::new(file, derived, &values)
     })
@@ -206,7 +211,9 @@ impl Model {
         py: Python<'_>,
         values: Option<BTreeMap<String, f64>>,
     ) -> PyResult<Model> {
+        // The model's values but those of the inputs its file drives by signals.
         let mut all = self.values();
+        all.retain(|name, _| !self.file.driven(name));
         all.extend(values.unwrap_or_default());
         let ordered = self
             .file

@@ -43,8 +43,12 @@ impl Report {
 
     /// Writes the page to `path`.
     fn save(&self, path: std::path::PathBuf) -> PyResult<()> {
-        std::fs::write(&path, &self.html)
-            .map_err(|e| error(format!("cannot write `{}`: {e}", path.display())))
+        std::fs::write(&path, &self.html).map_err(|e| {
+            error(format!(
+                "cannot write `{}`: {e}",
+                escape_text(&path.display().to_string())
+            ))
+        })
     }
 
     fn __repr__(&self) -> String {
@@ -139,13 +143,13 @@ impl Model {
         let Some(reduced) = &self.derived.reduced else {
             return Err(error(format!(
                 "{}: reduced=True needs a model that ignores coordinates (`ignore = [...]` in [model])",
-                file.path.display()
+                file.shown_path()
             )));
         };
         if !steering.is_empty() || !file.events().map_err(error)?.is_empty() {
             return Err(error(format!(
                 "{}: reduced=True runs neither inputs nor [[events]]; run the full system",
-                file.path.display()
+                file.shown_path()
             )));
         }
         let (settings, q0, qd0) = self.start(overrides, start)?;

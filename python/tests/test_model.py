@@ -339,6 +339,40 @@ def test_a_callables_exception_stops_the_run_and_is_raised():
     assert "\n" not in str(caught.value)
 
 
+def test_a_signal_or_event_that_cannot_be_evaluated_is_refused_by_name():
+    ball = (REPOSITORY / "examples/models/bouncing_ball.toml").read_text()
+    assert 'when = "y"' in ball
+    broken = ld.loads(ball.replace('when = "y"', 'when = "y + 1/0"'), name="ball.toml")
+    with pytest.raises(ld.LagrangeError, match="not a finite number"):
+        broken.simulate(t_end=1.0)
+    cart = ld.loads(CART)
+    for signal in ["1/0", "0/0", "log(0)", "sqrt(-1)", "2^2000", "x/0"]:
+        with pytest.raises(ld.LagrangeError, match="not a finite number"):
+            cart.simulate(t_end=1.0, inputs={"u": signal})
+
+
+def test_a_file_name_is_shown_escaped_in_every_message():
+    forged = ld.loads(CART, name="cart\n\x1b[31mred.toml")
+    for call in [
+        lambda: forged.simulate(t_end=-1.0),
+        lambda: forged.simulate(t_end=1.0, reduced=True),
+        lambda: forged.connect([1.0], time=1e-300),
+    ]:
+        with pytest.raises(ld.LagrangeError) as caught:
+            call()
+        message = str(caught.value)
+        assert "cart\\n\\u{1b}[31mred.toml" in message, message
+        assert "\n" not in message and "\x1b" not in message
+
+
+def test_complex_and_missing_states_are_refused():
+    cart = ld.loads(CART)
+    with pytest.raises(TypeError, match="complex"):
+        cart.accelerations(np.array([1.0 + 1.0j]))
+    with pytest.raises(TypeError, match="not None"):
+        cart.accelerations(None)
+
+
 def test_threads_share_a_model(double):
     rng = np.random.default_rng(4)
     q = rng.uniform(-3, 3, size=(2000, 2))
@@ -390,6 +424,27 @@ def test_a_model_written_as_a_dict_is_the_files_model(pendulum):
         "values": {"m": 1.0, "g": 9.81},
     })
     assert falling.accelerations([3.0]) == pytest.approx([-9.81])
+
+
+def test_a_dict_takes_numpys_numbers_a_list_of_inputs_and_any_character():
+    # NumPy's scalars are numbers; a flat dict's `inputs` list is the model's inputs (a
+    # dict would be the `[inputs]` table of signals); a character past the basic plane
+    # reaches the reader as itself (not as a surrogate pair TOML refuses).
+    spec = {
+        "name": "Cart", "coordinates": ["x"], "parameters": ["m", "u"], "inputs": ["u"],
+        "kinetic": "1/2*m*dot(x)^2", "force": {"x": "u"},
+        "values": {"m": np.float64(2.0), "u": np.int64(3)},
+        "draw": [{"point": "cart", "at": ["x", "0"]}],
+    }
+    cart = ld.from_dict(spec)
+    assert cart.info["inputs"] == ["u"]
+    assert cart.values == {"m": 2.0, "u": 3.0}
+    assert cart.accelerations([0.0]) == pytest.approx([1.5])
+    assert ld.from_dict({**spec, "values": {"m": np.float32(0.5), "u": 1}}).values["m"] == 0.5
+    with pytest.raises(ld.LagrangeError, match="`cart \U0001F6D2` cannot name a drawn point"):
+        ld.from_dict({**spec, "draw": [{"point": "cart \U0001F6D2", "at": ["x", "0"]}]})
+    with pytest.raises(TypeError, match="`draw` is a list of tables"):
+        ld.from_dict({**spec, "draw": {"point": "p"}})
 
 
 def test_a_mistake_in_a_dict_names_its_key():

@@ -9,6 +9,7 @@ import os
 import pickle
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -93,6 +94,11 @@ def test_a_tampered_shipped_model_is_refused(pendulum):
         ld._restored(path, text, entry, [-1.0, 1.0, 9.81])
     with pytest.raises(ld.LagrangeError, match="finite"):
         ld._restored(path, text, entry, [1.0, float("nan"), 9.81])
+    # What the entry says is echoed escaped: it cannot forge a line or colour a terminal.
+    forged = entry.replace(f'"engine":"', '"engine":"x\\n\\u001b[31m', 1)
+    with pytest.raises(ld.LagrangeError, match="written by") as caught:
+        ld._restored(path, text, forged, values)
+    assert "\n" not in str(caught.value) and "\x1b" not in str(caught.value)
 
 
 def small_oscillation_period(l, g):
@@ -128,7 +134,7 @@ def test_a_failing_member_is_reported_and_the_others_kept(pendulum):
     assert np.isnan(q[1, 0]) and np.isnan(q[2, 0]) and np.isfinite(q[[0, 3], 0]).all()
     need("pandas")
     frame = result.to_dataframe()
-    assert list(frame["value_l"][[0, 3]]) == [1.0, 2.0]
+    assert list(frame["value[l]"][[0, 3]]) == [1.0, 2.0]
     assert frame["error"][1] != "" and frame["error"][0] == ""
     assert "4 members, 2 failed" in repr(result)
     with pytest.raises(ValueError, match="2 sets of values and 3 initial states"):
@@ -149,3 +155,60 @@ def test_a_sweep_on_a_dask_cluster_of_worker_processes(pendulum):
     local = ld.sweep(pendulum, values=values[:4], t_end=1.0)
     for there, here in zip(result.runs, local.runs):
         assert np.array_equal(there["q"], here["q"]) and np.array_equal(there["t"], here["t"])
+
+
+CART = """
+[model]
+name = "Cart"
+coordinates = ["error", "x"]
+parameters = ["m", "k", "u"]
+inputs = ["u"]
+kinetic = "1/2*m*(dot(error)^2 + dot(x)^2)"
+potential = "1/2*k*(error^2 + x^2)"
+force = { error = "u" }
+
+[values]
+m = 1.0
+k = 4.0
+
+[inputs]
+u = "0"
+
+[initial]
+q = { error = 1.0, x = 0.5 }
+"""
+
+
+def test_a_model_whose_file_drives_an_input_is_swept_and_shipped():
+    # Coordinates named like the frame's own columns, and an input driven by the file's
+    # signal (no value may be given for it; the model's own is kept out when values are
+    # changed or the model is shipped).
+    cart = ld.loads(CART, name="cart.toml")
+    again = pickle.loads(pickle.dumps(cart))
+    assert again.values == cart.values
+    stiffer = cart.with_values(k=9.0)
+    assert stiffer.values["k"] == 9.0
+    omegas = [2.0, 3.0]
+    result = ld.sweep(cart, values=[{"k": w**2} for w in omegas], t_end=1.0, tolerance=1e-12)
+    assert result.ok.all(), result.errors
+    q, _ = result.final()
+    for k, w in enumerate(omegas):
+        assert q[k] == pytest.approx([math.cos(w), 0.5 * math.cos(w)], abs=1e-9)
+    need("pandas")
+    frame = result.to_dataframe()
+    for k, w in enumerate(omegas):
+        assert frame["q[error]"][k] == pytest.approx(math.cos(w), abs=1e-9)
+        assert frame["q[x]"][k] == pytest.approx(0.5 * math.cos(w), abs=1e-9)
+        assert frame["t"][k] == 1.0 and frame["error"][k] == ""
+
+
+def test_a_member_whose_signal_cannot_be_evaluated_fails_alone():
+    cart = ld.loads(CART, name="cart.toml")
+    result = ld.sweep(cart, values=[{"k": 1.0}], t_end=0.1, inputs={"u": "log(0)"})
+    assert not result.ok[0] and "not a finite number" in result.errors[0]
+
+
+def test_a_sweep_of_reduced_runs_is_refused():
+    orbit = ld.load(Path(__file__).resolve().parents[2] / "examples/models/central_orbit_routh.toml")
+    with pytest.raises(ValueError, match="a sweep runs the full system"):
+        ld.sweep(orbit, values=[{"m": 1.0}], t_end=1.0, reduced=True)

@@ -31,7 +31,7 @@ pub fn values(
                 .ok_or_else(|| {
                     LoadError(format!(
                         "{}: the value of the parameter `{p}` is {v}, which JSON cannot represent: give a finite number in [values]",
-                        file.path.display()
+                        file.shown_path()
                     ))
                 })
         })

@@ -29,7 +29,7 @@ impl ModelFile {
     }
 
     /// The file's path as messages show it.
-    pub(crate) fn shown_path(&self) -> String {
+    pub fn shown_path(&self) -> String {
         escape_text(&self.path.display().to_string())
     }
 

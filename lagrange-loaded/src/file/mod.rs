@@ -341,6 +341,12 @@ impl ModelFile {
         )
     }
 
+    /// Whether `parameter` is an input driven by a signal in `[inputs]`: its value is the
+    /// signal's, and none may be given.
+    pub fn driven(&self, parameter: &str) -> bool {
+        self.inputs.contains_key(parameter)
+    }
+
     /// The `[inputs]` signals, as (parameter index, signal); they may not read inputs.
     pub fn input_signals(&self) -> Result<Vec<(usize, Signal)>, LoadError> {
         self.undeclared_signals()?;

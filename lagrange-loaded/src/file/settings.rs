@@ -75,7 +75,7 @@ impl Settings {
     /// Merges `args` over the file's `[simulation]` table and checks the values.
     pub fn resolve(args: &Overrides, file: &ModelFile) -> Result<Settings, LoadError> {
         let defaults = &file.simulation;
-        let path = file.path.display();
+        let path = file.shown_path();
         let t0 = args.t_start.or(defaults.t_start).unwrap_or(0.0);
         let t_end = args.t_end.or(defaults.t_end).ok_or_else(|| {
             LoadError(format!(

@@ -29,6 +29,7 @@ use serde_json::value::RawValue;
 
 use crate::equations::Derived;
 use crate::model::{Model, name_problem};
+use crate::syntax::print::excerpt_text;
 #[cfg(feature = "engine")]
 pub use folders::derive_cached;
 pub use folders::{
@@ -182,7 +183,10 @@ pub fn parse_entry(text: &str, model: &Model, path: PathBuf) -> Result<Derived, 
     if !text.starts_with(&header()) {
         let written: Written = serde_json::from_str(text).map_err(unreadable)?;
         if written.engine != ENGINE_VERSION {
-            let why = format!("written by {}, this is {ENGINE_VERSION}", written.engine);
+            let why = format!(
+                "written by {}, this is {ENGINE_VERSION}",
+                excerpt_text(&written.engine)
+            );
             return Err(StoreError::Stale(path, why));
         }
     }
@@ -200,7 +204,7 @@ pub fn parse_entry(text: &str, model: &Model, path: PathBuf) -> Result<Derived, 
         if stored.derived_hash != hash {
             let why = format!(
                 "its content hash is {hash}, the entry records {}",
-                stored.derived_hash
+                excerpt_text(&stored.derived_hash)
             );
             return Err(StoreError::Invalid(path, why));
         }
