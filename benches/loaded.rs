@@ -21,9 +21,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use lagrange::core::{AccelerationJacobians, Batch, DimAllocator, Phase, TimedPhase};
+use lagrange::core::{Batch, BatchStates, DimAllocator, JacobianBuffers, Phase};
 use lagrange::loaded::{Backend, Loaded};
-use lagrange::nalgebra::{Const, DVector, DefaultAllocator, Dim, Dyn, OMatrix, OVector, SVector};
+use lagrange::nalgebra::{Const, DVector, DefaultAllocator, Dim, Dyn, OVector, SVector};
 use lagrange::{FromParameterValues, Integrator, Lagrangian, LagrangianSystem, Simulation};
 use lagrange_symbolic::equations::Equations;
 use lagrange_symbolic::ir::jit::Compiled;
@@ -148,8 +148,8 @@ where
 }
 
 /// States per second per core of forward dynamics and of its derivatives over a batch
-/// (`Batch`: 64 batches of the states, at `t = 0`, repeated to 4,096), beside single
-/// calls of `fd` and `dfd` ns.
+/// (`Batch`: 64 batches of the states, at `t = 0`, repeated to 4,096, into buffers made
+/// once), beside single calls of `fd` and `dfd` ns.
 fn throughput<S: Batch<N>, N: Dim>(
     name: &str,
     label: &str,
@@ -159,26 +159,48 @@ fn throughput<S: Batch<N>, N: Dim>(
     dfd: f64,
 ) where
     DefaultAllocator: DimAllocator<N>,
-    OVector<f64, N>: Send + Sync,
-    OMatrix<f64, N, N>: Send,
-    AccelerationJacobians<N>: Send,
 {
-    let batch: Vec<TimedPhase<N>> = states
-        .iter()
-        .cycle()
-        .take(4096)
-        .map(|(q, qd)| (0.0, q.clone(), qd.clone()))
-        .collect();
+    const M: usize = 4096;
+    let (n, p) = (
+        system.info().coordinates.len(),
+        system.info().parameters.len(),
+    );
+    let flat = |pick: fn(&Phase<N>) -> &OVector<f64, N>| -> Vec<f64> {
+        states
+            .iter()
+            .cycle()
+            .take(M)
+            .flat_map(|state| pick(state).iter().copied())
+            .collect()
+    };
+    let (q, qd) = (flat(|s| &s.0), flat(|s| &s.1));
+    let batch = BatchStates {
+        t: 0.0,
+        q: &q,
+        qd: &qd,
+    };
+    let mut qdd = vec![0.0; M * n];
+    let (mut dq, mut dqd, mut dp) = (
+        vec![0.0; M * n * n],
+        vec![0.0; M * n * n],
+        vec![0.0; M * n * p],
+    );
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
-    let rate = |seconds: f64| (64 * batch.len()) as f64 / seconds / cores;
+    let rate = |seconds: f64| (64 * M) as f64 / seconds / cores;
     let clock = Instant::now();
     for _ in 0..64 {
-        black_box(system.accelerations_each(black_box(&batch)));
+        black_box(system.accelerations_into(black_box(batch), &mut qdd)).expect("q̈");
     }
     let fd_batch = rate(clock.elapsed().as_secs_f64());
     let clock = Instant::now();
     for _ in 0..64 {
-        black_box(system.acceleration_jacobians_each(black_box(&batch)));
+        let buffers = JacobianBuffers {
+            accelerations: &mut qdd,
+            coordinates: &mut dq,
+            velocities: &mut dqd,
+            parameters: &mut dp,
+        };
+        black_box(system.acceleration_jacobians_into(black_box(batch), buffers)).expect("∇q̈");
     }
     let dfd_batch = rate(clock.elapsed().as_secs_f64());
     println!(

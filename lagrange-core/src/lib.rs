@@ -47,7 +47,7 @@ pub use analysis::{
     constrained_equilibrium, constrained_normal_modes, equilibrium, find_constrained_equilibrium,
     find_equilibrium, linearize, linearize_constrained, normal_modes,
 };
-pub use batch::Batch;
+pub use batch::{Batch, BatchError, BatchStates, JacobianBuffers};
 pub use check::{Check, CheckReport, Sample};
 pub use control::Controlled;
 pub use error::{Error, Short};

@@ -2,10 +2,13 @@
 //! batch of `m`, each row's result the bits of a single call (the runtime's `Batch`, over
 //! the processor's threads, with the interpreter's lock released).
 
-use lagrange_core::{Batch, Error, LagrangianSystem, TimedPhase};
-use nalgebra::{DMatrix, DVector, Dyn};
+use lagrange_core::{Batch, BatchError, BatchStates, JacobianBuffers, LagrangianSystem};
+use nalgebra::DVector;
 use numpy::ndarray::{ArrayD, IxDyn};
-use numpy::{AllowTypeChange, IntoPyArray, PyArrayDyn, PyArrayLikeDyn};
+use numpy::{
+    AllowTypeChange, IntoPyArray, PyArrayDescrMethods, PyArrayDyn, PyArrayLikeDyn, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -24,8 +27,15 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Input<'py> {
                 "expected an array of floats, not None",
             ));
         }
-        let numpy = obj.py().import("numpy")?;
-        if numpy.call_method1("iscomplexobj", (obj,))?.is_truthy()? {
+        // An array's type is read directly; anything else is asked of NumPy.
+        let complex = match obj.cast::<PyUntypedArray>() {
+            Ok(array) => array.dtype().kind() == b'c',
+            Err(_) => {
+                let numpy = obj.py().import("numpy")?;
+                numpy.call_method1("iscomplexobj", (obj,))?.is_truthy()?
+            }
+        };
+        if complex {
             return Err(PyTypeError::new_err(
                 "a state is real: this array is complex (take its .real if that is what is meant)",
             ));
@@ -40,108 +50,124 @@ impl Input<'_> {
     }
 }
 
-/// States read from the arguments: one or a batch.
+/// States read from the arguments, one or a batch, laid out flat as the runtime's batches
+/// take them.
 struct States {
-    states: Vec<TimedPhase<Dyn>>,
+    t: f64,
+    q: Vec<f64>,
+    qd: Vec<f64>,
+    /// Whether the arguments were a batch `(m, n)` rather than one state `(n,)`.
     batch: bool,
+    /// The number of states.
+    m: usize,
     /// The number of coordinates.
     n: usize,
 }
 
-/// The rows of `array`, `(n,)` or `(m, n)`, as vectors; `name` is the argument's.
-fn rows(array: &Input<'_>, name: &str, n: usize) -> PyResult<(Vec<DVector<f64>>, bool)> {
+/// The values of `array`, `(n,)` or `(m, n)`, state after state, with `m` (1 for one
+/// state) and whether it was a batch; `name` is the argument's.
+fn rows(array: &Input<'_>, name: &str, n: usize) -> PyResult<(Vec<f64>, usize, bool)> {
     let view = array.as_array();
-    let shape = view.shape().to_vec();
-    let bad = || {
-        PyValueError::new_err(format!(
-            "{name} has shape {shape:?}: expected ({n},) for one state or (m, {n}) for m states"
-        ))
+    let (m, batch) = match view.shape() {
+        [k] if *k == n => (1, false),
+        [m, k] if *k == n => (*m, true),
+        shape => {
+            return Err(PyValueError::new_err(format!(
+                "{name} has shape {shape:?}: expected ({n},) for one state or (m, {n}) for m states"
+            )));
+        }
     };
-    match shape.as_slice() {
-        [k] if *k == n => Ok((vec![DVector::from_iterator(n, view.iter().copied())], false)),
-        [_, k] if *k == n => Ok((
-            view.rows()
-                .into_iter()
-                .map(|row| DVector::from_iterator(n, row.iter().copied()))
-                .collect(),
-            true,
-        )),
-        _ => Err(bad()),
-    }
+    // In the array's logical order, whatever its layout in memory.
+    Ok((view.iter().copied().collect(), m, batch))
 }
 
 impl States {
     /// `(t, q, q̇)` from `q` and `qd` (zero velocities when `None`) of the same shape.
     fn read(model: &Model, t: f64, q: &Input<'_>, qd: Option<&Input<'_>>) -> PyResult<States> {
         let n = model.size();
-        let (q, batch) = rows(q, "q", n)?;
+        let (q, m, batch) = rows(q, "q", n)?;
         let qd = match qd {
             Some(qd) => {
-                let (qd, qd_batch) = rows(qd, "qd", n)?;
-                if qd_batch != batch || qd.len() != q.len() {
+                let (qd, qd_m, qd_batch) = rows(qd, "qd", n)?;
+                if qd_batch != batch || qd_m != m {
                     return Err(PyValueError::new_err(format!(
-                        "q has {} state(s) and qd {}: give them the same shape",
-                        q.len(),
-                        qd.len()
+                        "q has {m} state(s) and qd {qd_m}: give them the same shape"
                     )));
                 }
                 qd
             }
-            None => vec![DVector::zeros(n); q.len()],
+            None => vec![0.0; q.len()],
         };
-        let states = q.into_iter().zip(qd).map(|(q, qd)| (t, q, qd)).collect();
-        Ok(States { states, batch, n })
+        Ok(States {
+            t,
+            q,
+            qd,
+            batch,
+            m,
+            n,
+        })
     }
 
-    /// The rows of `qdd` beside these states.
-    fn accelerations(&self, qdd: &Input<'_>) -> PyResult<Vec<DVector<f64>>> {
-        let (qdd, batch) = rows(qdd, "qdd", self.n)?;
-        if batch != self.batch || qdd.len() != self.states.len() {
+    /// The states as the runtime's batches take them.
+    fn flat(&self) -> BatchStates<'_> {
+        BatchStates {
+            t: self.t,
+            q: &self.q,
+            qd: &self.qd,
+        }
+    }
+
+    /// Each state as vectors, for the calls that have no batch.
+    fn each(&self) -> impl Iterator<Item = (DVector<f64>, DVector<f64>)> + '_ {
+        let vector = |v: &[f64]| DVector::from_column_slice(v);
+        let n = self.n.max(1);
+        self.q
+            .chunks(n)
+            .zip(self.qd.chunks(n))
+            .map(move |(q, qd)| (vector(q), vector(qd)))
+    }
+
+    /// The values of `qdd` beside these states.
+    fn accelerations(&self, qdd: &Input<'_>) -> PyResult<Vec<f64>> {
+        let (qdd, m, batch) = rows(qdd, "qdd", self.n)?;
+        if batch != self.batch || m != self.m {
             return Err(PyValueError::new_err(format!(
-                "qdd has {} row(s) for {} state(s): give it the shape of q",
-                qdd.len(),
-                self.states.len()
+                "qdd has {m} row(s) for {} state(s): give it the shape of q",
+                self.m
             )));
         }
         Ok(qdd)
     }
 
-    /// The results as one array: each result's shape, after a leading axis for a batch.
+    /// A result's values for every state (`width` a state), zero until written.
+    fn buffer(&self, width: usize) -> Vec<f64> {
+        vec![0.0; self.m * width]
+    }
+
+    /// The results as one array: each result's `shape`, after a leading axis for a batch.
     fn array<'py>(
         &self,
         py: Python<'py>,
         shape: &[usize],
-        results: impl IntoIterator<Item = Vec<f64>>,
+        data: Vec<f64>,
     ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         let mut full = Vec::with_capacity(shape.len() + 1);
         if self.batch {
-            full.push(self.states.len());
+            full.push(self.m);
         }
         full.extend_from_slice(shape);
-        let data: Vec<f64> = results.into_iter().flatten().collect();
         let array = ArrayD::from_shape_vec(IxDyn(&full), data)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(array.into_pyarray(py))
     }
-}
 
-/// A matrix's entries row by row, as NumPy lays out an array.
-fn row_major(m: &DMatrix<f64>) -> Vec<f64> {
-    m.transpose().as_slice().to_vec()
-}
-
-/// Each result, or the first state's error with its index.
-fn each_ok<R>(results: Vec<Result<R, Error>>, batch: bool) -> PyResult<Vec<R>> {
-    results
-        .into_iter()
-        .enumerate()
-        .map(|(i, r)| {
-            r.map_err(|e| match batch {
-                true => error(format!("state {i}: {e}")),
-                false => error(e),
-            })
-        })
-        .collect()
+    /// A batch's error as Python's: a state's named by its index in a batch.
+    fn error(&self, e: BatchError) -> PyErr {
+        match e {
+            BatchError::State { error: e, .. } if !self.batch => error(e),
+            e => error(e),
+        }
+    }
 }
 
 #[pymethods]
@@ -156,9 +182,11 @@ impl Model {
         t: f64,
     ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         let states = States::read(self, t, &q, qd.as_ref())?;
-        let m = py.detach(|| self.system.mass_matrix_each(&states.states));
         let n = states.n;
-        states.array(py, &[n, n], m.iter().map(row_major))
+        let mut out = states.buffer(n * n);
+        py.detach(|| self.system.mass_matrix_into(states.flat(), &mut out))
+            .map_err(|e| states.error(e))?;
+        states.array(py, &[n, n], out)
     }
 
     /// The forcing `f(t, q, q̇)` of `M q̈ = f` at each state.
@@ -171,15 +199,14 @@ impl Model {
         t: f64,
     ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         let states = States::read(self, t, &q, qd.as_ref())?;
-        let f: Vec<DVector<f64>> = py.detach(|| {
+        let f: Vec<f64> = py.detach(|| {
             states
-                .states
-                .iter()
-                .map(|(t, q, qd)| self.system.forcing(*t, q, qd))
+                .each()
+                .flat_map(|(q, qd)| Vec::from(self.system.forcing(t, &q, &qd).data))
                 .collect()
         });
         let n = states.n;
-        states.array(py, &[n], f.iter().map(|f| f.as_slice().to_vec()))
+        states.array(py, &[n], f)
     }
 
     /// The accelerations `q̈` at each state (forward dynamics).
@@ -192,10 +219,11 @@ impl Model {
         t: f64,
     ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         let states = States::read(self, t, &q, qd.as_ref())?;
-        let qdd = py.detach(|| self.system.accelerations_each(&states.states));
-        let qdd = each_ok(qdd, states.batch)?;
         let n = states.n;
-        states.array(py, &[n], qdd.iter().map(|a| a.as_slice().to_vec()))
+        let mut out = states.buffer(n);
+        py.detach(|| self.system.accelerations_into(states.flat(), &mut out))
+            .map_err(|e| states.error(e))?;
+        states.array(py, &[n], out)
     }
 
     /// The generalized forces `M q̈ − f` that give the accelerations `qdd` at each state
@@ -211,11 +239,14 @@ impl Model {
     ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         let states = States::read(self, t, &q, Some(&qd))?;
         let qdd = states.accelerations(&qdd)?;
-        let tau = py
-            .detach(|| self.system.inverse_dynamics_each(&states.states, &qdd))
-            .map_err(error)?;
         let n = states.n;
-        states.array(py, &[n], tau.iter().map(|a| a.as_slice().to_vec()))
+        let mut out = states.buffer(n);
+        py.detach(|| {
+            self.system
+                .inverse_dynamics_into(states.flat(), &qdd, &mut out)
+        })
+        .map_err(|e| states.error(e))?;
+        states.array(py, &[n], out)
     }
 
     /// The accelerations and their derivatives at each state: `(q̈, ∂q̈/∂q, ∂q̈/∂q̇,
@@ -235,32 +266,25 @@ impl Model {
         Bound<'py, PyArrayDyn<f64>>,
     )> {
         let states = States::read(self, t, &q, qd.as_ref())?;
-        let jacobians = py.detach(|| self.system.acceleration_jacobians_each(&states.states));
-        let jacobians = each_ok(jacobians, states.batch)?;
-        let n = states.n;
+        let (n, p) = (states.n, self.file.model.parameters.len());
+        let (mut qdd, mut dq) = (states.buffer(n), states.buffer(n * n));
+        let (mut dqd, mut dp) = (states.buffer(n * n), states.buffer(n * p));
+        let buffers = JacobianBuffers {
+            accelerations: &mut qdd,
+            coordinates: &mut dq,
+            velocities: &mut dqd,
+            parameters: &mut dp,
+        };
+        py.detach(|| {
+            self.system
+                .acceleration_jacobians_into(states.flat(), buffers)
+        })
+        .map_err(|e| states.error(e))?;
         Ok((
-            states.array(
-                py,
-                &[n],
-                jacobians
-                    .iter()
-                    .map(|j| j.accelerations.as_slice().to_vec()),
-            )?,
-            states.array(
-                py,
-                &[n, n],
-                jacobians.iter().map(|j| row_major(&j.coordinates)),
-            )?,
-            states.array(
-                py,
-                &[n, n],
-                jacobians.iter().map(|j| row_major(&j.velocities)),
-            )?,
-            states.array(
-                py,
-                &[n, self.file.model.parameters.len()],
-                jacobians.iter().map(|j| row_major(&j.parameters)),
-            )?,
+            states.array(py, &[n], qdd)?,
+            states.array(py, &[n, n], dq)?,
+            states.array(py, &[n, n], dqd)?,
+            states.array(py, &[n, p], dp)?,
         ))
     }
 
@@ -276,11 +300,10 @@ impl Model {
         let states = States::read(self, t, &q, qd.as_ref())?;
         let e: Vec<f64> = py.detach(|| {
             states
-                .states
-                .iter()
-                .map(|(t, q, qd)| self.system.energy(*t, q, qd))
+                .each()
+                .map(|(q, qd)| self.system.energy(t, &q, &qd))
                 .collect()
         });
-        states.array(py, &[], e.into_iter().map(|e| vec![e]))
+        states.array(py, &[], e)
     }
 }

@@ -114,6 +114,22 @@ def test_a_batch_is_each_single_call_bit_for_bit(double):
             assert np.array_equal(whole[i], one)
 
 
+def test_a_batch_reads_any_layout_and_names_its_first_failing_state(double):
+    rng = np.random.default_rng(8)
+    q, qd = rng.uniform(-3, 3, size=(400, 2)), rng.normal(size=(400, 2))
+    expected = double.accelerations(q, qd)
+    assert np.array_equal(double.accelerations(np.asfortranarray(q), qd), expected)
+    assert np.array_equal(double.accelerations(q[::2], qd[::2]), expected[::2])
+    assert np.array_equal(double.accelerations(q[::-1], qd[::-1]), expected[::-1])
+    bad = q.copy()
+    bad[150, 0] = bad[300, 1] = np.nan
+    with pytest.raises(ld.LagrangeError, match="^state 150: "):
+        double.accelerations(bad, qd)
+    with pytest.raises(ld.LagrangeError) as one:
+        double.accelerations(bad[150], qd[150])
+    assert not str(one.value).startswith("state")
+
+
 def test_inverse_dynamics_undoes_forward_dynamics(double):
     rng = np.random.default_rng(3)
     q, qd = rng.uniform(-3, 3, size=(50, 2)), rng.normal(size=(50, 2))
