@@ -101,6 +101,10 @@ def test_connect_refuses_what_it_cannot_do(oscillator):
         oscillator.connect([1.0], time=-1.0)
     with pytest.raises(ld.LagrangeError, match="steps"):
         oscillator.connect([1.0], time=1.0, steps=10**9)
+    # An energy out of reach is echoed as a number, not as 301 digits.
+    with pytest.raises(ld.LagrangeError, match="at energy 1e300") as caught:
+        oscillator.connect([0.2], energy=1e300)
+    assert not re.search(r"\d{20}", str(caught.value))
     ball = ld.load(REPOSITORY / "examples/models/bouncing_ball.toml")
     with pytest.raises(ld.LagrangeError, match=r"\[\[events\]\]"):
         ball.connect([1.0], time=1.0)

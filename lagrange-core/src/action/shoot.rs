@@ -138,8 +138,8 @@ where
             c.from.as_slice(),
             c.to.as_slice(),
             match c.condition {
-                Condition::Time(tau) => format!("in time {tau}"),
-                Condition::Energy(e) => format!("at energy {e}"),
+                Condition::Time(tau) => format!("in time {tau:?}"),
+                Condition::Energy(e) => format!("at energy {e:?}"),
             }
         );
         let tried: Vec<String> = failures
@@ -370,7 +370,7 @@ where
             let t2 = 0.5 * v.dot(&(m * &v));
             if t2.is_nan() || t2 <= 0.0 || e.is_nan() || e <= h0 {
                 return Err(Error::NoMotion(format!(
-                    "at energy {e} no motion starts from {:?} with a velocity along {:?} (the potential there is {h0})",
+                    "at energy {e:?} no motion starts from {:?} with a velocity along {:?} (the potential there is {h0:?})",
                     q0.as_slice(),
                     v.as_slice()
                 )));
