@@ -1,5 +1,5 @@
-//! Many states per call: forward dynamics, inverse dynamics, `M` and the derivatives of
-//! forward dynamics over a slice of states, written into slices the caller owns, each
+//! Many states per call: forward dynamics, inverse dynamics, `M`, `f`, the energy and
+//! the derivatives of forward dynamics over a slice of states, written into slices the caller owns, each
 //! state's result the one a single call gives (the same bits), the states spread over the
 //! processor's threads.
 //!
@@ -127,6 +127,26 @@ where
         each_into(m, [("out", out, n * n)], |k, [out]| {
             let (q, qd) = state(states, k, n);
             row_major(&self.mass_matrix(states.t, &q, &qd), out);
+            Ok(())
+        })
+    }
+
+    /// [`forcing`](LagrangianSystem::forcing) at each state into `out` (`m · n` values).
+    fn forcing_into(&self, states: BatchStates<'_>, out: &mut [f64]) -> Result<(), BatchError> {
+        let (m, n) = shape(self, states)?;
+        each_into(m, [("out", out, n)], |k, [out]| {
+            let (q, qd) = state(states, k, n);
+            out.copy_from_slice(self.forcing(states.t, &q, &qd).as_slice());
+            Ok(())
+        })
+    }
+
+    /// [`energy`](LagrangianSystem::energy) at each state into `out` (`m` values).
+    fn energy_into(&self, states: BatchStates<'_>, out: &mut [f64]) -> Result<(), BatchError> {
+        let (m, n) = shape(self, states)?;
+        each_into(m, [("out", out, 1)], |k, [out]| {
+            let (q, qd) = state(states, k, n);
+            out[0] = self.energy(states.t, &q, &qd);
             Ok(())
         })
     }
@@ -336,6 +356,9 @@ mod tests {
             let mut qdd = vec![f64::NAN; 2 * m];
             let mut masses = vec![f64::NAN; 4 * m];
             let mut tau = vec![f64::NAN; 2 * m];
+            let (mut forcing, mut energy) = (vec![f64::NAN; 2 * m], vec![f64::NAN; m]);
+            system.forcing_into(states, &mut forcing).expect("f");
+            system.energy_into(states, &mut energy).expect("E");
             let (mut dq, mut dqd) = (vec![f64::NAN; 4 * m], vec![f64::NAN; 4 * m]);
             let mut dp = vec![f64::NAN; 10 * m];
             system.accelerations_into(states, &mut qdd).expect("q̈");
@@ -368,6 +391,9 @@ mod tests {
                 let mass = system.mass_matrix(*t, q, qd);
                 let rows = [mass[(0, 0)], mass[(0, 1)], mass[(1, 0)], mass[(1, 1)]];
                 assert_eq!(bits(&masses[4 * k..4 * k + 4]), bits(&rows), "state {k}");
+                let f = system.forcing(*t, q, qd);
+                assert_eq!(bits(&forcing[2 * k..2 * k + 2]), bits(f.as_slice()));
+                assert_eq!(energy[k].to_bits(), system.energy(*t, q, qd).to_bits());
                 let torque = system.inverse_dynamics(*t, q, qd, &a);
                 assert_eq!(bits(&tau[2 * k..2 * k + 2]), bits(torque.as_slice()));
                 let j = system.acceleration_jacobians(*t, q, qd).expect("∇q̈");

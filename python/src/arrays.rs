@@ -2,8 +2,7 @@
 //! batch of `m`, each row's result the bits of a single call (the runtime's `Batch`, over
 //! the processor's threads, with the interpreter's lock released).
 
-use lagrange_core::{Batch, BatchError, BatchStates, JacobianBuffers, LagrangianSystem};
-use nalgebra::DVector;
+use lagrange_core::{Batch, BatchError, BatchStates, JacobianBuffers};
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{
     AllowTypeChange, IntoPyArray, PyArrayDescrMethods, PyArrayDyn, PyArrayLikeDyn, PyUntypedArray,
@@ -117,16 +116,6 @@ impl States {
         }
     }
 
-    /// Each state as vectors, for the calls that have no batch.
-    fn each(&self) -> impl Iterator<Item = (DVector<f64>, DVector<f64>)> + '_ {
-        let vector = |v: &[f64]| DVector::from_column_slice(v);
-        let n = self.n.max(1);
-        self.q
-            .chunks(n)
-            .zip(self.qd.chunks(n))
-            .map(move |(q, qd)| (vector(q), vector(qd)))
-    }
-
     /// The values of `qdd` beside these states.
     fn accelerations(&self, qdd: &Input<'_>) -> PyResult<Vec<f64>> {
         let (qdd, m, batch) = rows(qdd, "qdd", self.n)?;
@@ -199,14 +188,11 @@ impl Model {
         t: f64,
     ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         let states = States::read(self, t, &q, qd.as_ref())?;
-        let f: Vec<f64> = py.detach(|| {
-            states
-                .each()
-                .flat_map(|(q, qd)| Vec::from(self.system.forcing(t, &q, &qd).data))
-                .collect()
-        });
         let n = states.n;
-        states.array(py, &[n], f)
+        let mut out = states.buffer(n);
+        py.detach(|| self.system.forcing_into(states.flat(), &mut out))
+            .map_err(|e| states.error(e))?;
+        states.array(py, &[n], out)
     }
 
     /// The accelerations `q̈` at each state (forward dynamics).
@@ -298,12 +284,9 @@ impl Model {
         t: f64,
     ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         let states = States::read(self, t, &q, qd.as_ref())?;
-        let e: Vec<f64> = py.detach(|| {
-            states
-                .each()
-                .map(|(q, qd)| self.system.energy(t, &q, &qd))
-                .collect()
-        });
-        states.array(py, &[], e)
+        let mut out = states.buffer(1);
+        py.detach(|| self.system.energy_into(states.flat(), &mut out))
+            .map_err(|e| states.error(e))?;
+        states.array(py, &[], out)
     }
 }
