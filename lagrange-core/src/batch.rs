@@ -78,8 +78,8 @@ impl fmt::Display for BatchError {
 
 impl std::error::Error for BatchError {}
 
-/// A system's calls over many [`BatchStates`], each state's results written where the single
-/// call's would be laid out flat, bit for bit. Implemented for every [`LagrangianSystem`]
+/// A system's calls over many [`BatchStates`], each state's results written where the
+/// single call's would be laid out flat, bit for bit. Implemented for every [`LagrangianSystem`]
 /// that can be shared between threads.
 pub trait Batch<N: Dim>: LagrangianSystem<N> + Sync
 where
@@ -244,9 +244,10 @@ fn threads() -> usize {
 }
 
 /// `f(k, outs)` for every state `k < m`, each output the state's `width` values of the
-/// caller's slice `(name, slice, width)` (its length checked first): the states in contiguous blocks, one per thread, no block
-/// smaller than [`STATES_PER_THREAD`] and no more blocks than the processor's threads.
-/// Stops at the first state whose call fails, and returns it.
+/// caller's slice `(name, slice, width)` (its length checked first): the states in
+/// contiguous blocks, one per thread, no block smaller than [`STATES_PER_THREAD`] and no
+/// more blocks than the processor's threads. Stops at the first state whose call fails,
+/// and returns it.
 fn each_into<const K: usize>(
     m: usize,
     outs: [(&str, &mut [f64], usize); K],
