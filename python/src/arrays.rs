@@ -133,6 +133,20 @@ impl States {
         vec![0.0; self.m * width]
     }
 
+    /// One result of `shape` per state, written by `fill` (a batch method of the runtime
+    /// given these states and the result's values) without the interpreter's lock.
+    fn computed<'py>(
+        &self,
+        py: Python<'py>,
+        shape: &[usize],
+        fill: impl FnOnce(BatchStates<'_>, &mut [f64]) -> Result<(), BatchError> + Send,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
+        let mut out = self.buffer(shape.iter().product());
+        py.detach(|| fill(self.flat(), &mut out))
+            .map_err(|e| self.error(e))?;
+        self.array(py, shape, out)
+    }
+
     /// The results as one array: each result's `shape`, after a leading axis for a batch.
     fn array<'py>(
         &self,
@@ -172,10 +186,7 @@ impl Model {
     ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         let states = States::read(self, t, &q, qd.as_ref())?;
         let n = states.n;
-        let mut out = states.buffer(n * n);
-        py.detach(|| self.system.mass_matrix_into(states.flat(), &mut out))
-            .map_err(|e| states.error(e))?;
-        states.array(py, &[n, n], out)
+        states.computed(py, &[n, n], |s, out| self.system.mass_matrix_into(s, out))
     }
 
     /// The forcing `f(t, q, q̇)` of `M q̈ = f` at each state.
@@ -189,10 +200,7 @@ impl Model {
     ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         let states = States::read(self, t, &q, qd.as_ref())?;
         let n = states.n;
-        let mut out = states.buffer(n);
-        py.detach(|| self.system.forcing_into(states.flat(), &mut out))
-            .map_err(|e| states.error(e))?;
-        states.array(py, &[n], out)
+        states.computed(py, &[n], |s, out| self.system.forcing_into(s, out))
     }
 
     /// The accelerations `q̈` at each state (forward dynamics).
@@ -206,10 +214,7 @@ impl Model {
     ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         let states = States::read(self, t, &q, qd.as_ref())?;
         let n = states.n;
-        let mut out = states.buffer(n);
-        py.detach(|| self.system.accelerations_into(states.flat(), &mut out))
-            .map_err(|e| states.error(e))?;
-        states.array(py, &[n], out)
+        states.computed(py, &[n], |s, out| self.system.accelerations_into(s, out))
     }
 
     /// The generalized forces `M q̈ − f` that give the accelerations `qdd` at each state
@@ -226,13 +231,9 @@ impl Model {
         let states = States::read(self, t, &q, Some(&qd))?;
         let qdd = states.accelerations(&qdd)?;
         let n = states.n;
-        let mut out = states.buffer(n);
-        py.detach(|| {
-            self.system
-                .inverse_dynamics_into(states.flat(), &qdd, &mut out)
+        states.computed(py, &[n], |s, out| {
+            self.system.inverse_dynamics_into(s, &qdd, out)
         })
-        .map_err(|e| states.error(e))?;
-        states.array(py, &[n], out)
     }
 
     /// The accelerations and their derivatives at each state: `(q̈, ∂q̈/∂q, ∂q̈/∂q̇,
@@ -284,9 +285,6 @@ impl Model {
         t: f64,
     ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         let states = States::read(self, t, &q, qd.as_ref())?;
-        let mut out = states.buffer(1);
-        py.detach(|| self.system.energy_into(states.flat(), &mut out))
-            .map_err(|e| states.error(e))?;
-        states.array(py, &[], out)
+        states.computed(py, &[], |s, out| self.system.energy_into(s, out))
     }
 }
