@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 
 use nalgebra::{DefaultAllocator, Dim, OVector, U1};
 
+use crate::copy::copy_values;
 use crate::error::Error;
 use crate::size::DimAllocator;
 use crate::system::LagrangianSystem;
@@ -93,11 +94,8 @@ where
         out: &mut [f64],
     ) -> Result<(), BatchError> {
         let (m, n) = shape(self, states)?;
-        each_into(m, [("out", out, n)], |k, [out]| {
-            let (q, qd) = state(states, k, n);
-            let qdd = self.accelerations(states.t, &q, &qd)?;
-            out.copy_from_slice(qdd.as_slice());
-            Ok(())
+        each_into(states, m, [("out", out, n)], |_, (q, qd), [out]| {
+            self.write_accelerations(states.t, q, qd, out)
         })
     }
 
@@ -111,10 +109,9 @@ where
     ) -> Result<(), BatchError> {
         let (m, n) = shape(self, states)?;
         length("qdd", qdd.len(), m * n)?;
-        each_into(m, [("out", out, n)], |k, [out]| {
-            let (q, qd) = state(states, k, n);
+        each_into(states, m, [("out", out, n)], |k, (q, qd), [out]| {
             let qdd = vector::<N>(&qdd[k * n..(k + 1) * n]);
-            let tau = self.inverse_dynamics(states.t, &q, &qd, &qdd);
+            let tau = self.inverse_dynamics(states.t, q, qd, &qdd);
             out.copy_from_slice(tau.as_slice());
             Ok(())
         })
@@ -124,9 +121,8 @@ where
     /// values, each `M` row by row).
     fn mass_matrix_into(&self, states: BatchStates<'_>, out: &mut [f64]) -> Result<(), BatchError> {
         let (m, n) = shape(self, states)?;
-        each_into(m, [("out", out, n * n)], |k, [out]| {
-            let (q, qd) = state(states, k, n);
-            row_major(&self.mass_matrix(states.t, &q, &qd), out);
+        each_into(states, m, [("out", out, n * n)], |_, (q, qd), [out]| {
+            row_major(&self.mass_matrix(states.t, q, qd), out);
             Ok(())
         })
     }
@@ -134,19 +130,17 @@ where
     /// [`forcing`](LagrangianSystem::forcing) at each state into `out` (`m · n` values).
     fn forcing_into(&self, states: BatchStates<'_>, out: &mut [f64]) -> Result<(), BatchError> {
         let (m, n) = shape(self, states)?;
-        each_into(m, [("out", out, n)], |k, [out]| {
-            let (q, qd) = state(states, k, n);
-            out.copy_from_slice(self.forcing(states.t, &q, &qd).as_slice());
+        each_into(states, m, [("out", out, n)], |_, (q, qd), [out]| {
+            out.copy_from_slice(self.forcing(states.t, q, qd).as_slice());
             Ok(())
         })
     }
 
     /// [`energy`](LagrangianSystem::energy) at each state into `out` (`m` values).
     fn energy_into(&self, states: BatchStates<'_>, out: &mut [f64]) -> Result<(), BatchError> {
-        let (m, n) = shape(self, states)?;
-        each_into(m, [("out", out, 1)], |k, [out]| {
-            let (q, qd) = state(states, k, n);
-            out[0] = self.energy(states.t, &q, &qd);
+        let (m, _) = shape(self, states)?;
+        each_into(states, m, [("out", out, 1)], |_, (q, qd), [out]| {
+            out[0] = self.energy(states.t, q, qd);
             Ok(())
         })
     }
@@ -166,9 +160,8 @@ where
             ("velocities", out.velocities, n * n),
             ("parameters", out.parameters, n * p),
         ];
-        each_into(m, outs, |k, [qdd, dq, dqd, dp]| {
-            let (q, qd) = state(states, k, n);
-            let j = self.acceleration_jacobians(states.t, &q, &qd)?;
+        each_into(states, m, outs, |_, (q, qd), [qdd, dq, dqd, dp]| {
+            let j = self.acceleration_jacobians(states.t, q, qd)?;
             qdd.copy_from_slice(j.accelerations.as_slice());
             row_major(&j.coordinates, dq);
             row_major(&j.velocities, dqd);
@@ -243,16 +236,21 @@ fn threads() -> usize {
     *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get))
 }
 
-/// `f(k, outs)` for every state `k < m`, each output the state's `width` values of the
-/// caller's slice `(name, slice, width)` (its length checked first): the states in
-/// contiguous blocks, one per thread, no block smaller than [`STATES_PER_THREAD`] and no
-/// more blocks than the processor's threads. Stops at the first state whose call fails,
-/// and returns it.
-fn each_into<const K: usize>(
+/// `f(k, (q, q̇), outs)` for every state `k < m` of `states`, each output the state's
+/// `width` values of the caller's slice `(name, slice, width)` (its length checked first):
+/// the states in contiguous blocks, one per thread, no block smaller than
+/// [`STATES_PER_THREAD`] and no more blocks than the processor's threads. Stops at the
+/// first state whose call fails, and returns it.
+fn each_into<N: Dim, const K: usize, F>(
+    states: BatchStates<'_>,
     m: usize,
     outs: [(&str, &mut [f64], usize); K],
-    f: impl Fn(usize, [&mut [f64]; K]) -> Result<(), Error> + Sync,
-) -> Result<(), BatchError> {
+    f: F,
+) -> Result<(), BatchError>
+where
+    DefaultAllocator: DimAllocator<N>,
+    F: Fn(usize, (&OVector<f64, N>, &OVector<f64, N>), [&mut [f64]; K]) -> Result<(), Error> + Sync,
+{
     for (name, out, width) in &outs {
         length(name, out.len(), m * width)?;
     }
@@ -266,14 +264,24 @@ fn each_into<const K: usize>(
             head
         })
     };
+    if m == 0 {
+        return Ok(());
+    }
+    let n = states.q.len() / m;
     let run = |first: usize, count: usize, mut block: [&mut [f64]; K]| -> Result<(), BatchError> {
+        // One `(q, q̇)` for the block, each state copied in: at run-time sizes a vector made
+        // for each state would be two allocations a state.
+        let (mut q, mut qd) = state::<N>(states, first, n);
         for k in first..first + count {
+            let at = k * n..(k + 1) * n;
+            copy_values(q.as_mut_slice(), &states.q[at.clone()]);
+            copy_values(qd.as_mut_slice(), &states.qd[at]);
             let one = std::array::from_fn(|i| {
                 let (head, tail) = std::mem::take(&mut block[i]).split_at_mut(widths[i]);
                 block[i] = tail;
                 head
             });
-            f(k, one).map_err(|error| BatchError::State { index: k, error })?;
+            f(k, (&q, &qd), one).map_err(|error| BatchError::State { index: k, error })?;
         }
         Ok(())
     };

@@ -30,6 +30,7 @@ pub mod analysis;
 pub mod batch;
 pub mod check;
 pub mod control;
+mod copy;
 pub mod error;
 pub mod integrate;
 pub mod report;

@@ -2,6 +2,7 @@
 //! interpreter and generated solvers) names by absolute path and users should not: not
 //! part of the public API.
 
+pub use crate::copy::copy_values;
 pub use crate::run::event::watch::{JUMP_FRACTION, ROOT_ITERATIONS};
 pub use crate::system::constrained::{
     CONSISTENCY_TOLERANCE, PROJECTION_ITERATIONS, PROJECTION_TOLERANCE,

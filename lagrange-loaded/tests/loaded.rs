@@ -36,6 +36,11 @@ fn quantities<S: LagrangianSystem<Dyn>>(system: &S, (t, q, qd): &State) -> Vec<u
     let (t, q, qd) = (*t, q, qd);
     let mut v = Vec::new();
     let jacobians = system.acceleration_jacobians(t, q, qd).expect("∂q̈");
+    // `q̈` solved where the program wrote `M` (row by row), against the derivatives' `q̈`
+    // solved on nalgebra's copy of `M` (column by column): the same operations, the same
+    // bits.
+    let qdd = system.accelerations(t, q, qd).expect("q̈");
+    assert_eq!(bits(qdd.iter()), bits(jacobians.accelerations.iter()));
     v.extend(bits(jacobians.accelerations.iter()));
     v.extend(bits(jacobians.coordinates.iter()));
     v.extend(bits(jacobians.velocities.iter()));
@@ -127,6 +132,48 @@ fn a_constrained_model_compiled_has_the_interpreters_bits() {
         v.extend(bits(motion.multipliers.iter()));
         v
     });
+}
+
+/// A kinetic energy that is not positive definite, `(ẋ² − ẏ²)/2`, with `V = (x² + y²)/2`:
+/// `M` has no Cholesky factor, so `q̈` comes from LU on `M` made again, and is
+/// `(−x, y)` exactly (`M` is diagonal, ±1): by the single call, into a caller's slice and
+/// over a batch, compiled and interpreted.
+#[test]
+fn an_indefinite_mass_matrix_is_solved_by_lu() {
+    let text = r#"
+        [model]
+        name = "Saddle"
+        coordinates = ["x", "y"]
+        kinetic = "1/2*dot(x)^2 - 1/2*dot(y)^2"
+        potential = "1/2*x^2 + 1/2*y^2"
+    "#;
+    let model = source::model_of(text).expect("the model");
+    let equations = lagrange_symbolic::derive(&model).expect("derived").full;
+    for backend in [Backend::Compiled, Backend::Interpreted] {
+        let system = Loaded::with_backend(&equations, &[], backend).expect("loaded");
+        for k in 0..COMPILE_AFTER as usize + 20 {
+            let (x, y) = (0.3 + 0.01 * k as f64, -1.7 + 0.02 * k as f64);
+            let (q, qd) = (
+                DVector::from_vec(vec![x, y]),
+                DVector::from_vec(vec![0.5, 0.25]),
+            );
+            let qdd = system.accelerations(0.0, &q, &qd).expect("q̈");
+            assert_eq!(qdd.as_slice(), [-x, y], "{backend:?}, call {k}");
+            let mut out = [f64::NAN; 2];
+            system
+                .write_accelerations(0.0, &q, &qd, &mut out)
+                .expect("q̈");
+            assert_eq!(out, [-x, y]);
+        }
+        let states = lagrange_core::BatchStates {
+            t: 0.0,
+            q: &[1.0, 2.0, -3.0, 0.5],
+            qd: &[0.0; 4],
+        };
+        let mut out = [f64::NAN; 4];
+        lagrange_core::Batch::accelerations_into(&system, states, &mut out).expect("q̈");
+        assert_eq!(out, [-1.0, 2.0, 3.0, 0.5]);
+    }
 }
 
 /// Equations handed to `Loaded` by a caller, not read from the store: a program of the

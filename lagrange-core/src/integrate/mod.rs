@@ -19,8 +19,9 @@
 use std::marker::PhantomData;
 use std::ops::{AddAssign, ControlFlow};
 
-use nalgebra::{DefaultAllocator, Dim, OVector};
+use nalgebra::{DefaultAllocator, Dim};
 
+use crate::copy::copy_values;
 use crate::error::{Error, Short};
 use crate::size::DimAllocator;
 use crate::system::LagrangianSystem;
@@ -443,24 +444,14 @@ impl<S> Rhs<'_, S> {
         S: LagrangianSystem<N>,
         DefaultAllocator: DimAllocator<N>,
     {
-        let qdd = self.accelerations(t, y)?;
-        Ok(State::new(y.qd.clone(), qdd))
+        let mut slope = State::new(y.qd.clone(), y.qd.clone());
+        self.eval_into(t, y, &mut slope)?;
+        Ok(slope)
     }
 
-    /// [`eval`](Self::eval) into `out`, whose `q̇` part it overwrites rather than
-    /// allocates.
+    /// [`eval`](Self::eval) into `out`, which it overwrites rather than allocates; counted;
+    /// an error for a state that is not finite.
     fn eval_into<N: Dim>(&mut self, t: f64, y: &State<N>, out: &mut State<N>) -> Result<(), Error>
-    where
-        S: LagrangianSystem<N>,
-        DefaultAllocator: DimAllocator<N>,
-    {
-        out.qd = self.accelerations(t, y)?;
-        out.q.copy_from(&y.qd);
-        Ok(())
-    }
-
-    /// `q̈` at `(t, y)`, counted; an error for a state that is not finite.
-    fn accelerations<N: Dim>(&mut self, t: f64, y: &State<N>) -> Result<OVector<f64, N>, Error>
     where
         S: LagrangianSystem<N>,
         DefaultAllocator: DimAllocator<N>,
@@ -469,7 +460,10 @@ impl<S> Rhs<'_, S> {
             return Err(Error::NonFiniteState { t });
         }
         self.stats.evaluations += 1;
-        self.system.accelerations(t, &y.q, &y.qd)
+        self.system
+            .write_accelerations(t, &y.q, &y.qd, out.qd.as_mut_slice())?;
+        copy_values(out.q.as_mut_slice(), y.qd.as_slice());
+        Ok(())
     }
 
     /// The integrands of the action integrals at `(t, y)`: `p·q̇` and `L`.

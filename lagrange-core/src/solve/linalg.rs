@@ -37,6 +37,32 @@ where
     MassFactor::remade(m, tree, remake).accelerations(f, t, q, qd)
 }
 
+/// `q̈` of `M q̈ = f` in place: `m` is `M` (`n × n`, laid out as `s` says), factorized
+/// where it lies as [`MassFactor::new`] would over `tree`, and `f` becomes `q̈`, with the
+/// bits [`solve_accelerations`] gives; no allocation. `false`, with `m` partly factorized
+/// and `f` as given, where `M` is not positive definite: [`solve_accelerations`] then
+/// needs `M` again (its LU).
+pub(crate) fn accelerations_in_place(
+    m: &mut [f64],
+    s: Strides,
+    tree: &[Option<usize>],
+    f: &mut [f64],
+) -> bool {
+    let n = f.len();
+    if has_shape_in(m, n, s, tree) {
+        if !tree_factor_in(m, n, s, tree) {
+            return false;
+        }
+        tree_substitute_in(m, s, tree, f);
+    } else {
+        if !cholesky_in(m, n, s) {
+            return false;
+        }
+        substitute_in(m, s, f);
+    }
+    true
+}
+
 /// A mass matrix factorized once for several right-hand sides: over the tree of its
 /// shape when it has one (`m = Lᵀ D L` without fill-in), else `L` of `m = L Lᵀ` when `m`
 /// is positive definite, else `m` itself, solved by LU for each right-hand side. Without
@@ -300,6 +326,33 @@ fn pull<const W: usize>(
     }
 }
 
+/// Where a square matrix stored in a slice keeps entry `(i, j)`: at `i·row + j·column`.
+/// nalgebra's storage is column by column, the programs' outputs row by row; the
+/// factorizations below run on either, with the same operations in the same order, so
+/// with the same bits.
+#[derive(Clone, Copy)]
+pub(crate) struct Strides {
+    row: usize,
+    column: usize,
+}
+
+impl Strides {
+    /// Row by row, `n` entries a row.
+    pub(crate) fn rows(n: usize) -> Strides {
+        Strides { row: n, column: 1 }
+    }
+
+    /// Column by column, `n` entries a column: an `OMatrix`'s slice.
+    fn columns(n: usize) -> Strides {
+        Strides { row: 1, column: n }
+    }
+
+    #[inline(always)]
+    fn at(self, i: usize, j: usize) -> usize {
+        i * self.row + j * self.column
+    }
+}
+
 /// Whether `tree` is a tree of `m`'s size, each parent before its child, and every entry
 /// of `m`'s lower triangle off the chains `i, λ(i), λ(λ(i)), …` is zero.
 fn has_shape<N: Dim>(m: &OMatrix<f64, N, N>, tree: &[Option<usize>]) -> bool
@@ -307,6 +360,12 @@ where
     DefaultAllocator: DimAllocator<N>,
 {
     let n = m.nrows();
+    has_shape_in(m.as_slice(), n, Strides::columns(n), tree)
+}
+
+/// [`has_shape`] of the `n × n` matrix `m` laid out as `s` says.
+#[inline]
+fn has_shape_in(m: &[f64], n: usize, s: Strides, tree: &[Option<usize>]) -> bool {
     if tree.len() != n
         || tree
             .iter()
@@ -315,16 +374,12 @@ where
     {
         return false;
     }
-    // The entries below the diagonal that are not zero (NaN included), counted column by
-    // column over contiguous storage, against those on the chains: equal when every one
-    // lies on a chain.
-    let columns = m.as_slice().chunks_exact(n.max(1));
-    let below: usize = columns
-        .enumerate()
-        .map(|(j, column)| {
-            column[j + 1..]
-                .iter()
-                .map(|&x| usize::from(x != 0.0))
+    // The entries below the diagonal that are not zero (NaN included) against those on
+    // the chains: equal when every one lies on a chain.
+    let below: usize = (0..n)
+        .map(|j| {
+            (j + 1..n)
+                .map(|i| usize::from(m[s.at(i, j)] != 0.0))
                 .sum::<usize>()
         })
         .sum();
@@ -332,7 +387,7 @@ where
     for (i, &parent) in tree.iter().enumerate() {
         let mut j = parent;
         while let Some(jj) = j {
-            on_chains += usize::from(m[(i, jj)] != 0.0);
+            on_chains += usize::from(m[s.at(i, jj)] != 0.0);
             j = tree[jj];
         }
     }
@@ -351,25 +406,33 @@ fn tree_factor<N: Dim>(
 where
     DefaultAllocator: DimAllocator<N>,
 {
-    for k in (0..m.nrows()).rev() {
-        let d = m[(k, k)];
+    let n = m.nrows();
+    tree_factor_in(m.as_mut_slice(), n, Strides::columns(n), tree).then_some(m)
+}
+
+/// [`tree_factor`] in place in `m` laid out as `s` says; `false` unless every pivot is
+/// positive.
+#[inline]
+fn tree_factor_in(m: &mut [f64], n: usize, s: Strides, tree: &[Option<usize>]) -> bool {
+    for k in (0..n).rev() {
+        let d = m[s.at(k, k)];
         // Also rejects NaN.
         if d.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
-            return None;
+            return false;
         }
         let mut i = tree[k];
         while let Some(ii) = i {
-            let a = m[(k, ii)] / d;
+            let a = m[s.at(k, ii)] / d;
             let mut j = Some(ii);
             while let Some(jj) = j {
-                m[(ii, jj)] -= a * m[(k, jj)];
+                m[s.at(ii, jj)] -= a * m[s.at(k, jj)];
                 j = tree[jj];
             }
-            m[(k, ii)] = a;
+            m[s.at(k, ii)] = a;
             i = tree[ii];
         }
     }
-    Some(m)
+    true
 }
 
 /// `x` of `Lᵀ D L x = b` for the factors of [`tree_factor`], `b` given in `x`.
@@ -382,24 +445,36 @@ where
     DefaultAllocator: DimAllocator<N>,
 {
     let n = x.nrows();
+    tree_substitute_in(
+        factor.as_slice(),
+        Strides::columns(n),
+        tree,
+        x.as_mut_slice(),
+    );
+    x
+}
+
+/// [`tree_substitute`] with `factor` laid out as `s` says, in place in `x`.
+#[inline]
+fn tree_substitute_in(factor: &[f64], s: Strides, tree: &[Option<usize>], x: &mut [f64]) {
+    let n = x.len();
     for k in (0..n).rev() {
         let mut j = tree[k];
         while let Some(jj) = j {
-            x[jj] -= factor[(k, jj)] * x[k];
+            x[jj] -= factor[s.at(k, jj)] * x[k];
             j = tree[jj];
         }
     }
     for k in 0..n {
-        x[k] /= factor[(k, k)];
+        x[k] /= factor[s.at(k, k)];
     }
     for k in 0..n {
         let mut j = tree[k];
         while let Some(jj) = j {
-            x[k] -= factor[(k, jj)] * x[jj];
+            x[k] -= factor[s.at(k, jj)] * x[jj];
             j = tree[jj];
         }
     }
-    x
 }
 
 /// `L` of `m = L Lᵀ` in the lower triangle of `m`; `None` unless every pivot is positive.
@@ -408,26 +483,33 @@ where
     DefaultAllocator: DimAllocator<N>,
 {
     let n = m.nrows();
+    cholesky_in(m.as_mut_slice(), n, Strides::columns(n)).then_some(m)
+}
+
+/// [`cholesky`] in place in `m` laid out as `s` says; `false` unless every pivot is
+/// positive.
+#[inline]
+fn cholesky_in(m: &mut [f64], n: usize, s: Strides) -> bool {
     for j in 0..n {
-        let mut d = m[(j, j)];
+        let mut d = m[s.at(j, j)];
         for k in 0..j {
-            d -= m[(j, k)] * m[(j, k)];
+            d -= m[s.at(j, k)] * m[s.at(j, k)];
         }
         // Also rejects NaN.
         if d.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
-            return None;
+            return false;
         }
         let d = d.sqrt();
-        m[(j, j)] = d;
+        m[s.at(j, j)] = d;
         for i in j + 1..n {
-            let mut s = m[(i, j)];
+            let mut sum = m[s.at(i, j)];
             for k in 0..j {
-                s -= m[(i, k)] * m[(j, k)];
+                sum -= m[s.at(i, k)] * m[s.at(j, k)];
             }
-            m[(i, j)] = s / d;
+            m[s.at(i, j)] = sum / d;
         }
     }
-    Some(m)
+    true
 }
 
 /// `x` of `L Lᵀ x = b` by the two triangular solves, `b` given in `x`.
@@ -436,21 +518,28 @@ where
     DefaultAllocator: DimAllocator<N>,
 {
     let n = x.nrows();
+    substitute_in(l.as_slice(), Strides::columns(n), x.as_mut_slice());
+    x
+}
+
+/// [`substitute`] with `l` laid out as `s` says, in place in `x`.
+#[inline]
+fn substitute_in(l: &[f64], s: Strides, x: &mut [f64]) {
+    let n = x.len();
     for i in 0..n {
-        let mut s = x[i];
+        let mut sum = x[i];
         for k in 0..i {
-            s -= l[(i, k)] * x[k];
+            sum -= l[s.at(i, k)] * x[k];
         }
-        x[i] = s / l[(i, i)];
+        x[i] = sum / l[s.at(i, i)];
     }
     for i in (0..n).rev() {
-        let mut s = x[i];
+        let mut sum = x[i];
         for k in i + 1..n {
-            s -= l[(k, i)] * x[k];
+            sum -= l[s.at(k, i)] * x[k];
         }
-        x[i] = s / l[(i, i)];
+        x[i] = sum / l[s.at(i, i)];
     }
-    x
 }
 
 /// Solves `m x = f` for a general (nonsymmetric) `m` by LU with partial pivoting; `None`

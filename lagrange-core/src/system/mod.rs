@@ -210,6 +210,20 @@ where
         linalg::solve_accelerations(dynamics, &self.info().mass_matrix_tree, remake, (t, q, qd))
     }
 
+    /// [`accelerations`](Self::accelerations) written into `out` (`n` values; panics on
+    /// another length), with the same bits and errors: a model's derived programs
+    /// ([`Programs`]) solve in place and allocate nothing, at any size.
+    fn write_accelerations(
+        &self,
+        t: f64,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+        out: &mut [f64],
+    ) -> Result<(), Error> {
+        out.copy_from_slice(self.accelerations(t, q, qd)?.as_slice());
+        Ok(())
+    }
+
     /// The velocities with momenta `p` at `(t, q)`: the solution of `∂L/∂q̇ (t, q, q̇) = p`
     /// (Thomson & Tait §319, eq. 30), by Newton's method from `q̇ = 0`. For the usual `L`,
     /// quadratic in `q̇`, the first step is exact: `q̇ = M⁻¹ (p − ∂L/∂q̇|_{q̇=0})`, solved

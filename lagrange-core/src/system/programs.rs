@@ -14,10 +14,11 @@ use nalgebra::{DMatrix, DefaultAllocator, Dim, OMatrix, OVector, U1};
 
 use super::constrained::{CONSISTENCY_TOLERANCE, ConstrainedSystem};
 use super::{DynamicFunctions, LagrangianSystem, ModelInfo, Omitted, Phase, ReducedSystem};
+use crate::copy::copy_values;
 use crate::error::Error;
 use crate::size::{ConstraintAllocator, DimAllocator};
 use crate::solve::jacobians::{self, AccelerationJacobians, ConstraintJacobians};
-use crate::solve::linalg;
+use crate::solve::linalg::{self, Strides};
 
 /// What one of a model's programs computes: the name [`Programs::run`] runs it by. Its
 /// outputs are laid out as [`Layout`] says; matrices row by row.
@@ -437,18 +438,59 @@ where
         q: &OVector<f64, N>,
         qd: &OVector<f64, N>,
     ) -> Result<OVector<f64, N>, Error> {
+        let mut qdd = OVector::zeros_generic(q.shape_generic().0, U1);
+        self.write_accelerations(t, q, qd, qdd.as_mut_slice())?;
+        Ok(qdd)
+    }
+
+    fn write_accelerations(
+        &self,
+        t: f64,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+        out: &mut [f64],
+    ) -> Result<(), Error> {
         if !self.model().constraints.is_empty() {
-            return self.constrained_motion(t, q, qd).map(|m| m.accelerations);
+            let qdd = self.constrained_motion(t, q, qd)?.accelerations;
+            out.copy_from_slice(qdd.as_slice());
+            return Ok(());
         }
         let n = q.shape_generic().0;
         let [mass, forcing] = layout_of(self).dynamics();
         let tree = &self.model().mass_matrix_tree;
-        // Solved in the reader: `M` is not moved out of it.
-        output(self, Quantity::Dynamics, &Arguments::new(t, q, qd), |v| {
-            let dynamics = (matrix(n, n, &v[mass.clone()]), vector(n, &v[forcing]));
-            let remake = || matrix(n, n, &v[mass]);
-            linalg::solve_accelerations(dynamics, tree, remake, (t, q, qd))
-        })
+        let arguments = Arguments::new(t, q, qd);
+        // Factorized and solved where the program wrote `M` and `f`: nothing allocated.
+        let solved = output(self, Quantity::Dynamics, &arguments, |v| {
+            let (m, f) = v.split_at_mut(forcing.start);
+            let f = &mut f[..forcing.len()];
+            let solved = linalg::accelerations_in_place(
+                &mut m[mass.clone()],
+                Strides::rows(n.value()),
+                tree,
+                f,
+            );
+            if solved {
+                copy_values(out, f);
+            }
+            solved
+        });
+        if !solved {
+            // `M` is not positive definite: LU on it, made again.
+            let qdd = output(self, Quantity::Dynamics, &arguments, |v| {
+                let dynamics = (
+                    matrix(n, n, &v[mass.clone()]),
+                    vector(n, &v[forcing.clone()]),
+                );
+                let remake = || matrix(n, n, &v[mass]);
+                linalg::solve_accelerations(dynamics, tree, remake, (t, q, qd))
+            })?;
+            out.copy_from_slice(qdd.as_slice());
+        }
+        if out.iter().all(|x| x.is_finite()) {
+            Ok(())
+        } else {
+            Err(Error::singular(t, q.as_slice(), qd.as_slice()))
+        }
     }
 
     fn project(

@@ -8,7 +8,9 @@
 //! round as Rust's do, `sqrt` as the instruction, one rounding for each fused
 //! multiply-add (the FMA instruction where the processor has it, the C library's `fma`
 //! where it does not), and the other functions (`sin`, `cos`, `exp`, `ln`, `powi`,
-//! `powf`) called in Rust's own `f64` methods, so in the same library. (Which NaN an
+//! `powf`) called in Rust's own `f64` methods, so in the same library; the sine and cosine
+//! of one value in one call of `sin_cos`, as the derive's compiled code gets them (the
+//! same two results: the library's `sincos` is its `sin` and its `cos`). (Which NaN an
 //! operation returns, IEEE 754 leaves open: a NaN comes out wherever the interpreter's
 //! does, its sign and payload possibly not, as the processor's instructions pick among
 //! NaN operands in their own order.)
@@ -19,13 +21,14 @@
 //! length, not with the square of a register allocator's view of it.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Mutex;
 
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::ir::{
-    AbiParam, Block, Function, InstBuilder, MemFlagsData, SigRef, Signature, UserFuncName, Value,
-    types,
+    AbiParam, Block, Function, InstBuilder, MemFlagsData, SigRef, Signature, StackSlot,
+    StackSlotData, StackSlotKind, UserFuncName, Value, types,
 };
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
@@ -33,7 +36,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Module, default_libcall_names};
 
 use super::emit::{self, Emitter, IrError, Variable};
-use super::{Intrinsic, Program, Slot};
+use super::{Instr, Intrinsic, Program, Slot};
 
 /// The most instructions of a program one compiled function holds. Cranelift's register
 /// allocator and optimizer cost more than linear time in a function's length; this
@@ -189,17 +192,25 @@ impl Compiled {
             /// Spilled temporaries, kept between calls: each is written before it is read.
             static SPILLED: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
         }
+        let mut run = |spilled: *mut f64| {
+            for function in &self.functions {
+                // SAFETY: the code reads `self.inputs` values of `inputs`, writes
+                // `self.outputs` of `out` (both checked above) and reads and writes the
+                // first `self.spilled` values of `spilled` (its length checked by the
+                // caller), as it was compiled to; the module that owns the code lives as
+                // long as `self`.
+                unsafe { function(inputs.as_ptr(), out.as_mut_ptr(), spilled) };
+            }
+        };
+        if self.spilled == 0 {
+            // One function, or none passing a temporary to another: nothing is spilled.
+            return run(std::ptr::null_mut());
+        }
         SPILLED.with_borrow_mut(|spilled| {
             if spilled.len() < self.spilled {
                 spilled.resize(self.spilled, 0.0);
             }
-            for function in &self.functions {
-                // SAFETY: the code reads `self.inputs` values of `inputs`, writes
-                // `self.outputs` of `out` (both checked above) and reads and writes the
-                // first `self.spilled` values of `spilled` (its length checked above), as
-                // it was compiled to; the module that owns the code lives as long as `self`.
-                unsafe { function(inputs.as_ptr(), out.as_mut_ptr(), spilled.as_mut_ptr()) };
-            }
+            run(spilled.as_mut_ptr())
         })
     }
 
@@ -252,6 +263,15 @@ extern "C" fn sin(x: f64) -> f64 {
 extern "C" fn cos(x: f64) -> f64 {
     x.cos()
 }
+/// `sin x` and `cos x` into `out[0]` and `out[1]`.
+extern "C" fn sin_cos(x: f64, out: *mut f64) {
+    let (sin, cos) = x.sin_cos();
+    // SAFETY: compiled code passes its two-value stack slot (`Jit::start`).
+    unsafe {
+        out.write(sin);
+        out.add(1).write(cos);
+    }
+}
 extern "C" fn exp(x: f64) -> f64 {
     x.exp()
 }
@@ -282,8 +302,15 @@ struct Jit<'p> {
     /// The current function's parameters: inputs, outputs, spilled temporaries.
     pointers: [Value; 3],
     /// Call signatures in the current function: `f64 → f64`, `(f64, i32) → f64`,
-    /// `(f64, f64) → f64`.
-    signatures: [SigRef; 3],
+    /// `(f64, f64) → f64`, `(f64, pointer) → ()`.
+    signatures: [SigRef; 4],
+    /// The current function's two values on the stack that `sin_cos` writes.
+    pair: StackSlot,
+    /// For each instruction that is the sine or the cosine of a value whose other one the
+    /// program also takes, that value's number ([`sine_cosine_pairs`]).
+    pairs: Vec<Option<usize>>,
+    /// The sines and cosines the current function has of the values so numbered.
+    sines_cosines: HashMap<usize, [Value; 2]>,
     /// The functions compiled so far.
     ids: Vec<FuncId>,
     /// The index of the instruction being compiled, and of the current function's first.
@@ -322,13 +349,17 @@ impl<'p> Jit<'p> {
             }
         }
         let temporaries = last_read.len();
+        let pairs = sine_cosine_pairs(program);
         Jit {
             module,
             program,
             function: Function::new(),
             block: Block::from_u32(0),
             pointers: [Value::from_u32(0); 3],
-            signatures: [SigRef::from_u32(0); 3],
+            signatures: [SigRef::from_u32(0); 4],
+            pair: StackSlot::from_u32(0),
+            pairs,
+            sines_cosines: HashMap::new(),
             ids: Vec::new(),
             index: 0,
             first: 0,
@@ -359,20 +390,28 @@ impl<'p> Jit<'p> {
         for k in 0..3 {
             self.pointers[k] = self.function.dfg.append_block_param(self.block, pointer);
         }
-        let call = |params: &[types::Type], module: &JITModule| {
+        let call = |params: &[types::Type], returns: &[types::Type], module: &JITModule| {
             let mut s: Signature = module.make_signature();
             s.params = params.iter().map(|&t| AbiParam::new(t)).collect();
-            s.returns = vec![AbiParam::new(types::F64)];
+            s.returns = returns.iter().map(|&t| AbiParam::new(t)).collect();
             s
         };
+        let f64_ = [types::F64];
         let shapes = [
-            call(&[types::F64], &self.module),
-            call(&[types::F64, types::I32], &self.module),
-            call(&[types::F64, types::F64], &self.module),
+            call(&[types::F64], &f64_, &self.module),
+            call(&[types::F64, types::I32], &f64_, &self.module),
+            call(&[types::F64, types::F64], &f64_, &self.module),
+            call(&[types::F64, pointer], &[], &self.module),
         ];
         for (k, shape) in shapes.into_iter().enumerate() {
             self.signatures[k] = self.function.import_signature(shape);
         }
+        self.pair = self.function.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            16,
+            3,
+        ));
+        self.sines_cosines.clear();
         self.first = self.index;
     }
 
@@ -427,12 +466,41 @@ impl<'p> Jit<'p> {
 
     /// `f(args)` through a pointer to a Rust function of signature `signature`.
     fn call(&mut self, signature: usize, function: *const u8, args: &[Value]) -> Value {
+        let call = self.call_indirect(signature, function, args);
+        self.function.dfg.first_result(call)
+    }
+
+    /// The call instruction of [`call`](Self::call).
+    fn call_indirect(
+        &mut self,
+        signature: usize,
+        function: *const u8,
+        args: &[Value],
+    ) -> cranelift_codegen::ir::Inst {
         let pointer = self.module.target_config().pointer_type();
         let signature = self.signatures[signature];
         let mut cursor = self.cursor();
         let callee = cursor.ins().iconst(pointer, function as i64);
-        let call = cursor.ins().call_indirect(signature, callee, args);
-        cursor.func.dfg.first_result(call)
+        cursor.ins().call_indirect(signature, callee, args)
+    }
+
+    /// `[sin x, cos x]` of the value numbered `pair`: from one call of `sin_cos` in this
+    /// function, made at the first of the two.
+    fn sine_cosine(&mut self, pair: usize, x: Value) -> [Value; 2] {
+        if let Some(&both) = self.sines_cosines.get(&pair) {
+            return both;
+        }
+        let pointer = self.module.target_config().pointer_type();
+        let slot = self.pair;
+        let address = self.cursor().ins().stack_addr(pointer, slot, 0);
+        self.call_indirect(3, sin_cos as *const u8, &[x, address]);
+        let both = [0, 8].map(|offset| {
+            self.cursor()
+                .ins()
+                .load(types::F64, MemFlagsData::trusted(), address, offset)
+        });
+        self.sines_cosines.insert(pair, both);
+        both
     }
 
     /// Loads value `index` of the buffer at parameter `pointer`.
@@ -442,6 +510,35 @@ impl<'p> Jit<'p> {
             .ins()
             .load(types::F64, MemFlagsData::trusted(), base, offset(index))
     }
+}
+
+/// For each instruction of `program`, a number of the value it takes the sine or cosine
+/// of, where the program takes both of that value (a slot between two writes of it); `None`
+/// for every other instruction.
+fn sine_cosine_pairs(program: &Program) -> Vec<Option<usize>> {
+    // Each slot's writes so far: a slot with a count is one value until it is written again.
+    let mut writes: HashMap<Slot, usize> = HashMap::new();
+    let mut taken: HashMap<(Slot, usize), [bool; 2]> = HashMap::new();
+    let mut values = Vec::with_capacity(program.instructions.len());
+    for instr in &program.instructions {
+        let mut value = None;
+        if let Instr::Call(_, f @ (Intrinsic::Sin | Intrinsic::Cos), x) = instr {
+            let key = (*x, writes.get(x).copied().unwrap_or(0));
+            taken.entry(key).or_default()[usize::from(*f == Intrinsic::Cos)] = true;
+            value = Some(key);
+        }
+        values.push(value);
+        *writes.entry(instr.slots().0).or_default() += 1;
+    }
+    let mut numbers: HashMap<(Slot, usize), usize> = HashMap::new();
+    values
+        .into_iter()
+        .map(|value| {
+            let key = value.filter(|key| taken[key] == [true, true])?;
+            let next = numbers.len();
+            Some(*numbers.entry(key).or_insert(next))
+        })
+        .collect()
 }
 
 /// The byte offset of value `index` (in range: [`Compiled::with_fma`] checks the counts).
@@ -513,6 +610,10 @@ impl Emitter for Jit<'_> {
     }
 
     fn call(&mut self, f: Intrinsic, x: Value) -> Value {
+        if let Some(pair) = self.pairs.get(self.index).copied().flatten() {
+            let [sin, cos] = self.sine_cosine(pair, x);
+            return if f == Intrinsic::Sin { sin } else { cos };
+        }
         let function: extern "C" fn(f64) -> f64 = match f {
             Intrinsic::Sqrt => return self.cursor().ins().sqrt(x),
             Intrinsic::Sin => sin,
@@ -572,7 +673,6 @@ impl Emitter for Jit<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::Instr;
     use crate::ir::emit::spelling_cases;
 
     /// The values' bits, every NaN as one: IEEE 754 leaves which NaN an operation returns
@@ -726,6 +826,51 @@ mod tests {
             "no temporary passed between functions"
         );
         agree(&program, &[0.3, -1.1, 2.7]);
+    }
+
+    /// The sine and cosine of one value come from one call, and only of one value: not of
+    /// a slot written between them, nor of a slot a sine overwrites.
+    #[test]
+    fn a_sine_and_cosine_of_one_value_have_the_interpreters_bits() {
+        use Intrinsic::{Cos, Sin};
+        use Slot::{Input, Out, Temp};
+        let instructions = vec![
+            Instr::Call(Out(0), Sin, Input(0)),
+            Instr::Mul(Temp(0), vec![Input(0), Input(1)]),
+            Instr::Call(Out(1), Cos, Input(0)),
+            Instr::Call(Out(2), Cos, Temp(0)),
+            Instr::Call(Out(3), Sin, Temp(0)),
+            // Its sine again, then the slot written: the cosine after is of another value.
+            Instr::Call(Out(4), Sin, Temp(0)),
+            Instr::Add(Temp(0), vec![Temp(0), Input(1)]),
+            Instr::Call(Out(5), Cos, Temp(0)),
+            // A sine written over its argument: the cosine is of the sine.
+            Instr::Copy(Temp(1), Input(1)),
+            Instr::Call(Temp(1), Sin, Temp(1)),
+            Instr::Call(Out(6), Cos, Temp(1)),
+            Instr::Copy(Out(7), Temp(1)),
+        ];
+        let program = Program {
+            inputs: 2,
+            outputs: 8,
+            temporaries: 2,
+            constants: vec![],
+            instructions,
+        };
+        let pairs = sine_cosine_pairs(&program);
+        let expected = [Some(0), None, Some(0), Some(1), Some(1), Some(1)];
+        assert_eq!(pairs[..6], expected);
+        assert_eq!(pairs[6..], [None; 6]);
+        for inputs in [
+            [0.3, -1.1],
+            [-0.0, 5e-324],
+            [1e300, -3.0],
+            [f64::INFINITY, 2.0],
+            [f64::NAN, 1.0],
+            [std::f64::consts::PI, 1e-20],
+        ] {
+            agree(&program, &inputs);
+        }
     }
 
     /// The compiled code reads and writes memory unchecked: too few inputs or outputs are
