@@ -120,9 +120,15 @@ impl Backend {
 
 impl Model {
     /// The program of `quantity`, `program`, compiled once it has run [`COMPILE_AFTER`]
-    /// times: `None` before, where the programs are interpreted, or where compiling it
+    /// times, for its inputs in `pieces` (their lengths, those of the run that compiles
+    /// it): `None` before, where the programs are interpreted, or where compiling it
     /// failed (a note says why once; the interpreter computes the same bits).
-    fn compiled(&self, quantity: Quantity, program: &Program) -> Option<&Compiled> {
+    fn compiled(
+        &self,
+        quantity: Quantity,
+        program: &Program,
+        pieces: &[usize],
+    ) -> Option<&Compiled> {
         // `M` is the dynamics' program.
         let key = match quantity {
             Quantity::MassMatrix => Quantity::Dynamics,
@@ -144,9 +150,9 @@ impl Model {
                 let compiled = match key {
                     // Its outputs in row order, the order the runtime reads.
                     Quantity::ResidualJacobianRows => {
-                        Compiled::new(&program.with_outputs_at(&self.rows))
+                        Compiled::with_pieces(&program.with_outputs_at(&self.rows), pieces)
                     }
-                    _ => Compiled::new(program),
+                    _ => Compiled::with_pieces(program, pieces),
                 };
                 match compiled {
                     Ok(compiled) => Some(compiled),

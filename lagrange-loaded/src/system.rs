@@ -48,36 +48,41 @@ impl Programs for Loaded {
         read: &mut dyn FnMut(&mut [f64]),
     ) {
         let (program, outputs) = self.program(quantity);
-        let compiled = self.model.compiled(quantity, program);
-        let pieces: [&[f64]; 5] = [
+        let pieces: [&[f64]; 6] = [
+            std::slice::from_ref(&arguments.t),
             arguments.q.as_slice(),
             arguments.qd.as_slice(),
             &self.values,
             arguments.qdd.map_or(&[], |qdd| qdd.as_slice()),
             arguments.multipliers,
         ];
-        let length = 1 + pieces.iter().map(|piece| piece.len()).sum::<usize>();
-        scratch(length + program.outputs, |buffer| {
-            let (inputs, out) = buffer.split_at_mut(length);
-            inputs[0] = arguments.t;
-            let mut at = 1;
-            for piece in pieces {
-                copy_values(&mut inputs[at..at + piece.len()], piece);
-                at += piece.len();
-            }
-            match compiled {
-                // Compiled with its outputs in row order already (`Model::compiled`).
-                Some(compiled) => compiled.evaluate(inputs, out),
-                None if quantity == Quantity::ResidualJacobianRows => {
+        let lengths = pieces.map(<[f64]>::len);
+        match self.model.compiled(quantity, program, &lengths) {
+            // Compiled with its outputs in row order already (`Model::compiled`), and its
+            // inputs read where they lie.
+            Some(compiled) if compiled.reads(&pieces) => scratch(program.outputs, |out| {
+                compiled.evaluate_pieces(&pieces, out);
+                read(&mut out[..outputs])
+            }),
+            _ => {
+                let length = lengths.iter().sum::<usize>();
+                scratch(length + program.outputs, |buffer| {
+                    let (inputs, out) = buffer.split_at_mut(length);
+                    let mut at = 0;
+                    for piece in pieces {
+                        copy_values(&mut inputs[at..at + piece.len()], piece);
+                        at += piece.len();
+                    }
                     program.evaluate(inputs, out);
-                    // Row by row, as the runtime solves them.
-                    let mut rows: Vec<f64> = self.model.rows.iter().map(|&k| out[k]).collect();
-                    return read(&mut rows);
-                }
-                None => program.evaluate(inputs, out),
+                    if quantity == Quantity::ResidualJacobianRows {
+                        // Row by row, as the runtime solves them.
+                        let mut rows: Vec<f64> = self.model.rows.iter().map(|&k| out[k]).collect();
+                        return read(&mut rows);
+                    }
+                    read(&mut out[..outputs])
+                })
             }
-            read(&mut out[..outputs])
-        })
+        }
     }
 }
 

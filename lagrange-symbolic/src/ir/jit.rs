@@ -15,6 +15,9 @@
 //! does, its sign and payload possibly not, as the processor's instructions pick among
 //! NaN operands in their own order.)
 //!
+//! The inputs may lie in several slices, where the caller keeps them ([`Compiled::with_pieces`]):
+//! the code reads each where it is, nothing is copied into one buffer first.
+//!
 //! Bounded: a program is compiled in functions of at most [`CHUNK`] instructions, run one
 //! after the other; a temporary one function writes and a later one reads passes through
 //! a buffer of the call. Compile time and memory therefore grow with the program's
@@ -46,8 +49,11 @@ use super::{Instr, Intrinsic, Program, Slot};
 /// and 4 times as long to compile and ran within 1 % (`benches/loaded.rs`).
 pub const CHUNK: usize = 1024;
 
-/// A compiled function: `(inputs, outputs, spilled temporaries)`.
-type Function3 = unsafe extern "C" fn(*const f64, *mut f64, *mut f64);
+/// A compiled function: `(the inputs' pieces, outputs, spilled temporaries)`.
+type Function3 = unsafe extern "C" fn(*const *const f64, *mut f64, *mut f64);
+
+/// The most pieces a program's inputs may be compiled to lie in ([`Compiled::with_pieces`]).
+pub const MAX_PIECES: usize = 8;
 
 /// Why a program was not compiled.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,6 +93,10 @@ pub enum Fma {
 pub struct Compiled {
     /// The compiled functions, run in order.
     functions: Vec<Function3>,
+    /// How many values the code reads of each piece of the inputs (the first
+    /// `piece_count`; zero after them).
+    pieces: [usize; MAX_PIECES],
+    piece_count: usize,
     inputs: usize,
     outputs: usize,
     /// The number of temporaries passed from one function to a later one.
@@ -102,6 +112,7 @@ impl fmt::Debug for Compiled {
         f.debug_struct("Compiled")
             .field("functions", &self.functions.len())
             .field("inputs", &self.inputs)
+            .field("pieces", &&self.pieces[..self.piece_count])
             .field("outputs", &self.outputs)
             .field("spilled", &self.spilled)
             .finish()
@@ -120,18 +131,31 @@ impl Drop for Compiled {
 }
 
 impl Compiled {
-    /// Compiles `program` for this processor.
+    /// Compiles `program` for this processor, its inputs in one slice.
     pub fn new(program: &Program) -> Result<Compiled, JitError> {
         Compiled::with_fma(program, Fma::Detect)
     }
 
     /// Compiles `program`, using the FMA instructions or not as `fma` says.
     pub fn with_fma(program: &Program, fma: Fma) -> Result<Compiled, JitError> {
+        Compiled::compile(program, &[program.inputs], fma)
+    }
+
+    /// Compiles `program` for this processor with its inputs in consecutive slices of
+    /// the lengths `pieces` (at most [`MAX_PIECES`] of them, the last ones possibly
+    /// longer than the program reads), run by [`evaluate_pieces`](Self::evaluate_pieces):
+    /// input `i` is value `i` of the pieces laid end to end.
+    pub fn with_pieces(program: &Program, pieces: &[usize]) -> Result<Compiled, JitError> {
+        Compiled::compile(program, pieces, Fma::Detect)
+    }
+
+    fn compile(program: &Program, pieces: &[usize], fma: Fma) -> Result<Compiled, JitError> {
         // Checked first, at the cost of a walk: an invalid program would otherwise reach
         // the compiler, which sizes its tables by the counts the program claims.
         program
             .validate(program.inputs, program.outputs)
             .map_err(JitError::Program)?;
+        let pieces = read_pieces(pieces, program.inputs)?;
         let compile = |e: &dyn fmt::Display| JitError::Compile(e.to_string());
         // Offsets are 32-bit: no program the engine writes comes near.
         let largest = program.inputs.max(program.outputs).max(program.temporaries);
@@ -142,7 +166,7 @@ impl Compiled {
         }
         let mut builder = JITBuilder::with_isa(isa(fma)?, default_libcall_names());
         builder.symbol("fma", fma_in_rust as *const u8);
-        let mut jit = Jit::new(JITModule::new(builder), program);
+        let mut jit = Jit::new(JITModule::new(builder), program, &pieces);
         let built = (|| {
             jit.start();
             emit::emit(program, &mut jit).map_err(JitError::Program)?;
@@ -174,8 +198,13 @@ impl Compiled {
                 unsafe { std::mem::transmute::<*const u8, Function3>(code) }
             })
             .collect();
+        let piece_count = pieces.len();
+        let mut lengths = [0; MAX_PIECES];
+        lengths[..piece_count].copy_from_slice(&pieces);
         Ok(Compiled {
             functions,
+            pieces: lengths,
+            piece_count,
             inputs: program.inputs,
             outputs: program.outputs,
             spilled: spill_slots,
@@ -188,18 +217,46 @@ impl Compiled {
     /// Panics if `inputs` or `out` are shorter than the program's counts.
     pub fn evaluate(&self, inputs: &[f64], out: &mut [f64]) {
         super::assert_room(self.inputs, self.outputs, inputs, out);
+        // The flat inputs cut into the pieces the code was compiled for.
+        let mut pieces = [&[][..]; MAX_PIECES];
+        let mut rest = inputs;
+        for (piece, &length) in pieces.iter_mut().zip(&self.pieces[..self.piece_count]) {
+            let (head, tail) = rest.split_at(length.min(rest.len()));
+            (*piece, rest) = (head, tail);
+        }
+        self.evaluate_pieces(&pieces[..self.piece_count], out);
+    }
+
+    /// [`evaluate`](Self::evaluate) with the inputs in the pieces the program was
+    /// compiled for ([`with_pieces`](Self::with_pieces)), read where they lie.
+    ///
+    /// Panics if there are fewer pieces, a piece or `out` is shorter than that.
+    pub fn evaluate_pieces(&self, pieces: &[&[f64]], out: &mut [f64]) {
+        assert!(
+            self.reads(pieces) && out.len() >= self.outputs,
+            "a program compiled for inputs in pieces of {:?} and {} outputs evaluated with \
+             pieces of {:?} and {}",
+            &self.pieces[..self.piece_count],
+            self.outputs,
+            pieces.iter().map(|p| p.len()).collect::<Vec<_>>(),
+            out.len()
+        );
+        let mut table = [std::ptr::null::<f64>(); MAX_PIECES];
+        for (pointer, piece) in table.iter_mut().zip(pieces) {
+            *pointer = piece.as_ptr();
+        }
         thread_local! {
             /// Spilled temporaries, kept between calls: each is written before it is read.
             static SPILLED: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
         }
         let mut run = |spilled: *mut f64| {
             for function in &self.functions {
-                // SAFETY: the code reads `self.inputs` values of `inputs`, writes
-                // `self.outputs` of `out` (both checked above) and reads and writes the
-                // first `self.spilled` values of `spilled` (its length checked by the
+                // SAFETY: the code reads the first `self.pieces[k]` values of piece `k`,
+                // writes `self.outputs` of `out` (both checked above) and reads and writes
+                // the first `self.spilled` values of `spilled` (its length checked by the
                 // caller), as it was compiled to; the module that owns the code lives as
                 // long as `self`.
-                unsafe { function(inputs.as_ptr(), out.as_mut_ptr(), spilled) };
+                unsafe { function(table.as_ptr(), out.as_mut_ptr(), spilled) };
             }
         };
         if self.spilled == 0 {
@@ -214,10 +271,44 @@ impl Compiled {
         })
     }
 
+    /// Whether `pieces` hold the inputs as the code reads them: at least as many pieces
+    /// as it was compiled for, each at least as long.
+    pub fn reads(&self, pieces: &[&[f64]]) -> bool {
+        pieces.len() >= self.piece_count
+            && (0..self.piece_count).all(|k| pieces[k].len() >= self.pieces[k])
+    }
+
     /// The number of compiled functions the program became.
     pub fn functions(&self) -> usize {
         self.functions.len()
     }
+}
+
+/// How many values the code reads of each of the `pieces` (their lengths) for a program
+/// of `inputs` inputs: the pieces up to the last one it reads, that one cut to what it
+/// reads. An error where the pieces are too many or too short for the inputs.
+fn read_pieces(pieces: &[usize], inputs: usize) -> Result<Vec<usize>, JitError> {
+    if pieces.len() > MAX_PIECES {
+        return Err(JitError::Compile(format!(
+            "inputs in {} pieces, more than {MAX_PIECES}",
+            pieces.len()
+        )));
+    }
+    let mut read = Vec::new();
+    let mut left = inputs;
+    for &length in pieces {
+        if left == 0 {
+            break;
+        }
+        read.push(length.min(left));
+        left -= length.min(left);
+    }
+    if left > 0 {
+        return Err(JitError::Compile(format!(
+            "a program of {inputs} inputs given pieces of {pieces:?}"
+        )));
+    }
+    Ok(read)
 }
 
 /// The target: this processor, optimizing for speed; `fma` as [`Fma`] says.
@@ -299,8 +390,13 @@ struct Jit<'p> {
     program: &'p Program,
     function: Function,
     block: Block,
-    /// The current function's parameters: inputs, outputs, spilled temporaries.
+    /// The current function's parameters: the inputs' pieces, outputs, spilled
+    /// temporaries.
     pointers: [Value; 3],
+    /// Each input's piece and place in it.
+    inputs: Vec<(usize, usize)>,
+    /// The pieces' addresses the current function has loaded.
+    bases: [Option<Value>; MAX_PIECES],
     /// Call signatures in the current function: `f64 → f64`, `(f64, i32) → f64`,
     /// `(f64, f64) → f64`, `(f64, pointer) → ()`.
     signatures: [SigRef; 4],
@@ -336,7 +432,7 @@ struct Jit<'p> {
 }
 
 impl<'p> Jit<'p> {
-    fn new(module: JITModule, program: &'p Program) -> Jit<'p> {
+    fn new(module: JITModule, program: &'p Program, pieces: &[usize]) -> Jit<'p> {
         // Indices out of range are the walk's to report; here they are skipped.
         let mut last_read = vec![0; program.temporaries.min(program.instructions.len())];
         for (index, instr) in program.instructions.iter().enumerate() {
@@ -350,12 +446,19 @@ impl<'p> Jit<'p> {
         }
         let temporaries = last_read.len();
         let pairs = sine_cosine_pairs(program);
+        let inputs = pieces
+            .iter()
+            .enumerate()
+            .flat_map(|(k, &length)| (0..length).map(move |i| (k, i)))
+            .collect();
         Jit {
             module,
             program,
             function: Function::new(),
             block: Block::from_u32(0),
             pointers: [Value::from_u32(0); 3],
+            inputs,
+            bases: [None; MAX_PIECES],
             signatures: [SigRef::from_u32(0); 4],
             pair: StackSlot::from_u32(0),
             pairs,
@@ -412,6 +515,7 @@ impl<'p> Jit<'p> {
             3,
         ));
         self.sines_cosines.clear();
+        self.bases = [None; MAX_PIECES];
         self.first = self.index;
     }
 
@@ -550,7 +654,25 @@ impl Emitter for Jit<'_> {
     type Value = Value;
 
     fn input(&mut self, index: usize) -> Value {
-        self.load(0, index)
+        let (piece, at) = self.inputs[index];
+        let base = match self.bases[piece] {
+            Some(base) => base,
+            None => {
+                let pointer = self.module.target_config().pointer_type();
+                let table = self.pointers[0];
+                // Once in each function, where first used (the function is one block).
+                let flags = MemFlagsData::trusted();
+                let base = self
+                    .cursor()
+                    .ins()
+                    .load(pointer, flags, table, offset(piece));
+                self.bases[piece] = Some(base);
+                base
+            }
+        };
+        self.cursor()
+            .ins()
+            .load(types::F64, MemFlagsData::trusted(), base, offset(at))
     }
 
     fn literal(&mut self, value: f64) -> Value {
@@ -871,6 +993,53 @@ mod tests {
         ] {
             agree(&program, &inputs);
         }
+    }
+
+    /// Inputs in pieces are read where they lie, as the interpreter reads them laid end to
+    /// end; pieces too many, too few or too short are refused before any code runs.
+    #[test]
+    fn inputs_in_pieces_have_the_interpreters_bits() {
+        use Slot::{Input, Out, Temp};
+        let program = Program {
+            inputs: 6,
+            outputs: 3,
+            temporaries: 1,
+            constants: vec![],
+            instructions: vec![
+                Instr::MulAdd(Out(0), [Input(1), Input(2), Input(0)]),
+                Instr::Call(Temp(0), Intrinsic::Sin, Input(3)),
+                Instr::Mul(Out(1), vec![Temp(0), Input(4), Input(0)]),
+                Instr::Powi(Out(2), Input(5), -2),
+            ],
+        };
+        let flat: Vec<f64> = (0..program.inputs).map(|i| 0.3 * i as f64 - 1.1).collect();
+        let mut reference = vec![f64::NAN; program.outputs];
+        program.evaluate(&flat, &mut reference);
+        // The first piece one value, the second two, the rest in the third and beyond
+        // what the program reads.
+        let mut third = flat[3..].to_vec();
+        third.extend([f64::NAN; 4]);
+        let pieces = [&flat[..1], &flat[1..3], &third[..]];
+        let compiled = Compiled::with_pieces(&program, &[1, 2, third.len()]).expect("compiled");
+        assert!(compiled.reads(&pieces));
+        let mut out = vec![f64::NAN; program.outputs];
+        compiled.evaluate_pieces(&pieces, &mut out);
+        assert_eq!(bits(&out), bits(&reference));
+        // The same code given the inputs flat.
+        let mut out = vec![f64::NAN; program.outputs];
+        compiled.evaluate(&flat, &mut out);
+        assert_eq!(bits(&out), bits(&reference));
+        // A piece shorter than compiled for, or one missing, is not read.
+        assert!(!compiled.reads(&[&flat[..1], &flat[1..2], &third[..]]));
+        assert!(!compiled.reads(&pieces[..2]));
+        let short = std::panic::catch_unwind(|| {
+            let mut out = vec![0.0; program.outputs];
+            compiled.evaluate_pieces(&pieces[..2], &mut out);
+        });
+        assert!(short.is_err());
+        // Pieces that cannot hold the inputs, or more than the code takes.
+        assert!(Compiled::with_pieces(&program, &[1, 2]).is_err());
+        assert!(Compiled::with_pieces(&program, &[1; MAX_PIECES + 1]).is_err());
     }
 
     /// The compiled code reads and writes memory unchecked: too few inputs or outputs are
