@@ -120,9 +120,9 @@ impl Backend {
 
 impl Model {
     /// The program of `quantity`, `program`, compiled once it has run [`COMPILE_AFTER`]
-    /// times, for its inputs in `pieces` (their lengths, those of the run that compiles
-    /// it): `None` before, where the programs are interpreted, or where compiling it
-    /// failed (a note says why once; the interpreter computes the same bits).
+    /// times, for its inputs in slices of the lengths `pieces`: `None` before, where the
+    /// programs are interpreted, or where compiling it failed (a note says why once; the
+    /// interpreter computes the same bits).
     fn compiled(
         &self,
         quantity: Quantity,

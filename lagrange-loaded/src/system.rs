@@ -56,8 +56,12 @@ impl Programs for Loaded {
             arguments.qdd.map_or(&[], |qdd| qdd.as_slice()),
             arguments.multipliers,
         ];
-        let lengths = pieces.map(<[f64]>::len);
-        match self.model.compiled(quantity, program, &lengths) {
+        // Compiled for the layout the model's programs read (equations' `Inputs`), not for
+        // a call's: a call of other lengths is interpreted, as it was before compiling.
+        let info = &self.model.info;
+        let (n, k) = (info.coordinates.len(), info.constraints.len());
+        let layout = [1, n, n, self.values.len(), n, k];
+        match self.model.compiled(quantity, program, &layout) {
             // Compiled with its outputs in row order already (`Model::compiled`), and its
             // inputs read where they lie.
             Some(compiled) if compiled.reads(&pieces) => scratch(program.outputs, |out| {
@@ -65,7 +69,7 @@ impl Programs for Loaded {
                 read(&mut out[..outputs])
             }),
             _ => {
-                let length = lengths.iter().sum::<usize>();
+                let length = pieces.iter().map(|piece| piece.len()).sum::<usize>();
                 scratch(length + program.outputs, |buffer| {
                     let (inputs, out) = buffer.split_at_mut(length);
                     let mut at = 0;

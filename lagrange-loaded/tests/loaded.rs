@@ -176,6 +176,41 @@ fn an_indefinite_mass_matrix_is_solved_by_lu() {
     }
 }
 
+/// A call with vectors of other lengths than the model's (nalgebra's `Dyn` does not check
+/// them) reads its arguments laid end to end, compiled as interpreted: compiled code is
+/// made for the model's layout, not for the call that happens to compile it, and a call of
+/// another layout is interpreted.
+#[test]
+fn a_call_of_another_layout_reads_what_the_interpreter_reads() {
+    let path = root().join("examples/models/double_pendulum.toml");
+    let text = source::read_file(&path).expect("the model file");
+    let model = source::model_of(&text).expect("the model");
+    let equations = lagrange_symbolic::derive(&model).expect("derived").full;
+    let values = [1.0, 1.5, 1.0, 0.8, 9.81];
+    let compiled = Loaded::with_backend(&equations, &values, Backend::Compiled).expect("loaded");
+    let interpreted =
+        Loaded::with_backend(&equations, &values, Backend::Interpreted).expect("loaded");
+    let (q, qd) = (
+        DVector::from_vec(vec![0.3, -0.2]),
+        DVector::from_vec(vec![0.1, 0.4]),
+    );
+    // Malformed at the call that compiles the energy's program, and after it.
+    let long = DVector::from_vec(vec![0.3, -0.2, 7.0]);
+    for k in 0..COMPILE_AFTER as usize + 20 {
+        let malformed = [COMPILE_AFTER as usize, COMPILE_AFTER as usize + 10].contains(&k);
+        let (q, qd) = if malformed { (&long, &qd) } else { (&q, &qd) };
+        assert_eq!(
+            compiled.energy(0.0, q, qd).to_bits(),
+            interpreted.energy(0.0, q, qd).to_bits(),
+            "call {k}"
+        );
+    }
+    assert_eq!(
+        compiled.energy(0.0, &long, &qd).to_bits(),
+        interpreted.energy(0.0, &long, &qd).to_bits()
+    );
+}
+
 /// Equations handed to `Loaded` by a caller, not read from the store: a program of the
 /// wrong shape is refused when the model is loaded, naming the model and the program,
 /// rather than panicking at its first run.

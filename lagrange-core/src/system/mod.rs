@@ -211,8 +211,9 @@ where
     }
 
     /// [`accelerations`](Self::accelerations) written into `out` (`n` values; panics on
-    /// another length), with the same bits and errors: a model's derived programs
-    /// ([`Programs`]) solve in place and allocate nothing, at any size.
+    /// another length), with the same bits and errors (after an error, `out` holds no
+    /// result). A model's derived programs ([`Programs`]) solve an unconstrained model's
+    /// positive definite `M` where the program wrote it and allocate nothing, at any size.
     fn write_accelerations(
         &self,
         t: f64,

@@ -9,8 +9,10 @@
 //! multiply-add (the FMA instruction where the processor has it, the C library's `fma`
 //! where it does not), and the other functions (`sin`, `cos`, `exp`, `ln`, `powi`,
 //! `powf`) called in Rust's own `f64` methods, so in the same library; the sine and cosine
-//! of one value in one call of `sin_cos`, as the derive's compiled code gets them (the
-//! same two results: the library's `sincos` is its `sin` and its `cos`). (Which NaN an
+//! of one value in one call of `sin_cos`, the library's `sincos`, as LLVM makes of the
+//! derive's code (which, like this, relies on `sincos` giving the library's `sin` and `cos`
+//! to the bit: the interpreter calls those two, and the tests compare; on glibc, also
+//! 2·10⁷ random arguments and bit patterns). (Which NaN an
 //! operation returns, IEEE 754 leaves open: a NaN comes out wherever the interpreter's
 //! does, its sign and payload possibly not, as the processor's instructions pick among
 //! NaN operands in their own order.)
@@ -230,7 +232,8 @@ impl Compiled {
     /// [`evaluate`](Self::evaluate) with the inputs in the pieces the program was
     /// compiled for ([`with_pieces`](Self::with_pieces)), read where they lie.
     ///
-    /// Panics if there are fewer pieces, a piece or `out` is shorter than that.
+    /// Panics unless the pieces are as [`reads`](Self::reads) says, and if `out` is
+    /// shorter than the program's outputs.
     pub fn evaluate_pieces(&self, pieces: &[&[f64]], out: &mut [f64]) {
         assert!(
             self.reads(pieces) && out.len() >= self.outputs,
@@ -271,11 +274,17 @@ impl Compiled {
         })
     }
 
-    /// Whether `pieces` hold the inputs as the code reads them: at least as many pieces
-    /// as it was compiled for, each at least as long.
+    /// Whether `pieces` hold the inputs where the code reads them, as laid end to end:
+    /// at least as many pieces as it was compiled for, each of the length compiled for,
+    /// the last one read at least as long. (A longer piece before it would move the
+    /// inputs after it, which the code would not see.)
     pub fn reads(&self, pieces: &[&[f64]]) -> bool {
-        pieces.len() >= self.piece_count
-            && (0..self.piece_count).all(|k| pieces[k].len() >= self.pieces[k])
+        let Some(last) = self.piece_count.checked_sub(1) else {
+            return true;
+        };
+        pieces.len() > last
+            && (0..last).all(|k| pieces[k].len() == self.pieces[k])
+            && pieces[last].len() >= self.pieces[last]
     }
 
     /// The number of compiled functions the program became.
@@ -1032,6 +1041,8 @@ mod tests {
         // A piece shorter than compiled for, or one missing, is not read.
         assert!(!compiled.reads(&[&flat[..1], &flat[1..2], &third[..]]));
         assert!(!compiled.reads(&pieces[..2]));
+        // A longer piece before the last would move the inputs after it.
+        assert!(!compiled.reads(&[&flat[..2], &flat[2..3], &third[..]]));
         let short = std::panic::catch_unwind(|| {
             let mut out = vec![0.0; program.outputs];
             compiled.evaluate_pieces(&pieces[..2], &mut out);
