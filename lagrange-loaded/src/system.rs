@@ -10,6 +10,7 @@ use lagrange_core::__private::copy_values;
 use lagrange_core::nalgebra::Dyn;
 use lagrange_core::system::Arguments;
 use lagrange_core::{Error, HtmlReport, ModelInfo, Programs, Quantity, Trajectory};
+use lagrange_symbolic::equations::Inputs;
 use lagrange_symbolic::ir::Program;
 
 use crate::Loaded;
@@ -56,11 +57,13 @@ impl Programs for Loaded {
             arguments.qdd.map_or(&[], |qdd| qdd.as_slice()),
             arguments.multipliers,
         ];
-        // Compiled for the layout the model's programs read (equations' `Inputs`), not for
-        // a call's: a call of other lengths is interpreted, as it was before compiling.
-        let info = &self.model.info;
-        let (n, k) = (info.coordinates.len(), info.constraints.len());
-        let layout = [1, n, n, self.values.len(), n, k];
+        // Compiled for the layout the model's programs read, not for a call's: a call of
+        // other lengths is interpreted, as it was before compiling.
+        let layout = Inputs {
+            coordinates: self.model.info.coordinates.len(),
+            parameters: self.values.len(),
+        }
+        .parts(self.model.info.constraints.len());
         match self.model.compiled(quantity, program, &layout) {
             // Compiled with its outputs in row order already (`Model::compiled`), and its
             // inputs read where they lie.

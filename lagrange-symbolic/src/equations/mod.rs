@@ -71,6 +71,14 @@ impl Inputs {
         self.len() + self.coordinates + multipliers
     }
 
+    /// The lengths of the layout's parts in slot order: time, the coordinates, the
+    /// velocities, the parameters, the accelerations and `multipliers` multipliers (the
+    /// slices a caller may hand compiled code, `ir::jit::Compiled::with_pieces`).
+    pub fn parts(&self, multipliers: usize) -> [usize; 6] {
+        let n = self.coordinates;
+        [1, n, n, self.parameters, n, multipliers]
+    }
+
     /// What slot `index` holds; slots after [`len`](Self::len) are accelerations, then
     /// multipliers.
     pub fn get(&self, index: usize) -> Input {
@@ -357,5 +365,36 @@ impl Equations {
     pub fn lower(&self, exprs: &[Expr]) -> Result<Program, Expr> {
         let inputs = self.inputs().with_accelerations(0);
         crate::ir::lower::program(exprs, inputs, &|leaf| self.slot(leaf))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parts are the slots `get` names, in order: each part's slots hold its kind.
+    #[test]
+    fn the_parts_are_the_slots_in_order() {
+        let inputs = Inputs {
+            coordinates: 3,
+            parameters: 2,
+        };
+        let parts = inputs.parts(4);
+        assert_eq!(parts.iter().sum::<usize>(), inputs.with_accelerations(4));
+        let mut slot = 0;
+        for (part, &length) in parts.iter().enumerate() {
+            for i in 0..length {
+                let expected = match part {
+                    0 => Input::Time,
+                    1 => Input::Coordinate(i),
+                    2 => Input::Velocity(i),
+                    3 => Input::Parameter(i),
+                    4 => Input::Acceleration(i),
+                    _ => Input::Multiplier(i),
+                };
+                assert_eq!(inputs.get(slot), expected, "slot {slot}");
+                slot += 1;
+            }
+        }
     }
 }
