@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use lagrange_core::{ModelInfo, Quantity};
-use lagrange_symbolic::equations::Equations;
+use lagrange_symbolic::equations::{Conserved, Equations};
 use lagrange_symbolic::ir::Program;
 use lagrange_symbolic::ir::jit::Compiled;
 use lagrange_symbolic::store::check_equations;
@@ -58,6 +58,9 @@ struct Model {
     rows: Vec<usize>,
     /// For a reduced model: the names of the ignored coordinates and `χ̇(t, q, q̇, C)`.
     ignored: Option<(Vec<String>, Program)>,
+    /// The programs of the conserved integral and of `L` joined into one
+    /// ([`Quantity::IntegralAndLagrangian`]), for a model that conserves one.
+    integral_and_lagrangian: Option<Program>,
     /// Each quantity's program, compiled once it has run [`COMPILE_AFTER`] times
     /// ([`Model::compiled`]), by `Quantity as usize`; empty where the programs are
     /// interpreted ([`Backend`]).
@@ -236,7 +239,15 @@ impl Loaded {
                 equations.name
             )));
         }
+        let programs = &equations.programs;
+        let integral = match equations.conserved {
+            Conserved::Energy => Some(&programs.energy),
+            Conserved::JacobiIntegral => Some(&programs.jacobi_integral),
+            Conserved::None => None,
+        };
         let model = Arc::new(Model {
+            integral_and_lagrangian: integral
+                .map(|integral| Program::joined(&[integral, &programs.lagrangian])),
             info: equations.model_info(),
             rows: equations.layout().residual_jacobian_rows(),
             equations: equations.clone(),

@@ -64,32 +64,21 @@ impl Programs for Loaded {
             parameters: self.values.len(),
         }
         .parts(self.model.info.constraints.len());
-        match self.model.compiled(quantity, program, &layout) {
-            // Compiled with its outputs in row order already (`Model::compiled`), and its
-            // inputs read where they lie.
-            Some(compiled) if compiled.reads(&pieces) => scratch(program.outputs, |out| {
-                compiled.evaluate_pieces(&pieces, out);
-                read(&mut out[..outputs])
-            }),
-            _ => {
-                let length = pieces.iter().map(|piece| piece.len()).sum::<usize>();
-                scratch(length + program.outputs, |buffer| {
-                    let (inputs, out) = buffer.split_at_mut(length);
-                    let mut at = 0;
-                    for piece in pieces {
-                        copy_values(&mut inputs[at..at + piece.len()], piece);
-                        at += piece.len();
-                    }
-                    program.evaluate(inputs, out);
-                    if quantity == Quantity::ResidualJacobianRows {
-                        // Row by row, as the runtime solves them.
-                        let mut rows: Vec<f64> = self.model.rows.iter().map(|&k| out[k]).collect();
-                        return read(&mut rows);
-                    }
-                    read(&mut out[..outputs])
-                })
+        // Compiled with its outputs in row order already (`Model::compiled`), and its inputs
+        // read where they lie, if they lie as compiled for.
+        if let Some(compiled) = self.model.compiled(quantity, program, &layout) {
+            let ran = scratch(program.outputs, |out| {
+                let ran = compiled.evaluate_pieces(&pieces, out);
+                if ran {
+                    read(&mut out[..outputs]);
+                }
+                ran
+            });
+            if ran {
+                return;
             }
         }
+        self.interpret((quantity, program, outputs), &pieces, read)
     }
 }
 
@@ -122,6 +111,32 @@ fn scratch<R>(length: usize, f: impl FnOnce(&mut [f64]) -> R) -> R {
 }
 
 impl Loaded {
+    /// `read` of the first `outputs` outputs of `program` (the program of `quantity`),
+    /// interpreted on the inputs `pieces` laid end to end.
+    fn interpret(
+        &self,
+        (quantity, program, outputs): (Quantity, &Program, usize),
+        pieces: &[&[f64]],
+        read: &mut dyn FnMut(&mut [f64]),
+    ) {
+        let length = pieces.iter().map(|piece| piece.len()).sum::<usize>();
+        scratch(length + program.outputs, |buffer| {
+            let (inputs, out) = buffer.split_at_mut(length);
+            let mut at = 0;
+            for piece in pieces {
+                copy_values(&mut inputs[at..at + piece.len()], piece);
+                at += piece.len();
+            }
+            program.evaluate(inputs, out);
+            if quantity == Quantity::ResidualJacobianRows {
+                // Row by row, as the runtime solves them.
+                let mut rows: Vec<f64> = self.model.rows.iter().map(|&k| out[k]).collect();
+                return read(&mut rows);
+            }
+            read(&mut out[..outputs])
+        })
+    }
+
     /// `report` with the reactions of the constraints along `trajectory` (a run of this
     /// system, no input set while it moved), where the model has constraints: the page the
     /// command and the Python package write of a constrained model.
@@ -159,6 +174,10 @@ impl Loaded {
             Quantity::Lagrangian => &p.lagrangian,
             Quantity::Energy => &p.energy,
             Quantity::JacobiIntegral => &p.jacobi_integral,
+            Quantity::IntegralAndLagrangian => match &self.model.integral_and_lagrangian {
+                Some(program) => program,
+                None => missing(),
+            },
             Quantity::Momenta => &p.momenta,
             Quantity::MomentumRate => &p.momentum_rate,
             Quantity::MomentumJacobian => &p.momentum_jacobian,

@@ -401,8 +401,7 @@ where
 
     /// The conserved integral at `(t, y)` and the size of its terms, if the model has one.
     fn integral(&self, t: f64, y: &State<N>) -> Option<(f64, f64)> {
-        let c = self.system.conserved_value(t, &y.q, &y.qd)?;
-        let l = self.system.lagrangian(t, &y.q, &y.qd);
+        let (c, l) = self.system.conserved_value_and_lagrangian(t, &y.q, &y.qd)?;
         Some((c, (c + l).abs() + l.abs()))
     }
 

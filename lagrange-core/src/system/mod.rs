@@ -342,6 +342,19 @@ where
             Conserved::None => None,
         }
     }
+
+    /// [`conserved_value`](Self::conserved_value) and [`lagrangian`](Self::lagrangian)
+    /// at one state, with their bits, if there is such an integral: what the integrators
+    /// check at each step's end. A model may compute what the two share once.
+    fn conserved_value_and_lagrangian(
+        &self,
+        t: f64,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> Option<(f64, f64)> {
+        let c = self.conserved_value(t, q, qd)?;
+        Some((c, self.lagrangian(t, q, qd)))
+    }
 }
 
 /// Errors when `info`'s model was derived without `ṗ`, `∂p/∂q` and `∂²L/∂q²`, which

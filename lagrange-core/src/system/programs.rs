@@ -13,7 +13,9 @@ use lagrange_common::layout::{self, Layout};
 use nalgebra::{DMatrix, DefaultAllocator, Dim, OMatrix, OVector, U1};
 
 use super::constrained::{CONSISTENCY_TOLERANCE, ConstrainedSystem};
-use super::{DynamicFunctions, LagrangianSystem, ModelInfo, Omitted, Phase, ReducedSystem};
+use super::{
+    Conserved, DynamicFunctions, LagrangianSystem, ModelInfo, Omitted, Phase, ReducedSystem,
+};
 use crate::copy::copy_values;
 use crate::error::Error;
 use crate::size::{ConstraintAllocator, DimAllocator};
@@ -34,6 +36,13 @@ pub enum Quantity {
     Energy,
     /// The Jacobi integral `h` (one output).
     JacobiIntegral,
+    /// The integral [`ModelInfo::conserved`] names (`T + V` or `h`), then `L`: what the
+    /// integrators' step guard reads at each step's end. Each output has the bits of its
+    /// own program ([`Energy`](Self::Energy) or [`JacobiIntegral`](Self::JacobiIntegral),
+    /// and [`Lagrangian`](Self::Lagrangian)); a model runs them as one program that
+    /// computes what they share once, or as the two. Asked only of a model that conserves
+    /// one.
+    IntegralAndLagrangian,
     /// `p = ∂L/∂q̇` (`n`).
     Momenta,
     /// `ṗ` (`n`).
@@ -305,6 +314,23 @@ where
             &Arguments::new(t, q, qd),
             |v| v[0],
         )
+    }
+
+    fn conserved_value_and_lagrangian(
+        &self,
+        t: f64,
+        q: &OVector<f64, N>,
+        qd: &OVector<f64, N>,
+    ) -> Option<(f64, f64)> {
+        if self.model().conserved == Conserved::None {
+            return None;
+        }
+        Some(output(
+            self,
+            Quantity::IntegralAndLagrangian,
+            &Arguments::new(t, q, qd),
+            |v| (v[0], v[1]),
+        ))
     }
 
     fn momenta(&self, t: f64, q: &OVector<f64, N>, qd: &OVector<f64, N>) -> OVector<f64, N> {
@@ -705,6 +731,7 @@ mod tests {
             Lagrangian,
             Energy,
             JacobiIntegral,
+            IntegralAndLagrangian,
             Momenta,
             MomentumRate,
             MomentumJacobian,
@@ -728,6 +755,7 @@ mod tests {
             | Lagrangian
             | Energy
             | JacobiIntegral
+            | IntegralAndLagrangian
             | Momenta
             | MomentumRate
             | MomentumJacobian

@@ -5,7 +5,7 @@
 
 use lagrange_symbolic::equations::info::Omitted;
 use lagrange_symbolic::equations::layout;
-use lagrange_symbolic::equations::{Equations, Input};
+use lagrange_symbolic::equations::{Conserved, Equations, Input};
 use lagrange_symbolic::ir::Program;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -44,17 +44,45 @@ impl Derived {
         }
     }
 
-    /// The name of its function: `__lagrange_` and the quantity in snake case.
+    /// The name of its function ([`function_name`]).
     fn function(&self) -> Ident {
-        let mut name = String::from("__lagrange");
-        for c in self.quantity.chars() {
-            if c.is_uppercase() {
-                name.push('_');
-            }
-            name.push(c.to_ascii_lowercase());
-        }
-        format_ident!("{name}")
+        function_name(self.quantity)
     }
+}
+
+/// The name of the function of the program of `quantity` (a variant's name):
+/// `__lagrange_` and the quantity in snake case.
+fn function_name(quantity: &str) -> Ident {
+    let mut name = String::from("__lagrange");
+    for c in quantity.chars() {
+        if c.is_uppercase() {
+            name.push('_');
+        }
+        name.push(c.to_ascii_lowercase());
+    }
+    format_ident!("{name}")
+}
+
+/// The arm of `Programs::run` for `Quantity::IntegralAndLagrangian`, for a model `eq`
+/// that conserves an integral: its program and `L`'s run in turn into one buffer of two
+/// values. Both are inlined into the step guard that asks for them in a build without
+/// debug assertions, where the compiler computes what they share once; no third program
+/// is compiled.
+fn integral_and_lagrangian_arm(eq: &Equations) -> Option<TokenStream> {
+    let integral = function_name(match eq.conserved {
+        Conserved::Energy => "Energy",
+        Conserved::JacobiIntegral => "JacobiIntegral",
+        Conserved::None => return None,
+    });
+    let lagrangian = function_name("Lagrangian");
+    Some(quote! {
+        #CORE::Quantity::IntegralAndLagrangian => {
+            let mut values = [0.0f64; 2];
+            self.#integral(arguments, &mut |v: &mut [f64]| values[0] = v[0]);
+            self.#lagrangian(arguments, &mut |v: &mut [f64]| values[1] = v[0]);
+            read(&mut values[..])
+        }
+    })
 }
 
 /// The programs of `eq` that its generated code runs (those of the groups `omitted`
@@ -173,6 +201,7 @@ pub(super) fn system_impl(
         functions.push(function(&derived, last, &arguments, &read_input)?);
         arms.push(arm(&derived, n));
     }
+    arms.extend(integral_and_lagrangian_arm(eq));
 
     let info = model_info(eq, omitted);
     let type_name = &eq.name;

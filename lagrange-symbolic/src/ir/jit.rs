@@ -226,24 +226,26 @@ impl Compiled {
             let (head, tail) = rest.split_at(length.min(rest.len()));
             (*piece, rest) = (head, tail);
         }
-        self.evaluate_pieces(&pieces[..self.piece_count], out);
+        let ran = self.evaluate_pieces(&pieces[..self.piece_count], out);
+        assert!(ran, "the inputs cut into the pieces compiled for are read");
     }
 
     /// [`evaluate`](Self::evaluate) with the inputs in the pieces the program was
-    /// compiled for ([`with_pieces`](Self::with_pieces)), read where they lie.
+    /// compiled for ([`with_pieces`](Self::with_pieces)), read where they lie, if they are
+    /// as [`reads`](Self::reads) says: whether it ran (where it did not, nothing is read or
+    /// written).
     ///
-    /// Panics unless the pieces are as [`reads`](Self::reads) says, and if `out` is
-    /// shorter than the program's outputs.
-    pub fn evaluate_pieces(&self, pieces: &[&[f64]], out: &mut [f64]) {
+    /// Panics if `out` is shorter than the program's outputs.
+    pub fn evaluate_pieces(&self, pieces: &[&[f64]], out: &mut [f64]) -> bool {
         assert!(
-            self.reads(pieces) && out.len() >= self.outputs,
-            "a program compiled for inputs in pieces of {:?} and {} outputs evaluated with \
-             pieces of {:?} and {}",
-            &self.pieces[..self.piece_count],
+            out.len() >= self.outputs,
+            "a program of {} outputs evaluated into {}",
             self.outputs,
-            pieces.iter().map(|p| p.len()).collect::<Vec<_>>(),
             out.len()
         );
+        if !self.reads(pieces) {
+            return false;
+        }
         let mut table = [std::ptr::null::<f64>(); MAX_PIECES];
         for (pointer, piece) in table.iter_mut().zip(pieces) {
             *pointer = piece.as_ptr();
@@ -264,14 +266,16 @@ impl Compiled {
         };
         if self.spilled == 0 {
             // One function, or none passing a temporary to another: nothing is spilled.
-            return run(std::ptr::null_mut());
+            run(std::ptr::null_mut());
+            return true;
         }
         SPILLED.with_borrow_mut(|spilled| {
             if spilled.len() < self.spilled {
                 spilled.resize(self.spilled, 0.0);
             }
             run(spilled.as_mut_ptr())
-        })
+        });
+        true
     }
 
     /// Whether `pieces` hold the inputs where the code reads them, as laid end to end:
@@ -1032,7 +1036,7 @@ mod tests {
         let compiled = Compiled::with_pieces(&program, &[1, 2, third.len()]).expect("compiled");
         assert!(compiled.reads(&pieces));
         let mut out = vec![f64::NAN; program.outputs];
-        compiled.evaluate_pieces(&pieces, &mut out);
+        assert!(compiled.evaluate_pieces(&pieces, &mut out));
         assert_eq!(bits(&out), bits(&reference));
         // The same code given the inputs flat.
         let mut out = vec![f64::NAN; program.outputs];
@@ -1043,11 +1047,9 @@ mod tests {
         assert!(!compiled.reads(&pieces[..2]));
         // A longer piece before the last would move the inputs after it.
         assert!(!compiled.reads(&[&flat[..2], &flat[2..3], &third[..]]));
-        let short = std::panic::catch_unwind(|| {
-            let mut out = vec![0.0; program.outputs];
-            compiled.evaluate_pieces(&pieces[..2], &mut out);
-        });
-        assert!(short.is_err());
+        let mut out = vec![f64::NAN; program.outputs];
+        assert!(!compiled.evaluate_pieces(&pieces[..2], &mut out));
+        assert!(out.iter().all(|x| x.is_nan()), "nothing written");
         // Pieces that cannot hold the inputs, or more than the code takes.
         assert!(Compiled::with_pieces(&program, &[1, 2]).is_err());
         assert!(Compiled::with_pieces(&program, &[1; MAX_PIECES + 1]).is_err());

@@ -8,6 +8,7 @@ pub mod emit;
 mod fuse;
 #[cfg(feature = "jit")]
 pub mod jit;
+mod join;
 pub mod lower;
 pub mod rust;
 pub mod trace;
@@ -70,7 +71,7 @@ impl Intrinsic {
 }
 
 /// One step of a [`Program`]; the first slot is the destination.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Instr {
     /// `dst = a + b + …`.
     Add(Slot, Vec<Slot>),

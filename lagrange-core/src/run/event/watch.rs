@@ -75,14 +75,19 @@ where
         } else {
             t0
         };
-        let y_from = state_on(step, from);
+        // Interpolated only where an event's sign is taken there: most steps cross
+        // nothing, and at run-time sizes a state is two allocations.
+        let mut y_from = None;
+        let mut value_from = |event: &Event<'a, N>| {
+            event.value(from, y_from.get_or_insert_with(|| state_on(step, from)))
+        };
         let mut found = Vec::new();
         for (index, event) in self.events.iter().enumerate() {
             let end = event.value(t1, step.end())?;
             let Some(before) = self.positive[index] else {
                 // Unknown sign: take it at the scan point, or failing that (g = 0 there)
                 // at the end of the step.
-                let start = event.value(from, &y_from)?;
+                let start = value_from(event)?;
                 if start != 0.0 && end != 0.0 && (start > 0.0) != (end > 0.0) {
                     self.crossing(index, step, (from, start), (t1, end), &mut found)?;
                 }
@@ -94,7 +99,7 @@ where
                 continue;
             }
             self.positive[index] = Some(end > 0.0);
-            let start = event.value(from, &y_from)?;
+            let start = value_from(event)?;
             self.crossing(index, step, (from, start), (t1, end), &mut found)?;
         }
         // At one time, recorded events come before a stop or reset, which ends the step.
