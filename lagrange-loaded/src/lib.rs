@@ -58,6 +58,9 @@ struct Model {
     rows: Vec<usize>,
     /// For a reduced model: the names of the ignored coordinates and `χ̇(t, q, q̇, C)`.
     ignored: Option<(Vec<String>, Program)>,
+    /// The lengths of the slices a program reads its inputs from, in order (`t`, `q`,
+    /// `q̇`, the parameter values, `q̈`, the multipliers: [`Inputs::parts`](lagrange_symbolic::equations::Inputs::parts)).
+    parts: [usize; 6],
     /// The programs of the conserved integral and of `L` joined into one
     /// ([`Quantity::IntegralAndLagrangian`]), for a model that conserves one.
     integral_and_lagrangian: Option<Program>,
@@ -123,15 +126,10 @@ impl Backend {
 
 impl Model {
     /// The program of `quantity`, `program`, compiled once it has run [`COMPILE_AFTER`]
-    /// times, for its inputs in slices of the lengths `pieces`: `None` before, where the
-    /// programs are interpreted, or where compiling it failed (a note says why once; the
-    /// interpreter computes the same bits).
-    fn compiled(
-        &self,
-        quantity: Quantity,
-        program: &Program,
-        pieces: &[usize],
-    ) -> Option<&Compiled> {
+    /// times, for its inputs in slices of the lengths [`Model::parts`]: `None` before,
+    /// where the programs are interpreted, or where compiling it failed (a note says why
+    /// once; the interpreter computes the same bits).
+    fn compiled(&self, quantity: Quantity, program: &Program) -> Option<&Compiled> {
         // `M` is the dynamics' program.
         let key = match quantity {
             Quantity::MassMatrix => Quantity::Dynamics,
@@ -153,9 +151,9 @@ impl Model {
                 let compiled = match key {
                     // Its outputs in row order, the order the runtime reads.
                     Quantity::ResidualJacobianRows => {
-                        Compiled::with_pieces(&program.with_outputs_at(&self.rows), pieces)
+                        Compiled::with_pieces(&program.with_outputs_at(&self.rows), &self.parts)
                     }
-                    _ => Compiled::with_pieces(program, pieces),
+                    _ => Compiled::with_pieces(program, &self.parts),
                 };
                 match compiled {
                     Ok(compiled) => Some(compiled),
@@ -248,6 +246,7 @@ impl Loaded {
         let model = Arc::new(Model {
             integral_and_lagrangian: integral
                 .map(|integral| Program::joined(&[integral, &programs.lagrangian])),
+            parts: equations.inputs().parts(equations.layout().constraints),
             info: equations.model_info(),
             rows: equations.layout().residual_jacobian_rows(),
             equations: equations.clone(),

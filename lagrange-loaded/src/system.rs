@@ -10,7 +10,6 @@ use lagrange_core::__private::copy_values;
 use lagrange_core::nalgebra::Dyn;
 use lagrange_core::system::Arguments;
 use lagrange_core::{Error, HtmlReport, ModelInfo, Programs, Quantity, Trajectory};
-use lagrange_symbolic::equations::Inputs;
 use lagrange_symbolic::ir::Program;
 
 use crate::Loaded;
@@ -58,15 +57,10 @@ impl Programs for Loaded {
             arguments.multipliers,
         ];
         // Compiled for the layout the model's programs read, not for a call's: a call of
-        // other lengths is interpreted, as it was before compiling.
-        let layout = Inputs {
-            coordinates: self.model.info.coordinates.len(),
-            parameters: self.values.len(),
-        }
-        .parts(self.model.info.constraints.len());
-        // Compiled with its outputs in row order already (`Model::compiled`), and its inputs
-        // read where they lie, if they lie as compiled for.
-        if let Some(compiled) = self.model.compiled(quantity, program, &layout) {
+        // other lengths is interpreted, as it was before compiling. Compiled with its
+        // outputs in row order already (`Model::compiled`), and its inputs read where they
+        // lie, if they lie as compiled for.
+        if let Some(compiled) = self.model.compiled(quantity, program) {
             let ran = scratch(program.outputs, |out| {
                 let ran = compiled.evaluate_pieces(&pieces, out);
                 if ran {
@@ -90,8 +84,11 @@ fn scratch<R>(length: usize, f: impl FnOnce(&mut [f64]) -> R) -> R {
     thread_local! {
         static POOL: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
     }
-    // Arrays of three sizes: each is zeroed first, and 2 kB zeroed on every call of a small
+    // Arrays of four sizes: each is zeroed first, and 2 kB zeroed on every call of a small
     // model's programs was 7 % of its run.
+    if length <= 8 {
+        return f(&mut [0.0; 8][..length]);
+    }
     if length <= 16 {
         return f(&mut [0.0; 16][..length]);
     }

@@ -236,6 +236,7 @@ impl Compiled {
     /// written).
     ///
     /// Panics if `out` is shorter than the program's outputs.
+    #[inline]
     pub fn evaluate_pieces(&self, pieces: &[&[f64]], out: &mut [f64]) -> bool {
         assert!(
             out.len() >= self.outputs,
@@ -282,6 +283,7 @@ impl Compiled {
     /// at least as many pieces as it was compiled for, each of the length compiled for,
     /// the last one read at least as long. (A longer piece before it would move the
     /// inputs after it, which the code would not see.)
+    #[inline]
     pub fn reads(&self, pieces: &[&[f64]]) -> bool {
         let Some(last) = self.piece_count.checked_sub(1) else {
             return true;
