@@ -103,3 +103,31 @@ fn jacobi_integral_is_the_conserved_quantity_of_a_rotating_frame() {
         "T + V should not be conserved here (spread {spread})"
     );
 }
+
+/// The integral and `L` that the integrators' step guard reads in one call have the bits
+/// of the two quantities read apart, for the energy and for the Jacobi integral.
+#[test]
+fn the_step_guard_reads_the_integral_and_the_lagrangian_with_their_bits() {
+    let p = pendulum();
+    let (q, qd) = (Vector2::new(0.3, -1.2), Vector2::new(0.7, 0.1));
+    let bits = |(c, l): (f64, f64)| (c.to_bits(), l.to_bits());
+    assert_eq!(
+        p.conserved_value_and_lagrangian(0.0, &q, &qd).map(bits),
+        Some(bits((p.energy(0.0, &q, &qd), p.lagrangian(0.0, &q, &qd))))
+    );
+    let frame = TurningFrame {
+        m: 1.0,
+        omega: 0.7,
+        kx: 2.0,
+        ky: 0.5,
+        kz: 1.0,
+    };
+    let (q, qd) = (Vector3::new(1.0, 0.5, 0.2), Vector3::new(-0.3, 0.8, 0.1));
+    assert_eq!(
+        frame.conserved_value_and_lagrangian(0.0, &q, &qd).map(bits),
+        Some(bits((
+            frame.jacobi_integral(0.0, &q, &qd),
+            frame.lagrangian(0.0, &q, &qd)
+        )))
+    );
+}

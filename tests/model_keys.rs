@@ -26,6 +26,9 @@ fn dissipation_gives_the_damped_oscillator() {
         k: 8.0,
         c: 0.8,
     };
+    // Nothing for the integrators' step guard to check.
+    let (x, v) = (Vector1::new(0.5), Vector1::new(-1.0));
+    assert_eq!(o.conserved_value_and_lagrangian(0.0, &x, &v), None);
     let trajectory = Simulation::new(&o)
         .integrator(Integrator::dormand_prince(1e-12, 1e-12))
         .output_interval(0.5)

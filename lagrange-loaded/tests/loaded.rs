@@ -7,7 +7,7 @@
 //! row) than they are interpreted, so the derivatives of `q̈` check that reordering.
 
 use lagrange_core::nalgebra::{DVector, Dyn};
-use lagrange_core::{ConstrainedSystem, LagrangianSystem};
+use lagrange_core::{Conserved, ConstrainedSystem, LagrangianSystem};
 use lagrange_loaded::{Backend, COMPILE_AFTER, Loaded};
 use lagrange_symbolic::equations::Equations;
 use lagrange_symbolic::source::{self, urdf};
@@ -232,5 +232,62 @@ fn equations_of_the_wrong_shape_are_refused_when_loaded() {
             error.0.contains("DoublePendulum") && error.0.contains("`dynamics`"),
             "{error}"
         );
+    }
+}
+
+/// The step guard's integral and `L`, run as one joined program, have the bits of their
+/// own programs, compiled and interpreted, for each kind of integral (none for a model
+/// whose time is explicit).
+#[test]
+fn the_guards_integral_and_lagrangian_have_their_own_programs_bits() {
+    let model = |text: &str| {
+        let model = source::model_of(text).expect("the model");
+        lagrange_symbolic::derive(&model).expect("derived").full
+    };
+    let file = |name: &str| {
+        let text = source::read_file(&root().join("examples/models").join(name)).expect("read");
+        model(&text)
+    };
+    let explicit_time = model(
+        "[model]\nname = \"Driven\"\ncoordinates = [\"x\"]\nparameters = [\"m\", \"k\"]\n\
+         kinetic = \"1/2*m*dot(x)^2\"\npotential = \"1/2*k*x^2*cos(t)\"\n",
+    );
+    // Referred to axes turning at a constant rate: `T` has terms of first and zeroth
+    // degree in the velocities.
+    let turning = model(
+        "[model]\nname = \"Turning\"\ncoordinates = [\"x\", \"y\"]\nparameters = [\"m\", \"w\", \"k\"]\n\
+         kinetic = \"1/2*m*((dot(x) - w*y)^2 + (dot(y) + w*x)^2)\"\npotential = \"1/2*k*(x^2 + y^2)\"\n",
+    );
+    let cases = [
+        (file("double_pendulum.toml"), Conserved::Energy),
+        (turning, Conserved::JacobiIntegral),
+        (explicit_time, Conserved::None),
+    ];
+    for (equations, kind) in cases {
+        assert_eq!(equations.conserved, kind, "{}", equations.name);
+        let n = equations.coordinates.len();
+        let values: Vec<f64> = (0..equations.parameters.len())
+            .map(|i| 1.0 + 0.25 * i as f64)
+            .collect();
+        for backend in [Backend::Compiled, Backend::Interpreted] {
+            let system = Loaded::with_backend(&equations, &values, backend).expect("loaded");
+            for k in 0..COMPILE_AFTER as usize + 20 {
+                let x = k as f64 * 0.173;
+                let t = 0.01 * k as f64;
+                let q = DVector::from_fn(n, |i, _| (x + i as f64).sin());
+                let qd = DVector::from_fn(n, |i, _| (0.7 * x - i as f64).cos());
+                let joined = system.conserved_value_and_lagrangian(t, &q, &qd);
+                let apart = system
+                    .conserved_value(t, &q, &qd)
+                    .map(|c| (c, system.lagrangian(t, &q, &qd)));
+                assert_eq!(joined.is_some(), kind != Conserved::None);
+                assert_eq!(
+                    joined.map(|(c, l)| bits(&[c, l])),
+                    apart.map(|(c, l)| bits(&[c, l])),
+                    "{} {backend:?}: call {k}",
+                    equations.name
+                );
+            }
+        }
     }
 }
