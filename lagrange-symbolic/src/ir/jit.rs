@@ -237,6 +237,7 @@ impl Compiled {
     ///
     /// Panics if `out` is shorter than the program's outputs.
     #[inline]
+    #[must_use = "where it did not run, `out` holds what it held before"]
     pub fn evaluate_pieces(&self, pieces: &[&[f64]], out: &mut [f64]) -> bool {
         assert!(
             out.len() >= self.outputs,

@@ -12,9 +12,12 @@ impl Program {
     /// …) computed by one program over the inputs they share (as many as the one that
     /// reads the most). An instruction that applies the same operation to the same values
     /// as one before it, in its own program or an earlier one, is not repeated: its result
-    /// is read where it was first computed. Nothing is folded, reordered or fused, so each
-    /// output has the bits it has in its own program, on every backend. Each value the
-    /// joined program computes has a temporary of its own, written once.
+    /// is read where it was first computed, and a copy of a variable or an input is read
+    /// from its source. Nothing is folded, reordered or fused, and each operation reads
+    /// its operands from slots of the kinds it read them from (a constant, or a variable
+    /// holding one), so each output has the bits it has in its own program, on every
+    /// backend. Each value the joined program computes has a temporary of its own,
+    /// written once.
     ///
     /// Panics unless every program passes [`Program::validate`] (a caller bug: the
     /// engine's programs and every stored one pass it).
@@ -33,8 +36,12 @@ impl Program {
                 renamed.for_each_slot_mut(|slot| *slot = joined.source(program, &holds, *slot));
                 let (destination, _) = instruction.slots();
                 let value = match renamed {
-                    // A copy computes nothing: its destination holds its source's value.
-                    Instr::Copy(_, source) => source,
+                    // A copy of a variable or an input computes nothing: its destination
+                    // holds its source's value. A copy of a constant stays (shared like any
+                    // instruction): the walk spells `x^e` as `√x` where the exponent's slot
+                    // is the constant ½, and a read of the constant itself would be
+                    // spelled so where the program read a variable.
+                    Instr::Copy(_, source) if !matches!(source, Slot::Const(_)) => source,
                     other => joined.computed(other),
                 };
                 holds.insert(destination, value);
@@ -263,6 +270,31 @@ mod tests {
         // The same program twice: computed once.
         let twice = assert_same_bits(&[&one, &one]);
         assert_eq!(twice.operation_count(), one.operation_count());
+    }
+
+    /// A constant copied into a variable stays a variable: `x^½` and `x^−½` with the
+    /// exponent read from a variable are `powf` (`+0` at `x = −0`, and at `x = −∞` for
+    /// `−½`), where the constant itself is spelled `√x` and `1/√x` (`−0`, and NaN).
+    #[test]
+    fn a_constant_copied_into_a_variable_is_read_from_the_variable() {
+        let program = Program {
+            inputs: 2,
+            outputs: 2,
+            temporaries: 2,
+            constants: vec![0.5, -0.5],
+            instructions: vec![
+                Instr::Copy(Slot::Temp(0), Slot::Const(0)),
+                Instr::Powf(Slot::Out(0), Slot::Input(0), Slot::Temp(0)),
+                Instr::Copy(Slot::Temp(1), Slot::Const(1)),
+                Instr::Powf(Slot::Out(1), Slot::Input(1), Slot::Temp(1)),
+            ],
+        };
+        let joined = assert_same_bits(&[&program, &program]);
+        assert_eq!(joined.operation_count(), program.operation_count());
+        let mut out = [f64::NAN; 4];
+        joined.evaluate(&[-0.0, f64::NEG_INFINITY], &mut out);
+        assert_eq!(out[0].to_bits(), 0.0f64.to_bits());
+        assert_eq!(out[1].to_bits(), 0.0f64.to_bits());
     }
 
     /// The programs of every spelling the walk knows, joined with themselves and each
