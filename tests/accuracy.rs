@@ -35,6 +35,16 @@ fn pendulum() -> DoublePendulum {
     }
 }
 
+fn frame() -> TurningFrame {
+    TurningFrame {
+        m: 1.0,
+        omega: 0.7,
+        kx: 2.0,
+        ky: 0.5,
+        kz: 1.0,
+    }
+}
+
 fn release(t_end: f64) -> lagrange::Trajectory<Const<2>> {
     let half_pi = std::f64::consts::FRAC_PI_2;
     Simulation::new(&pendulum())
@@ -69,13 +79,7 @@ fn double_pendulum_energy_is_conserved_over_20_s() {
 #[test]
 fn jacobi_integral_is_the_conserved_quantity_of_a_rotating_frame() {
     assert_eq!(TurningFrame::INFO.conserved, Conserved::JacobiIntegral);
-    let frame = TurningFrame {
-        m: 1.0,
-        omega: 0.7,
-        kx: 2.0,
-        ky: 0.5,
-        kz: 1.0,
-    };
+    let frame = frame();
     let (q, qd): (Vector3<f64>, Vector3<f64>) =
         (Vector3::new(1.0, 0.5, 0.2), Vector3::new(-0.3, 0.8, 0.1));
     // h = T₂ − T₀ + V by hand.
@@ -115,13 +119,7 @@ fn the_step_guard_reads_the_integral_and_the_lagrangian_with_their_bits() {
         p.conserved_value_and_lagrangian(0.0, &q, &qd).map(bits),
         Some(bits((p.energy(0.0, &q, &qd), p.lagrangian(0.0, &q, &qd))))
     );
-    let frame = TurningFrame {
-        m: 1.0,
-        omega: 0.7,
-        kx: 2.0,
-        ky: 0.5,
-        kz: 1.0,
-    };
+    let frame = frame();
     let (q, qd) = (Vector3::new(1.0, 0.5, 0.2), Vector3::new(-0.3, 0.8, 0.1));
     assert_eq!(
         frame.conserved_value_and_lagrangian(0.0, &q, &qd).map(bits),

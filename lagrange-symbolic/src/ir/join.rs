@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::{Instr, Program, Slot};
+use super::{Constants, Instr, Program, Slot};
 
 impl Program {
     /// The outputs of `programs` in turn (those of the first, then those of the second,
@@ -50,7 +50,7 @@ impl Program {
             outputs.extend(
                 (0..program.outputs).map(|k| match holds.get(&Slot::Out(k)) {
                     Some(&value) => value,
-                    None => joined.constant(0.0),
+                    None => joined.constants.slot(0.0),
                 }),
             );
         }
@@ -68,7 +68,7 @@ impl Program {
             inputs: joined.inputs,
             outputs: outputs.len(),
             temporaries: joined.temporaries,
-            constants: joined.constants,
+            constants: joined.constants.values,
             instructions,
         }
     }
@@ -78,9 +78,7 @@ impl Program {
 #[derive(Default)]
 struct Joined {
     inputs: usize,
-    constants: Vec<f64>,
-    /// Each constant's slot, by its bits.
-    constant_slots: HashMap<u64, usize>,
+    constants: Constants,
     instructions: Vec<Instr>,
     temporaries: usize,
     /// Each operation computed so far (its destination left as `Temp(0)`) and the
@@ -96,22 +94,9 @@ impl Joined {
     fn source(&mut self, program: &Program, holds: &HashMap<Slot, Slot>, slot: Slot) -> Slot {
         match slot {
             Slot::Input(_) => slot,
-            Slot::Const(k) => self.constant(program.constants[k]),
+            Slot::Const(k) => self.constants.slot(program.constants[k]),
             Slot::Temp(_) | Slot::Out(_) => holds.get(&slot).copied().unwrap_or(Slot::Temp(0)),
         }
-    }
-
-    /// The slot of the constant `value`.
-    fn constant(&mut self, value: f64) -> Slot {
-        let constants = &mut self.constants;
-        let index = *self
-            .constant_slots
-            .entry(value.to_bits())
-            .or_insert_with(|| {
-                constants.push(value);
-                constants.len() - 1
-            });
-        Slot::Const(index)
     }
 
     /// The temporary that holds the result of `instruction` (its sources renamed): the

@@ -129,6 +129,26 @@ impl Instr {
     }
 }
 
+/// The constants of a program being built, each value once (by its bits, so `0.0` and
+/// `−0.0` are two), read through [`Slot::Const`].
+#[derive(Debug, Default)]
+struct Constants {
+    values: Vec<f64>,
+    slots: HashMap<u64, usize>,
+}
+
+impl Constants {
+    /// The slot of `value`, added if it is new.
+    fn slot(&mut self, value: f64) -> Slot {
+        let values = &mut self.values;
+        let index = *self.slots.entry(value.to_bits()).or_insert_with(|| {
+            values.push(value);
+            values.len() - 1
+        });
+        Slot::Const(index)
+    }
+}
+
 /// Panics unless `inputs` and `out` hold the `needed_inputs` and `needed_outputs` values
 /// of a program's evaluation (every backend's precondition).
 fn assert_room(needed_inputs: usize, needed_outputs: usize, inputs: &[f64], out: &[f64]) {

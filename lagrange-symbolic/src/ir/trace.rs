@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use super::{Instr, Intrinsic, Program, Slot};
+use super::{Constants, Instr, Intrinsic, Program, Slot};
 
 /// A traced number: known while tracing, or read from a slot of the program.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -53,8 +53,7 @@ enum Key {
 #[derive(Debug)]
 pub struct Tracer {
     inputs: usize,
-    constants: Vec<f64>,
-    constant_slots: HashMap<u64, usize>,
+    constants: Constants,
     instructions: Vec<Instr>,
     temporaries: usize,
     shared: HashMap<Key, Slot>,
@@ -65,8 +64,7 @@ impl Tracer {
     pub fn new(inputs: usize) -> Tracer {
         Tracer {
             inputs,
-            constants: Vec::new(),
-            constant_slots: HashMap::new(),
+            constants: Constants::default(),
             instructions: Vec::new(),
             temporaries: 0,
             shared: HashMap::new(),
@@ -324,7 +322,11 @@ impl Tracer {
             self.instructions.push(Instr::Copy(Slot::Out(k), source));
         }
         // Products into the sums that read them; the products left unread go below.
-        super::fuse::fuse(&mut self.instructions, self.temporaries, &self.constants);
+        super::fuse::fuse(
+            &mut self.instructions,
+            self.temporaries,
+            &self.constants.values,
+        );
         // Each temporary is written once, by the instruction that creates it: walking
         // backwards from the outputs marks every temporary some output reads.
         let mut live = vec![false; self.temporaries];
@@ -371,7 +373,7 @@ impl Tracer {
             inputs: self.inputs,
             outputs: outputs.len(),
             temporaries,
-            constants: self.constants,
+            constants: self.constants.values,
             instructions,
         }
     }
@@ -379,7 +381,7 @@ impl Tracer {
     fn operand(&mut self, value: Value) -> Operand {
         match self.slot(value) {
             Slot::Input(i) => Operand::At(SlotKey::Input(i)),
-            Slot::Const(i) => Operand::Number(self.constants[i].to_bits()),
+            Slot::Const(i) => Operand::Number(self.constants.values[i].to_bits()),
             Slot::Temp(i) => Operand::At(SlotKey::Temp(i)),
             Slot::Out(_) => unreachable!("a tracer writes outputs only when it finishes"),
         }
@@ -388,14 +390,7 @@ impl Tracer {
     fn slot(&mut self, value: Value) -> Slot {
         match value {
             Value::At(slot) => slot,
-            Value::Number(x) => {
-                let constants = &mut self.constants;
-                let index = *self.constant_slots.entry(x.to_bits()).or_insert_with(|| {
-                    constants.push(x);
-                    constants.len() - 1
-                });
-                Slot::Const(index)
-            }
+            Value::Number(x) => self.constants.slot(x),
         }
     }
 
